@@ -1,0 +1,270 @@
+"""The rules of SET: what a SET is, why three cards are not one, and the third card.
+
+Three different cards form a SET when, for each of the four features
+separately, the three values are either all the same or all different.
+
+The *magic rule* says the same thing the other way round: if two are ...
+and one is not, it is not a SET. :func:`explain` gives that reason in words,
+for example "Not a SET: two are red and one is purple."
+
+Any two different cards are completed to a SET by exactly one third card,
+:func:`third_card`. In the vector view (see :mod:`setwidgets.cards`) the
+third card is ``-(a + b) mod 3``, which makes :func:`find_sets` quadratic:
+for each pair, look up the one card that would finish it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from setwidgets.cards import FEATURES, Card, as_card, as_cards
+
+__all__ = [
+    "FeatureVerdict",
+    "Verdict",
+    "count_sets",
+    "explain",
+    "find_sets",
+    "has_set",
+    "is_set",
+    "third_card",
+]
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
+_PLURAL = {"number": "numbers", "color": "colors", "shape": "shapes", "shading": "shadings"}
+
+
+def _three_cards(func: str, cards: tuple[Any, ...]) -> tuple[Card, Card, Card]:
+    """Accept f(a, b, c) or f([a, b, c]) and return three Cards, or explain the mistake."""
+    if len(cards) == 1 and not isinstance(cards[0], (Card, str)):
+        try:
+            cards = tuple(cards[0])
+        except TypeError:
+            pass
+    if len(cards) != 3:
+        raise TypeError(
+            f"{func}() needs exactly three cards, as {func}(a, b, c) or {func}([a, b, c]); got {len(cards)}"
+        )
+    a, b, c = (as_card(x) for x in cards)
+    return a, b, c
+
+
+def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
+    """Return True when the three cards form a SET.
+
+    Call it as ``is_set(a, b, c)`` or ``is_set([a, b, c])``; cards may be
+    Card objects or codes such as ``"2RTO"``. Three cards that are not all
+    different are never a SET.
+    """
+    a, b, c = _three_cards("is_set", cards)
+    if len({a, b, c}) < 3:
+        return False
+    return all((x + y + z) % 3 == 0 for x, y, z in zip(a.vector, b.vector, c.vector))
+
+
+def _value_phrase(feature: str, value: Any, count: int) -> str:
+    """How one value reads after 'two are'/'one is', e.g. 'red', 'ovals', 'a diamond'."""
+    if feature == "shape":
+        if count == 1:
+            return ("an " if value[0] in "aeiou" else "a ") + value
+        return value + "s"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class FeatureVerdict:
+    """What the three cards do in one feature.
+
+    ``kind`` is ``"same"``, ``"different"`` or ``"two and one"``. For
+    ``"two and one"``, ``pair_value`` is the value two cards share,
+    ``odd_value`` the other one and ``odd_index`` (0, 1 or 2) says which of
+    the three cards is the odd one out.
+    """
+
+    feature: str
+    values: tuple[Any, Any, Any]
+    kind: str
+    odd_index: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when this feature obeys the rule (all the same or all different)."""
+        return self.kind != "two and one"
+
+    @property
+    def pair_value(self) -> Any:
+        """The value two of the cards share (None unless ``kind == "two and one"``)."""
+        if self.odd_index is None:
+            return None
+        return self.values[(self.odd_index + 1) % 3]
+
+    @property
+    def odd_value(self) -> Any:
+        """The odd card's value (None unless ``kind == "two and one"``)."""
+        return None if self.odd_index is None else self.values[self.odd_index]
+
+    def __str__(self) -> str:
+        f = self.feature
+        if self.kind == "same":
+            if f == "number":
+                n = self.values[0]
+                return f"all have {_NUMBER_WORDS[n]} symbol{'s' if n > 1 else ''}"
+            return f"all are {_value_phrase(f, self.values[0], 3)}"
+        if self.kind == "different":
+            return f"all different {_PLURAL[f]}"
+        pair, odd = self.pair_value, self.odd_value
+        if f == "number":
+            return (
+                f"two have {_NUMBER_WORDS[pair]} symbol{'s' if pair > 1 else ''} "
+                f"and one has {_NUMBER_WORDS[odd]}"
+            )
+        return f"two are {_value_phrase(f, pair, 2)} and one is {_value_phrase(f, odd, 1)}"
+
+    @property
+    def summary(self) -> str:
+        """A short phrase for a SET sentence: 'same color' or 'all different colors'."""
+        return f"same {self.feature}" if self.kind == "same" else f"all different {_PLURAL[self.feature]}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer of :func:`explain`: is it a SET, and why (not)?
+
+    ``str(verdict)`` is one plain sentence; ``verdict.features`` has one
+    :class:`FeatureVerdict` per feature; ``verdict.broken`` lists only the
+    features that break the rule; ``verdict.details()`` explains card by card.
+    """
+
+    cards: tuple[Card, Card, Card]
+    features: tuple[FeatureVerdict, ...]
+
+    @property
+    def repeated(self) -> bool:
+        """True when the same card appears more than once."""
+        return len(set(self.cards)) < 3
+
+    @property
+    def is_set(self) -> bool:
+        """True when the three cards form a SET."""
+        return not self.repeated and all(f.ok for f in self.features)
+
+    @property
+    def broken(self) -> tuple[FeatureVerdict, ...]:
+        """The features where two are alike and one is not."""
+        return tuple(f for f in self.features if not f.ok)
+
+    def __bool__(self) -> bool:
+        return self.is_set
+
+    def __str__(self) -> str:
+        if self.repeated:
+            twice = next(c for c in self.cards if self.cards.count(c) > 1)
+            return f"Not a SET: the same card ({twice.name}) is used more than once."
+        if self.is_set:
+            parts = [f.summary for f in self.features]
+            return "A SET: " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+        return "Not a SET: " + "; ".join(str(f) for f in self.broken) + "."
+
+    def details(self) -> str:
+        """Several lines: the verdict, then each feature and the odd card out."""
+        lines = [str(self)]
+        for f in self.features:
+            line = f"- {f.feature}: {f}"
+            if not f.ok:
+                odd = self.cards[f.odd_index]
+                line += f" (card {f.odd_index + 1}, {odd.name}, is the odd one out)"
+            lines.append(line)
+        return "\n".join(lines)
+
+
+def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
+    """Explain, feature by feature, whether three cards form a SET.
+
+    Returns a :class:`Verdict`; print it for one sentence in the magic-rule
+    form, e.g. ``Not a SET: two are red and one is purple.``
+    """
+    a, b, c = _three_cards("explain", cards)
+    verdicts = []
+    for feature in FEATURES:
+        values = (getattr(a, feature), getattr(b, feature), getattr(c, feature))
+        distinct = len(set(values))
+        if distinct == 1:
+            verdicts.append(FeatureVerdict(feature, values, "same"))
+        elif distinct == 3:
+            verdicts.append(FeatureVerdict(feature, values, "different"))
+        else:
+            odd = next(i for i in range(3) if values.count(values[i]) == 1)
+            verdicts.append(FeatureVerdict(feature, values, "two and one", odd))
+    return Verdict((a, b, c), tuple(verdicts))
+
+
+def third_card(a: Card | str, b: Card | str) -> Card:
+    """The one card that makes a SET with the two given, different cards.
+
+    Feature by feature: if the two agree, the third agrees too; if they
+    differ, the third has the remaining value. In vectors: ``-(a + b) mod 3``.
+    """
+    a, b = as_card(a), as_card(b)
+    if a == b:
+        raise ValueError(
+            f"third_card() needs two different cards; both are {a.name} ({a}). "
+            "A SET is made of three different cards."
+        )
+    return Card.from_vector([-(x + y) for x, y in zip(a.vector, b.vector)])
+
+
+def _distinct_cards(func: str, cards: Iterable[Card | str]) -> list[Card]:
+    found = as_cards(cards)
+    seen = set()
+    for card in found:
+        if card in seen:
+            raise ValueError(f"{func}() got the card {card.name} ({card}) twice; each card appears once")
+        seen.add(card)
+    return found
+
+
+def _third_index(i: int, j: int) -> int:
+    """The full-deck index of the card completing cards number i and j (i != j)."""
+    total = 0
+    for _ in range(4):
+        # One base-3 digit per feature: the third digit is -(x + y) mod 3.
+        total = total * 3 + (-(i // 27 + j // 27)) % 3
+        i, j = (i % 27) * 3, (j % 27) * 3
+    return total
+
+
+def find_sets(cards: Iterable[Card | str]) -> list[tuple[Card, Card, Card]]:
+    """Every SET among the cards, each once, as triples in the order given.
+
+    Works in O(n^2): for each pair it asks whether the one card completing
+    the pair is present, instead of trying all n^3 triples.
+    """
+    table = _distinct_cards("find_sets", cards)
+    indices = [card.index for card in table]
+    position = {index: p for p, index in enumerate(indices)}
+    found = []
+    for i, a in enumerate(indices):
+        for j in range(i + 1, len(indices)):
+            k = position.get(_third_index(a, indices[j]), -1)
+            # Each SET is met from each of its three pairs; keep it only from its first two.
+            if k > j:
+                found.append((table[i], table[j], table[k]))
+    return found
+
+
+def has_set(cards: Iterable[Card | str]) -> bool:
+    """True when at least one SET lies among the cards."""
+    indices = [card.index for card in _distinct_cards("has_set", cards)]
+    present = set(indices)
+    return any(
+        _third_index(a, indices[j]) in present
+        for i, a in enumerate(indices)
+        for j in range(i + 1, len(indices))
+    )
+
+
+def count_sets(cards: Iterable[Card | str]) -> int:
+    """How many SETs lie among the cards."""
+    return len(find_sets(cards))
