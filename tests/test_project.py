@@ -1,0 +1,93 @@
+"""The project's own promises: one set of dependencies, a README whose commands CI runs,
+and a core that stays free of Jupyter."""
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ \[;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _conda_dependencies() -> list[str]:
+    names, in_deps = [], False
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        stripped = line.strip()
+        if line.startswith("dependencies:"):
+            in_deps = True
+        elif in_deps and re.match(r"^  - [^ ]", line) and stripped != "- pip:":
+            names.append(stripped[2:])
+    return names
+
+
+def test_environment_yml_names_the_same_dependencies_as_pyproject():
+    runtime = {_name(r): r.split(_name(r), 1)[-1] for r in _pyproject()["project"]["dependencies"]}
+    conda = {_name(r): r for r in _conda_dependencies() if _name(r) not in {"python", "pip"}}
+    assert set(conda) == set(runtime), (
+        f"environment.yml and pyproject.toml disagree: only in environment.yml {set(conda) - set(runtime)}, "
+        f"only in pyproject.toml {set(runtime) - set(conda)}"
+    )
+    for name, spec in runtime.items():
+        assert conda[name].replace(" ", "").endswith(spec.replace(" ", "")), (
+            f"{name}: pyproject.toml asks for '{spec}', environment.yml for '{conda[name]}'"
+        )
+
+
+def test_environment_yml_installs_this_package_and_python_311():
+    text = (ROOT / "environment.yml").read_text()
+    assert "python=3.11" in text
+    installs_itself = re.search(r"^\s+- -e \.$", text, re.MULTILINE)
+    assert installs_itself, "environment.yml must pip-install the package itself"
+    assert "conda-forge" in text
+
+
+def _readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)
+    return [line.split("#")[0].strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_test_one():
+    commands = _readme_commands()
+    assert commands == ["python3 course.py lab", "python3 course.py test"], commands
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python3 course.py test" in ci
+
+
+def test_the_core_imports_nothing_from_jupyter():
+    # A fresh interpreter, so modules imported by other tests cannot hide an import.
+    code = (
+        "import sys, setwidgets, setwidgets.cards, setwidgets.rules\n"
+        "for optional in ('setwidgets.game', 'setwidgets.bot', 'setwidgets.checks'):\n"
+        "    try:\n"
+        "        __import__(optional)\n"
+        "    except ModuleNotFoundError:\n"
+        "        pass\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'ipywidgets', 'ipycanvas', 'IPython', 'ipykernel', 'traitlets', 'jupyter_client', 'nbformat'})\n"
+        "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = result.stdout.strip()
+    assert out == "", f"the core pulled in Jupyter modules: {out}"
+
+
+PUBLIC = ["Card", "full_deck", "mini_deck", "is_set", "explain", "third_card", "find_sets"]
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_names_are_importable_from_the_package(name):
+    import setwidgets
+
+    assert getattr(setwidgets, name).__doc__, f"setwidgets.{name} needs a docstring a student can read"
