@@ -8,7 +8,9 @@ The live widgets (``setwidgets.widgets``) are imported on demand, so the core
 can run in an autograder or a plain script.
 """
 
+from setwidgets.bot import Bot
 from setwidgets.cards import CODE_LETTERS, FEATURES, VALUES, Card, as_card, as_cards, full_deck, mini_deck
+from setwidgets.game import Claim, Game, GameError, NoSet, Player
 from setwidgets.rules import (
     FeatureVerdict,
     Verdict,
@@ -26,8 +28,14 @@ __all__ = [
     "CODE_LETTERS",
     "FEATURES",
     "VALUES",
+    "Bot",
     "Card",
+    "Claim",
     "FeatureVerdict",
+    "Game",
+    "GameError",
+    "NoSet",
+    "Player",
     "Verdict",
     "as_card",
     "as_cards",
