@@ -1,0 +1,15 @@
+"""Card pictures: one geometry, two painters.
+
+- :mod:`setwidgets.draw.geometry`: shapes, stripes and layouts as plain data;
+- :mod:`setwidgets.draw.svg`: static SVG pictures (notebooks, files, feedback);
+- :mod:`setwidgets.draw.canvas`: the same pictures on a live ipycanvas Canvas;
+- :mod:`setwidgets.draw.themes`: how the features look ("classic", "colorblind", "printable").
+
+The SVG side needs nothing but Python; only :mod:`setwidgets.draw.canvas`
+touches ipycanvas, and only when a canvas is handed to it.
+"""
+
+from setwidgets.draw.svg import CardRow, card_svg, cards_html, cards_svg, show
+from setwidgets.draw.themes import THEMES, Theme, get_theme
+
+__all__ = ["THEMES", "CardRow", "Theme", "card_svg", "cards_html", "cards_svg", "get_theme", "show"]

@@ -1,0 +1,633 @@
+"""The shapes of a SET card, as plain data that any painter can draw.
+
+Everything here is numbers and tuples; nothing draws. Two painters read it:
+:mod:`setwidgets.draw.svg` writes SVG text and :mod:`setwidgets.draw.canvas`
+sends the same strokes to an ipycanvas ``Canvas``, so a card looks the same
+in a static picture and on a live board.
+
+Coordinates are *card units*: a card is :data:`CARD_WIDTH` by
+:data:`CARD_HEIGHT` (a landscape card, like the cards in the online game),
+with the origin at its top-left corner and y growing downwards. A symbol is
+drawn upright, :data:`SYMBOL_WIDTH` wide and :data:`SYMBOL_HEIGHT` tall, and one
+to three symbols stand side by side in the middle of the card.
+
+A *path* is a tuple of commands, each a tuple whose first item says what it is:
+
+- ``("M", x, y)``: move to a point (start a new outline);
+- ``("L", x, y)``: straight line to a point;
+- ``("C", x1, y1, x2, y2, x, y)``: cubic Bezier curve with two control points;
+- ``("Z",)``: close the outline.
+
+These four are enough for every shape (a circle is four curves) and both SVG and
+the canvas API have exactly these commands.
+
+A picture is a list of *items*:
+
+- :class:`Shape`: a path, filled and/or outlined;
+- :class:`Lines`: straight segments, outlined (the stripes, already cut to the shape);
+- :class:`Label`: a piece of text (the keyboard letter in a corner).
+
+Example::
+
+    >>> from setwidgets import Card
+    >>> picture = card_picture(Card(2, "red", "squiggle", "striped"))
+    >>> picture.title
+    'two red striped squiggles'
+    >>> len(picture.symbols)
+    2
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+
+from setwidgets.cards import Card, as_card
+from setwidgets.draw.themes import Theme, get_theme
+
+__all__ = [
+    "CARD_GAP",
+    "CARD_HEIGHT",
+    "CARD_RADIUS",
+    "CARD_WIDTH",
+    "HIGHLIGHTS",
+    "SYMBOL_GAP",
+    "SYMBOL_HEIGHT",
+    "SYMBOL_WIDTH",
+    "CardPicture",
+    "Label",
+    "Lines",
+    "PlacedCard",
+    "Scene",
+    "Shape",
+    "bounds",
+    "card_items",
+    "card_picture",
+    "flatten",
+    "grid",
+    "point_in_polygon",
+    "rounded_rect",
+    "scene",
+    "shape_path",
+    "stripes",
+    "symbol_centres",
+]
+
+Command = tuple
+Path = tuple[Command, ...]
+Rect = tuple[float, float, float, float]
+
+CARD_WIDTH = 200.0
+"""Width of a card in card units."""
+CARD_HEIGHT = 130.0
+"""Height of a card in card units (the real card's proportions, about 1.54 : 1)."""
+CARD_RADIUS = 12.0
+"""Radius of the card's rounded corners."""
+CARD_GAP = 18.0
+"""Space between two cards in a row or a grid; room for a highlight frame."""
+
+SYMBOL_WIDTH = 40.0
+"""Width of one upright symbol."""
+SYMBOL_HEIGHT = 96.0
+"""Height of one upright symbol."""
+SYMBOL_GAP = 14.0
+"""Space between two symbols on a card."""
+
+OUTLINE_WIDTH = 3.0
+STRIPE_WIDTH = 1.2
+STRIPE_SPACING = 5.0
+
+# Bezier circle constant: a quarter circle of radius r is a cubic with control arms 0.5523 r.
+_KAPPA = 0.5522847498
+
+HIGHLIGHTS = ("selected", "hint", "odd", "found")
+"""The kinds of highlight frame a card can have, see :func:`card_items`."""
+
+
+# -- items -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A path, filled with ``fill`` and outlined with ``stroke`` (either may be None)."""
+
+    path: Path
+    fill: str | None = None
+    stroke: str | None = None
+    line_width: float = 0.0
+    role: str = ""
+    """What the shape is ("card", "symbol", "frame", ...), for painters and tests."""
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Straight segments ``(x1, y1, x2, y2)``, outlined in one colour."""
+
+    segments: tuple[tuple[float, float, float, float], ...]
+    stroke: str
+    line_width: float
+    role: str = "stripes"
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text at ``(x, y)``; ``anchor`` is "start", "middle" or "end"; ``y`` is the baseline."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str
+    anchor: str = "start"
+    weight: str = "normal"
+    role: str = "letter"
+
+
+Item = Shape | Lines | Label
+
+
+# -- paths -------------------------------------------------------------------------------------
+
+
+def _transform(path: Iterable[Command], fx) -> Path:
+    """Apply a point function ``fx(x, y) -> (x, y)`` to every point of a path."""
+    out = []
+    for command in path:
+        op, numbers = command[0], command[1:]
+        points = [fx(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
+        out.append((op, *(round(v, 3) for point in points for v in point)))
+    return tuple(out)
+
+
+def _move(path: Iterable[Command], dx: float, dy: float) -> Path:
+    return _transform(path, lambda x, y: (x + dx, y + dy))
+
+
+def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> Path:
+    """A rectangle with rounded corners of radius ``r``, as a path."""
+    r = min(r, w / 2, h / 2)
+    k = r * _KAPPA
+    return (
+        ("M", x + r, y),
+        ("L", x + w - r, y),
+        ("C", x + w - r + k, y, x + w, y + r - k, x + w, y + r),
+        ("L", x + w, y + h - r),
+        ("C", x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h),
+        ("L", x + r, y + h),
+        ("C", x + r - k, y + h, x, y + h - r + k, x, y + h - r),
+        ("L", x, y + r),
+        ("C", x, y + r - k, x + r - k, y, x + r, y),
+        ("Z",),
+    )
+
+
+def _circle(cx: float, cy: float, r: float) -> Path:
+    k = r * _KAPPA
+    return (
+        ("M", cx, cy - r),
+        ("C", cx + k, cy - r, cx + r, cy - k, cx + r, cy),
+        ("C", cx + r, cy + k, cx + k, cy + r, cx, cy + r),
+        ("C", cx - k, cy + r, cx - r, cy + k, cx - r, cy),
+        ("C", cx - r, cy - k, cx - k, cy - r, cx, cy - r),
+        ("Z",),
+    )
+
+
+def _polygon(points: Sequence[tuple[float, float]]) -> Path:
+    first, *rest = points
+    return (("M", *first), *(("L", *p) for p in rest), ("Z",))
+
+
+def _oval() -> Path:
+    """A stadium: two half circles joined by straight sides, centred on (0, 0)."""
+    r = SYMBOL_WIDTH / 2
+    straight = SYMBOL_HEIGHT / 2 - r
+    k = r * _KAPPA
+    return (
+        ("M", -r, -straight),
+        ("C", -r, -straight - k, -k, -straight - r, 0.0, -straight - r),
+        ("C", k, -straight - r, r, -straight - k, r, -straight),
+        ("L", r, straight),
+        ("C", r, straight + k, k, straight + r, 0.0, straight + r),
+        ("C", -k, straight + r, -r, straight + k, -r, straight),
+        ("Z",),
+    )
+
+
+def _diamond() -> Path:
+    w, h = SYMBOL_WIDTH / 2, SYMBOL_HEIGHT / 2
+    return _polygon([(0.0, -h), (w, 0.0), (0.0, h), (-w, 0.0)])
+
+
+# The squiggle is drawn lying down (long side horizontal) in a 100 x 44 box, where its
+# curves are easiest to reason about, then stood upright and scaled into the symbol box.
+# Its outline is two wavy long sides joined by rounded ends; the ends lean opposite ways,
+# which gives the classic S.
+_SQUIGGLE_LYING: Path = (
+    ("M", 4.0, 30.0),
+    ("C", 2.0, 14.0, 14.0, 1.0, 30.0, 4.0),
+    ("C", 44.0, 6.5, 52.0, 15.0, 64.0, 14.0),
+    ("C", 76.0, 13.0, 82.0, 2.0, 91.0, 3.0),
+    ("C", 99.0, 4.0, 100.0, 14.0, 97.0, 22.0),
+    ("C", 92.0, 36.0, 80.0, 44.0, 66.0, 41.0),
+    ("C", 52.0, 38.5, 46.0, 30.0, 36.0, 30.0),
+    ("C", 24.0, 30.0, 18.0, 42.0, 10.0, 41.5),
+    ("C", 4.0, 41.0, 4.6, 34.0, 4.0, 30.0),
+    ("Z",),
+)
+
+
+def _squiggle() -> Path:
+    xs = [c[i] for c in _SQUIGGLE_LYING for i in range(1, len(c), 2)]
+    ys = [c[i] for c in _SQUIGGLE_LYING for i in range(2, len(c), 2)]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    sx = SYMBOL_HEIGHT / (max(xs) - min(xs))
+    sy = SYMBOL_WIDTH / (max(ys) - min(ys))
+    # Turn a quarter turn: the lying x becomes the upright y, the lying y the upright -x.
+    path = _transform(_SQUIGGLE_LYING, lambda x, y: (-(y - cy) * sy, (x - cx) * sx))
+    # Control points overshoot the outline a little; rescale so the curve itself fills the box.
+    x0, y0, x1, y1 = bounds(path)
+    fx = SYMBOL_WIDTH / (x1 - x0)
+    fy = SYMBOL_HEIGHT / (y1 - y0)
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    return _transform(path, lambda x, y: ((x - mx) * fx, (y - my) * fy))
+
+
+def _hexagon(cx: float, cy: float, r: float) -> Path:
+    return _polygon(
+        [(cx + r * math.cos(math.pi / 3 * i), cy + r * math.sin(math.pi / 3 * i)) for i in range(6)]
+    )
+
+
+_SYMBOL_PATHS = {"oval": _oval, "diamond": _diamond, "squiggle": _squiggle}
+
+# The printable deck's outer symbols (about as tall as the card allows) and inner shapes.
+_OUTER = {
+    "circle": lambda: _circle(0.0, 0.0, 50.0),
+    "square": lambda: rounded_rect(-45.0, -45.0, 90.0, 90.0, 6.0),
+    "hexagon": lambda: _hexagon(0.0, 0.0, 54.0),
+}
+_INNER = {
+    "triangle": lambda: _polygon([(0.0, -24.0), (24.0, 17.0), (-24.0, 17.0)]),
+    "rectangle": lambda: _polygon([(-25.0, -15.0), (25.0, -15.0), (25.0, 15.0), (-25.0, 15.0)]),
+    "diamond": lambda: _polygon([(0.0, -26.0), (18.0, 0.0), (0.0, 26.0), (-18.0, 0.0)]),
+}
+
+
+@cache
+def shape_path(shape: str) -> Path:
+    """The outline of one symbol ("oval", "squiggle" or "diamond"), centred on (0, 0).
+
+    The printable deck's symbols are available too: "circle", "square",
+    "hexagon" (outer) and "triangle", "rectangle", "inner diamond" (inner).
+    """
+    if shape in _SYMBOL_PATHS:
+        return _SYMBOL_PATHS[shape]()
+    if shape in _OUTER:
+        return _OUTER[shape]()
+    if shape.startswith("inner ") and shape[6:] in _INNER:
+        return _INNER[shape[6:]]()
+    if shape in _INNER:
+        return _INNER[shape]()
+    choices = ", ".join(repr(s) for s in [*_SYMBOL_PATHS, *_OUTER, *_INNER])
+    raise ValueError(f"unknown shape {shape!r}; the shapes are {choices}")
+
+
+def _cubic(p0, p1, p2, p3, t: float) -> tuple[float, float]:
+    u = 1 - t
+    return (
+        u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
+        u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1],
+    )
+
+
+def flatten(path: Path, steps: int = 16) -> list[list[tuple[float, float]]]:
+    """The path as polygons (one list of points per outline); each curve becomes ``steps`` lines."""
+    polygons: list[list[tuple[float, float]]] = []
+    current: list[tuple[float, float]] = []
+    for command in path:
+        op = command[0]
+        if op == "M":
+            if current:
+                polygons.append(current)
+            current = [(command[1], command[2])]
+        elif op == "L":
+            current.append((command[1], command[2]))
+        elif op == "C":
+            p0 = current[-1]
+            p1, p2, p3 = (command[1], command[2]), (command[3], command[4]), (command[5], command[6])
+            current.extend(_cubic(p0, p1, p2, p3, i / steps) for i in range(1, steps + 1))
+        elif op == "Z":
+            if current and current[0] != current[-1]:
+                current.append(current[0])
+        else:
+            raise ValueError(f"unknown path command {op!r}; expected 'M', 'L', 'C' or 'Z'")
+    if current:
+        polygons.append(current)
+    return polygons
+
+
+def bounds(path: Path) -> tuple[float, float, float, float]:
+    """The smallest box ``(x0, y0, x1, y1)`` holding the drawn outline (not the control points)."""
+    points = [p for polygon in flatten(path, 32) for p in polygon]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def point_in_polygon(x: float, y: float, polygon: Sequence[tuple[float, float]]) -> bool:
+    """True when (x, y) lies inside the closed polygon (even-odd rule)."""
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, [*polygon[1:], polygon[0]]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def stripes(path: Path, spacing: float = STRIPE_SPACING) -> tuple[tuple[float, float, float, float], ...]:
+    """Horizontal stripes across a shape, already cut to its outline.
+
+    Each stripe is a segment ``(x1, y, x2, y)`` that lies inside the shape, so a
+    painter needs no clipping: draw the segments, then the outline on top.
+    """
+    polygons = flatten(path, 24)
+    _, y0, _, y1 = bounds(path)
+    count = int((y1 - y0) / spacing)
+    start = y0 + ((y1 - y0) - (count - 1) * spacing) / 2
+    segments = []
+    for i in range(count):
+        y = start + i * spacing
+        crossings = []
+        for polygon in polygons:
+            for (xa, ya), (xb, yb) in zip(polygon, [*polygon[1:], polygon[0]]):
+                if (ya > y) != (yb > y):
+                    crossings.append(xa + (y - ya) * (xb - xa) / (yb - ya))
+        crossings.sort()
+        for xa, xb in zip(crossings[::2], crossings[1::2]):
+            segments.append((round(xa, 3), round(y, 3), round(xb, 3), round(y, 3)))
+    return tuple(segments)
+
+
+# -- one card ----------------------------------------------------------------------------------
+
+
+def symbol_centres(number: int) -> list[tuple[float, float]]:
+    """Where the centres of ``number`` upright symbols go: side by side, centred on the card."""
+    step = SYMBOL_WIDTH + SYMBOL_GAP
+    return [(CARD_WIDTH / 2 + (i - (number - 1) / 2) * step, CARD_HEIGHT / 2) for i in range(number)]
+
+
+@dataclass(frozen=True)
+class CardPicture:
+    """One card drawn in card units: its background, its symbols and its name.
+
+    ``items`` are painted in order; ``symbols`` gives each symbol's bounding box
+    ``(x, y, w, h)``; ``title`` is the card's plain-English name and
+    ``description`` says how the theme shows it.
+    """
+
+    card: Card
+    theme: str
+    title: str
+    description: str
+    items: tuple[Item, ...]
+    symbols: tuple[Rect, ...]
+    width: float = CARD_WIDTH
+    height: float = CARD_HEIGHT
+
+
+def _classic_symbols(card: Card, theme: Theme) -> tuple[list[Item], list[Rect]]:
+    color = theme.colors[card.color]
+    outline = shape_path(card.shape)
+    items: list[Item] = []
+    boxes: list[Rect] = []
+    for cx, cy in symbol_centres(card.number):
+        path = _move(outline, cx, cy)
+        if card.shading == "solid":
+            items.append(Shape(path, fill=color, stroke=color, line_width=OUTLINE_WIDTH, role="symbol"))
+        else:
+            if card.shading == "striped":
+                items.append(Lines(_move_segments(_stripes_of(card.shape), cx, cy), color, STRIPE_WIDTH))
+            items.append(Shape(path, fill=None, stroke=color, line_width=OUTLINE_WIDTH, role="symbol"))
+        boxes.append((cx - SYMBOL_WIDTH / 2, cy - SYMBOL_HEIGHT / 2, SYMBOL_WIDTH, SYMBOL_HEIGHT))
+    return items, boxes
+
+
+@cache
+def _stripes_of(shape: str) -> tuple[tuple[float, float, float, float], ...]:
+    return stripes(shape_path(shape))
+
+
+def _move_segments(segments, dx: float, dy: float):
+    return tuple((x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in segments)
+
+
+def _printable_symbols(card: Card, theme: Theme) -> tuple[list[Item], list[Rect], str]:
+    look = theme.printable_look(card)
+    cx, cy = CARD_WIDTH / 2, CARD_HEIGHT / 2
+    outer = _move(shape_path(look["outer symbol"]), cx, cy)
+    inner = _move(_INNER[look["inner shape"]](), cx, cy)
+    items: list[Item] = [
+        Shape(outer, fill=theme.colors[look["outer color"]], stroke=theme.ink, line_width=2.5, role="symbol"),
+        Shape(inner, fill=theme.colors[look["inner color"]], stroke=theme.ink, line_width=2.0, role="inner"),
+    ]
+    x0, y0, x1, y1 = bounds(outer)
+    description = (
+        f"a {look['outer color']} {look['outer symbol']} with a {look['inner color']} "
+        f"{look['inner shape']} inside"
+    )
+    return items, [(x0, y0, x1 - x0, y1 - y0)], description
+
+
+@lru_cache(maxsize=512)
+def _card_picture(card: Card, theme: Theme) -> CardPicture:
+    background = Shape(
+        rounded_rect(0.0, 0.0, CARD_WIDTH, CARD_HEIGHT, CARD_RADIUS),
+        fill=theme.card,
+        stroke=theme.card_edge,
+        line_width=1.5,
+        role="face",
+    )
+    if theme.style == "printable":
+        symbols, boxes, description = _printable_symbols(card, theme)
+    else:
+        symbols, boxes = _classic_symbols(card, theme)
+        description = f"{card.name} ({theme.name} colors)"
+    return CardPicture(card, theme.name, card.name, description, (background, *symbols), tuple(boxes))
+
+
+def card_picture(card: Card | str, theme: str | Theme = "classic") -> CardPicture:
+    """The picture of one card in card units (see the module docstring)."""
+    return _card_picture(as_card(card), get_theme(theme))
+
+
+def card_items(
+    picture: CardPicture,
+    theme: str | Theme = "classic",
+    letter: str | None = None,
+    highlight: str | None = None,
+) -> list[Item]:
+    """Everything to paint for one card, in card units: frame, card, letter.
+
+    ``highlight`` is one of :data:`HIGHLIGHTS` (or None): "selected" (picked by
+    the player), "hint", "odd" (the odd card out of a wrong claim) or "found"
+    (new cards after a SET was taken). The frame is drawn just outside the
+    card, in the gap between cards, and the card gets a light tint.
+    """
+    theme = get_theme(theme)
+    items: list[Item] = []
+    if highlight is not None:
+        if highlight not in HIGHLIGHTS:
+            raise ValueError(f"highlight must be one of {', '.join(HIGHLIGHTS)} or None; got {highlight!r}")
+        frame, tint = theme.highlights[highlight]
+        pad = 6.0
+        items.append(
+            Shape(
+                rounded_rect(-pad, -pad, CARD_WIDTH + 2 * pad, CARD_HEIGHT + 2 * pad, CARD_RADIUS + pad),
+                fill=None,
+                stroke=frame,
+                line_width=6.0,
+                role="frame",
+            )
+        )
+        card, *rest = picture.items
+        assert isinstance(card, Shape)
+        items.append(Shape(card.path, fill=tint, stroke=frame, line_width=2.0, role="face"))
+        items.extend(rest)
+    else:
+        items.extend(picture.items)
+    if letter:
+        items.append(Label(10.0, 22.0, letter.upper(), 17.0, theme.letter, weight="bold"))
+    return items
+
+
+# -- many cards --------------------------------------------------------------------------------
+
+
+def grid(
+    count: int,
+    *,
+    columns: int | None = None,
+    rows: int | None = None,
+    order: str = "rows",
+    scale: float = 1.0,
+    gap: float = CARD_GAP,
+    margin: float | None = None,
+) -> tuple[list[Rect], float, float]:
+    """Rectangles for ``count`` cards in a grid, and the width and height of the whole.
+
+    Give ``columns`` or ``rows`` (or neither: one row). ``order="rows"`` fills
+    the grid row by row; ``order="columns"`` fills it column by column, which is
+    how a SET table grows: three more cards make one more column. ``scale`` is
+    the size of one card unit (in pixels, for a canvas).
+    """
+    if count < 0:
+        raise ValueError(f"count must be 0 or more; got {count}")
+    if order not in ("rows", "columns"):
+        raise ValueError(f"order must be 'rows' or 'columns'; got {order!r}")
+    n = max(count, 1)
+    if columns is None and rows is None:
+        columns = n
+    if columns is None:
+        columns = math.ceil(n / rows)
+    if rows is None:
+        rows = math.ceil(n / columns)
+    if columns < 1 or rows < 1 or columns * rows < count:
+        raise ValueError(f"a grid of {rows} rows and {columns} columns cannot hold {count} cards")
+    margin = gap / 2 + 4.0 if margin is None else margin
+    w, h = CARD_WIDTH * scale, CARD_HEIGHT * scale
+    step_x, step_y = (CARD_WIDTH + gap) * scale, (CARD_HEIGHT + gap) * scale
+    rects = []
+    for i in range(count):
+        row, column = (i // columns, i % columns) if order == "rows" else (i % rows, i // rows)
+        rects.append((margin * scale + column * step_x, margin * scale + row * step_y, w, h))
+    width = 2 * margin * scale + columns * w + (columns - 1) * gap * scale
+    height = 2 * margin * scale + rows * h + (rows - 1) * gap * scale
+    return rects, width, height
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """One card of a :class:`Scene`: where it goes, how big, its letter and highlight."""
+
+    position: int
+    card: Card
+    x: float
+    y: float
+    scale: float
+    letter: str | None = None
+    highlight: str | None = None
+
+    @property
+    def rect(self) -> Rect:
+        """The card's rectangle ``(x, y, w, h)`` in scene units."""
+        return (self.x, self.y, CARD_WIDTH * self.scale, CARD_HEIGHT * self.scale)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Several cards laid out together, ready for a painter.
+
+    ``width`` and ``height`` are in scene units (pixels on a canvas);
+    ``cards`` holds one :class:`PlacedCard` per card (empty positions have none);
+    ``rects`` has one rectangle per *position*, whether a card is there or not.
+    """
+
+    width: float
+    height: float
+    theme: Theme
+    cards: tuple[PlacedCard, ...]
+    rects: tuple[Rect, ...] = field(default=())
+    background: str | None = None
+
+    def items(self, placed: PlacedCard) -> list[Item]:
+        """The items of one placed card, in card units (the painter moves and scales them)."""
+        picture = _card_picture(placed.card, self.theme)
+        return card_items(picture, self.theme, placed.letter, placed.highlight)
+
+
+def scene(
+    cards: Sequence[Card | str | None],
+    *,
+    columns: int | None = None,
+    rows: int | None = None,
+    order: str = "rows",
+    letters: Sequence[str | None] | None = None,
+    highlight: Mapping[int, str] | Iterable[int] | None = None,
+    theme: str | Theme = "classic",
+    scale: float = 1.0,
+    background: str | None = None,
+    slots: int | None = None,
+) -> Scene:
+    """Lay out cards in a grid (see :func:`grid`) with optional letters and highlights.
+
+    ``cards`` may hold None for an empty position. ``letters`` gives one letter
+    per position; ``highlight`` is a set of positions (drawn as "selected") or a
+    mapping position -> kind (see :func:`card_items`). ``slots`` reserves room
+    for more positions than there are cards, so a table keeps its size.
+    """
+    theme = get_theme(theme)
+    if highlight is None:
+        kinds: dict[int, str] = {}
+    elif isinstance(highlight, Mapping):
+        kinds = dict(highlight)
+    else:
+        kinds = dict.fromkeys(highlight, "selected")
+    for position, kind in kinds.items():
+        if not isinstance(position, int) or not 0 <= position < len(cards):
+            raise ValueError(f"highlight positions must be between 0 and {len(cards) - 1}; got {position!r}")
+        if kind not in HIGHLIGHTS:
+            raise ValueError(f"a highlight is one of {', '.join(HIGHLIGHTS)}; got {kind!r}")
+    if letters is not None and len(letters) < len(cards):
+        raise ValueError(f"letters: need one per card ({len(cards)}); got {len(letters)}")
+    count = max(len(cards), slots or 0)
+    rects, width, height = grid(count, columns=columns, rows=rows, order=order, scale=scale)
+    placed = []
+    for position, card in enumerate(cards):
+        if card is None:
+            continue
+        x, y, _, _ = rects[position]
+        letter = letters[position] if letters is not None else None
+        placed.append(PlacedCard(position, as_card(card), x, y, scale, letter, kinds.get(position)))
+    return Scene(width, height, theme, tuple(placed), tuple(rects), background)

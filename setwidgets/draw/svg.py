@@ -1,0 +1,212 @@
+"""Static card pictures as SVG: for notebooks, saved files, feedback HTML and print.
+
+SVG is text, so a picture made here survives everywhere a notebook goes:
+a saved ``.ipynb``, GitHub's preview, nbgrader's feedback HTML, a printout.
+
+- :func:`card_svg` draws one card (``Card._repr_svg_`` uses it, so a card
+  shows itself as a picture in a notebook);
+- :func:`cards_svg` draws a row or a grid of cards, with optional letters and
+  highlight frames;
+- :func:`show` wraps that in an object that notebooks display;
+- :func:`cards_html` gives an HTML fragment to paste into a page or a report.
+
+Every card carries its plain-English name in a ``<title>`` (screen readers
+read it, and a mouse pointer resting on the card shows it). All shapes come
+from :mod:`setwidgets.draw.geometry`.
+
+Example::
+
+    >>> from setwidgets import Card
+    >>> svg = card_svg(Card(3, "green", "diamond", "open"))
+    >>> "<title>three green open diamonds</title>" in svg
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+
+from setwidgets.cards import Card, as_card, as_cards
+from setwidgets.draw import geometry as geo
+from setwidgets.draw.themes import Theme, get_theme
+
+__all__ = ["CardRow", "card_svg", "cards_html", "cards_svg", "path_d", "scene_svg", "show"]
+
+_SVG_NS = "http://www.w3.org/2000/svg"
+_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
+
+
+def _n(value: float) -> str:
+    """A number written short: 12.5, 3, -0.25."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def path_d(path: geo.Path) -> str:
+    """The SVG ``d`` attribute for a geometry path."""
+    return " ".join(command[0] + " ".join(_n(v) for v in command[1:]) for command in path)
+
+
+def _attr(value: str | None) -> str:
+    return "none" if value is None else escape(value, quote=True)
+
+
+def _item_svg(item: geo.Item) -> str:
+    if isinstance(item, geo.Shape):
+        stroke = ""
+        if item.stroke is not None and item.line_width > 0:
+            stroke = (
+                f' stroke="{_attr(item.stroke)}" stroke-width="{_n(item.line_width)}" stroke-linejoin="round"'
+            )
+        return f'<path class="setw-{item.role}" d="{path_d(item.path)}" fill="{_attr(item.fill)}"{stroke}/>'
+    if isinstance(item, geo.Lines):
+        d = " ".join(f"M{_n(x1)} {_n(y1)}L{_n(x2)} {_n(y2)}" for x1, y1, x2, y2 in item.segments)
+        return (
+            f'<path class="setw-{item.role}" d="{d}" fill="none" stroke="{_attr(item.stroke)}" '
+            f'stroke-width="{_n(item.line_width)}"/>'
+        )
+    if isinstance(item, geo.Label):
+        return (
+            f'<text class="setw-{item.role}" x="{_n(item.x)}" y="{_n(item.y)}" font-size="{_n(item.size)}" '
+            f'font-family="{_attr(_FONT)}" font-weight="{item.weight}" fill="{_attr(item.fill)}" '
+            f'text-anchor="{item.anchor}">{escape(item.text)}</text>'
+        )
+    raise TypeError(f"cannot draw {item!r}")
+
+
+def _card_group(placed: geo.PlacedCard, scene: geo.Scene) -> str:
+    card = placed.card
+    transform = f"translate({_n(placed.x)} {_n(placed.y)})"
+    if placed.scale != 1:
+        transform += f" scale({_n(placed.scale)})"
+    extra = f' data-highlight="{placed.highlight}"' if placed.highlight else ""
+    body = "".join(_item_svg(item) for item in scene.items(placed))
+    return (
+        f'<g class="setw-card" data-code="{card.code}" data-position="{placed.position}"{extra} '
+        f'transform="{transform}" role="img" aria-label="{escape(card.name)}">'
+        f"<title>{escape(card.name)}</title>{body}</g>"
+    )
+
+
+def scene_svg(scene: geo.Scene, *, width: float | None = None, label: str | None = None) -> str:
+    """A standalone ``<svg>`` of a :class:`~setwidgets.draw.geometry.Scene`.
+
+    ``width`` is the displayed width in pixels (the height follows); by default
+    one scene unit is one pixel. ``label`` is read out for the whole picture.
+    """
+    shown_width = scene.width if width is None else float(width)
+    shown_height = scene.height * shown_width / scene.width
+    names = [p.card.name for p in scene.cards]
+    if label is None:
+        label = f"{len(names)} card{'s' if len(names) != 1 else ''}: " + "; ".join(names)
+    parts = [
+        f'<svg xmlns="{_SVG_NS}" class="setw-cards" viewBox="0 0 {_n(scene.width)} {_n(scene.height)}" '
+        f'width="{_n(shown_width)}" height="{_n(shown_height)}" role="group" aria-label="{escape(label)}">'
+    ]
+    if scene.background:
+        parts.append(
+            f'<rect class="setw-table" width="{_n(scene.width)}" height="{_n(scene.height)}" '
+            f'fill="{_attr(scene.background)}"/>'
+        )
+    parts.extend(_card_group(placed, scene) for placed in scene.cards)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def card_svg(card: Card | str, theme: str | Theme = "classic", width: float = 120) -> str:
+    """One card as a standalone ``<svg>``, ``width`` pixels wide, titled with the card's name."""
+    card = as_card(card)
+    theme = get_theme(theme)
+    picture = geo.card_picture(card, theme)
+    pad = 3.0
+    vw, vh = geo.CARD_WIDTH + 2 * pad, geo.CARD_HEIGHT + 2 * pad
+    if not isinstance(width, (int, float)) or isinstance(width, bool) or width <= 0:
+        raise ValueError(f"width is a number of pixels above 0; got {width!r}")
+    body = "".join(_item_svg(item) for item in picture.items)
+    return (
+        f'<svg xmlns="{_SVG_NS}" class="setw-card" data-code="{card.code}" viewBox="{_n(-pad)} {_n(-pad)} '
+        f'{_n(vw)} {_n(vh)}" width="{_n(width)}" height="{_n(width * vh / vw)}" role="img">'
+        f"<title>{escape(card.name)}</title><desc>{escape(picture.description)}</desc>{body}</svg>"
+    )
+
+
+def cards_svg(
+    cards: Iterable[Card | str | None],
+    columns: int | None = None,
+    letters: Sequence[str | None] | str | None = None,
+    highlight: Mapping[int, str] | Iterable[int] | None = None,
+    theme: str | Theme = "classic",
+    *,
+    width: float | None = None,
+    order: str = "rows",
+    background: str | None = None,
+) -> str:
+    """Several cards as one ``<svg>``: a row, or a grid of ``columns`` columns.
+
+    - ``letters``: one label per card, drawn in its corner (a string gives one
+      letter per card, e.g. ``"abc"``);
+    - ``highlight``: a set of positions to frame as selected, or a mapping
+      position -> "selected" / "hint" / "odd" / "found";
+    - ``width``: the displayed width in pixels (default: 130 pixels per card
+      across, at most 780);
+    - ``order``: "rows" fills the grid row by row, "columns" column by column.
+
+    Each card is a ``<g class="setw-card">`` with its own ``<title>``.
+    """
+    if isinstance(cards, (str, Card)):
+        raise TypeError(f"cards_svg() takes a list of cards; got {cards!r} (wrap one card in a list)")
+    items = [None if c is None else as_card(c) for c in cards]
+    if isinstance(letters, str):
+        letters = list(letters)
+    layout = geo.scene(items, columns=columns, order=order, letters=letters, highlight=highlight, theme=theme)
+    layout = geo.Scene(layout.width, layout.height, layout.theme, layout.cards, layout.rects, background)
+    if width is None:
+        across = columns if columns is not None else max(len(items), 1)
+        width = min(130 * across, 780)
+    return scene_svg(layout, width=width)
+
+
+class CardRow:
+    """Cards shown as a picture in a notebook (``_repr_svg_``); see :func:`show`.
+
+    ``row.svg`` is the SVG text and ``row.html()`` an HTML fragment.
+    """
+
+    def __init__(self, cards: Iterable[Card | str], **options) -> None:
+        self.cards = as_cards(cards)
+        self.options = options
+        self.svg = cards_svg(self.cards, **options)
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def html(self, caption: str | None = None) -> str:
+        """The cards as an HTML ``<figure>`` with an optional caption."""
+        return _figure(self.svg, caption)
+
+    def __repr__(self) -> str:
+        return "CardRow([" + ", ".join(c.code for c in self.cards) + "])"
+
+
+def show(cards: Iterable[Card | str], **options) -> CardRow:
+    """Show cards as a picture: ``show(game.table, columns=4, letters="qwer...")``.
+
+    Takes the options of :func:`cards_svg`. The last expression of a notebook
+    cell is displayed, so ``show(cards)`` on its own line draws them.
+    """
+    return CardRow(cards, **options)
+
+
+def _figure(svg: str, caption: str | None) -> str:
+    cap = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
+    return f'<figure class="setw-figure" style="margin:0.5em 0">{svg}{cap}</figure>'
+
+
+def cards_html(cards: Iterable[Card | str | None], caption: str | None = None, **options) -> str:
+    """Cards as an HTML fragment (an inline SVG in a ``<figure>``), for reports and feedback.
+
+    Inline SVG needs no files or network, so the picture shows in any HTML
+    page, including nbgrader's feedback. Options as for :func:`cards_svg`.
+    """
+    return _figure(cards_svg(cards, **options), caption)
