@@ -1,0 +1,237 @@
+"""Cards: values, codes, vectors, names, decks, and what a wrong card says."""
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from setwidgets.cards import CODE_LETTERS, FEATURES, VALUES, Card, as_card, as_cards, full_deck, mini_deck
+
+DECK = full_deck()
+
+
+def test_features_values_and_code_letters_describe_81_cards():
+    assert FEATURES == ("number", "color", "shape", "shading")
+    assert set(VALUES) == set(FEATURES) == set(CODE_LETTERS)
+    for feature in FEATURES:
+        assert len(VALUES[feature]) == 3
+        assert len(set(CODE_LETTERS[feature])) == 3
+
+
+def test_card_keeps_its_values():
+    card = Card(number=2, color="red", shape="oval", shading="striped")
+    assert (card.number, card.color, card.shape, card.shading) == (2, "red", "oval", "striped")
+
+
+def test_card_accepts_any_case_spaces_and_plural_shapes():
+    assert Card(3, " Purple", "DIAMONDS", "Open ") == Card(3, "purple", "diamond", "open")
+    assert Card(1, "green", "squiggles", "solid").shape == "squiggle"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"number": 4}, "number must be one of 1, 2, 3; got 4"),
+        ({"number": "2"}, "number must be one of 1, 2, 3; got '2'"),
+        ({"number": True}, "number must be one of 1, 2, 3; got True"),
+        ({"number": 2.0}, "number must be one of 1, 2, 3; got 2.0"),
+        ({"color": "blue"}, "color must be one of 'red', 'green', 'purple'; got 'blue'"),
+        ({"color": 1}, "color must be one of 'red', 'green', 'purple'; got 1"),
+        ({"shape": "circle"}, "shape must be one of 'oval', 'squiggle', 'diamond'; got 'circle'"),
+        ({"shading": "empty"}, "shading must be one of 'solid', 'striped', 'open'; got 'empty'"),
+    ],
+)
+def test_a_wrong_value_names_the_feature_and_its_choices(kwargs, message):
+    values = {"number": 1, "color": "red", "shape": "oval", "shading": "solid", **kwargs}
+    with pytest.raises(ValueError) as info:
+        Card(**values)
+    assert str(info.value) == message
+
+
+def test_cards_are_immutable_hashable_and_compare_by_value():
+    card = Card(1, "red", "oval", "solid")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        card.number = 2
+    assert card == Card(1, "RED", "ovals", "solid")
+    assert hash(card) == hash(Card(1, "red", "oval", "solid"))
+    assert len(set(DECK)) == 81
+    assert card != Card(2, "red", "oval", "solid")
+
+
+def test_cards_survive_pickle_and_copy():
+    for card in (DECK[0], DECK[40], DECK[80]):
+        for clone in (pickle.loads(pickle.dumps(card)), copy.deepcopy(card), copy.copy(card)):
+            assert clone == card
+            assert clone.index == card.index
+
+
+def test_code_name_vector_index_str_and_repr():
+    card = Card(2, "red", "oval", "striped")
+    assert card.code == "2RTO" == str(card)
+    assert card.name == "two red striped ovals"
+    assert card.vector == (1, 0, 0, 1)
+    assert card.index == 1 * 27 + 0 * 9 + 0 * 3 + 1
+    assert repr(card) == "Card(2, 'red', 'oval', 'striped')"
+    assert eval(repr(card)) == card
+    assert Card(1, "purple", "diamond", "open").name == "one purple open diamond"
+    assert Card(3, "green", "squiggle", "solid").name == "three green solid squiggles"
+
+
+def test_every_card_round_trips_through_code_vector_index_and_repr():
+    for i, card in enumerate(DECK):
+        assert Card.parse(card.code) == card
+        assert Card.from_vector(card.vector) == card
+        assert card.index == i
+        assert eval(repr(card)) == card
+    assert len({c.code for c in DECK}) == 81
+    assert len({c.name for c in DECK}) == 81
+
+
+def test_parse_ignores_case_and_surrounding_spaces():
+    assert Card.parse(" 2rto ") == Card(2, "red", "oval", "striped")
+    assert Card.parse("3POD") == Card(3, "purple", "diamond", "open")
+    assert Card.parse("1GSS") == Card(1, "green", "squiggle", "solid")
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("2RT", "a card code has 4 characters (number, color, shading, shape), like '2RTO'"),
+        ("2RTOO", "got '2RTOO'"),
+        ("", "a card code has 4 characters"),
+        ("4RTO", "character 1 of a card code is the number, one of 1/2/3; got '4' in '4RTO'"),
+        ("2BTO", "character 2 of a card code is the color, one of R/G/P; got 'B' in '2BTO'"),
+        ("2RXO", "character 3 of a card code is the shading, one of S/T/O; got 'X' in '2RXO'"),
+        ("2RTC", "character 4 of a card code is the shape, one of O/S/D; got 'C' in '2RTC'"),
+    ],
+)
+def test_parse_explains_a_wrong_code(code, message):
+    with pytest.raises(ValueError) as info:
+        Card.parse(code)
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("code", [2, None, ("2", "R", "T", "O"), b"2RTO"])
+def test_parse_needs_a_string(code):
+    with pytest.raises(TypeError, match="a card code is a string like '2RTO'"):
+        Card.parse(code)
+
+
+def test_from_vector_reads_each_number_mod_3():
+    assert Card.from_vector((0, 0, 0, 3)) == Card.from_vector([0, 0, 0, 0]) == Card(1, "red", "oval", "solid")
+    assert Card.from_vector((-1, 2, 5, 1)) == Card(3, "purple", "diamond", "striped")
+
+
+@pytest.mark.parametrize(
+    ("vector", "error", "message"),
+    [
+        (5, TypeError, "a card vector is four integers like (1, 0, 0, 1); got 5"),
+        ((1, 0, 0), ValueError, "a card vector is four integers (number, color, shape, shading)"),
+        ((1, 0, 0, 1, 2), ValueError, "got (1, 0, 0, 1, 2)"),
+        ((1, 0, 0, 1.0), ValueError, "like (1, 0, 0, 1)"),
+        ((1, 0, 0, True), ValueError, "like (1, 0, 0, 1)"),
+        ("1001", ValueError, "a card vector is four integers"),
+    ],
+)
+def test_from_vector_explains_a_wrong_vector(vector, error, message):
+    with pytest.raises(error) as info:
+        Card.from_vector(vector)
+    assert message in str(info.value)
+
+
+def test_cards_sort_in_deck_order():
+    assert sorted(reversed(DECK)) == DECK
+    assert DECK[0] < DECK[1] and DECK[80] > DECK[79]
+    assert Card.__lt__(DECK[0], "1RSO") is NotImplemented
+    with pytest.raises(TypeError):
+        sorted([DECK[0], "1RSO"])
+
+
+def test_as_card_accepts_cards_and_codes():
+    card = DECK[10]
+    assert as_card(card) is card
+    assert as_card(card.code) == card
+    assert as_card(card.code.lower()) == card
+
+
+@pytest.mark.parametrize("obj", [5, (1, 0, 0, 1), None, ["2RTO"]])
+def test_as_card_says_what_a_card_looks_like(obj):
+    with pytest.raises(TypeError) as info:
+        as_card(obj)
+    assert (
+        "expected a Card (for example Card(2, 'red', 'oval', 'striped')) or a card code like '2RTO'"
+        in str(info.value)
+    )
+    assert type(obj).__name__ in str(info.value)
+
+
+def test_as_card_passes_on_a_wrong_code():
+    with pytest.raises(ValueError, match="character 2 of a card code is the color"):
+        as_card("2XTO")
+
+
+def test_as_cards_accepts_any_iterable_of_cards_and_codes():
+    assert as_cards(["1RSO", DECK[1]]) == [DECK[0], DECK[1]]
+    assert as_cards(c.code for c in DECK[:3]) == DECK[:3]
+    assert as_cards([]) == []
+
+
+@pytest.mark.parametrize("objs", ["1RSO", DECK[0], 7, None])
+def test_as_cards_needs_a_list(objs):
+    with pytest.raises(TypeError, match="expected a list of cards"):
+        as_cards(objs)
+    with pytest.raises(TypeError, match="expected a list of cards on the table"):
+        as_cards(objs, "cards on the table")
+
+
+def test_as_cards_rejects_a_wrong_item():
+    with pytest.raises(TypeError, match="expected a Card"):
+        as_cards(["1RSO", 3])
+
+
+def test_full_deck_has_every_combination_once_in_order():
+    assert len(DECK) == 81
+    assert DECK[0] == Card(1, "red", "oval", "solid")
+    assert DECK[-1] == Card(3, "purple", "diamond", "open")
+    combos = {(c.number, c.color, c.shape, c.shading) for c in DECK}
+    assert len(combos) == 81
+    assert [c.vector for c in DECK] == sorted(c.vector for c in DECK)
+    assert full_deck() == DECK and full_deck() is not full_deck()
+
+
+def test_mini_deck_defaults_to_the_27_red_cards():
+    red = mini_deck()
+    assert len(red) == 27
+    assert all(c.color == "red" for c in red)
+    assert red == mini_deck(color="red") == mini_deck(color="Red")
+    assert red == [c for c in DECK if c.color == "red"]
+
+
+def test_mini_deck_can_fix_any_features():
+    solid = mini_deck(shading="solid")
+    assert len(solid) == 27 and all(c.shading == "solid" for c in solid)
+    twos = mini_deck(number=2)
+    assert len(twos) == 27 and all(c.number == 2 for c in twos)
+    nine = mini_deck(color="red", shading="solid")
+    assert len(nine) == 9 and all(c.color == "red" and c.shading == "solid" for c in nine)
+    assert mini_deck(number=1, color="green", shape="ovals", shading="open") == [
+        Card(1, "green", "oval", "open")
+    ]
+
+
+def test_mini_deck_explains_wrong_arguments():
+    with pytest.raises(
+        TypeError, match="mini_deck\\(\\) takes features number, color, shape, shading; got colour"
+    ):
+        mini_deck(colour="red")
+    with pytest.raises(ValueError, match="color must be one of 'red', 'green', 'purple'; got 'blue'"):
+        mini_deck(color="blue")
+
+
+@given(st.sampled_from(DECK), st.sampled_from(DECK))
+def test_vector_and_index_agree(a, b):
+    assert a.index == sum(v * 3 ** (3 - k) for k, v in enumerate(a.vector))
+    assert (a == b) == (a.vector == b.vector) == (a.index == b.index) == (a.code == b.code)

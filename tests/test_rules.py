@@ -1,0 +1,293 @@
+"""The rules: what a SET is, the magic-rule explanations, the third card and set finding."""
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from setwidgets.cards import FEATURES, Card, full_deck, mini_deck
+from setwidgets.rules import (
+    FeatureVerdict,
+    Verdict,
+    count_sets,
+    explain,
+    find_sets,
+    has_set,
+    is_set,
+    third_card,
+)
+
+DECK = full_deck()
+
+
+def per_feature_is_set(a: Card, b: Card, c: Card) -> bool:
+    """The definition, word for word: different cards, each feature all the same or all different."""
+    if len({a, b, c}) < 3:
+        return False
+    return all(len({getattr(a, f), getattr(b, f), getattr(c, f)}) in (1, 3) for f in FEATURES)
+
+
+def brute_force_sets(cards):
+    return [t for t in itertools.combinations(cards, 3) if per_feature_is_set(*t)]
+
+
+# -- is_set --------------------------------------------------------------------------
+
+
+def test_is_set_accepts_three_arguments_a_list_or_codes():
+    a, b, c = Card.parse("1RSO"), Card.parse("2GTS"), Card.parse("3POD")
+    assert is_set(a, b, c)
+    assert is_set([a, b, c])
+    assert is_set(("1RSO", "2GTS", "3POD"))
+    assert is_set("1RSO", "2GTS", "3POD")
+    assert is_set(x for x in (a, b, c))
+    assert not is_set("1RSO", "2RSO", "3PSO")
+
+
+def test_the_same_card_twice_is_never_a_set():
+    assert not is_set("1RSO", "1RSO", "1RSO")
+    assert not is_set("1RSO", "1RSO", "2RSO")
+
+
+@pytest.mark.parametrize(
+    ("args", "count"),
+    [
+        (("1RSO", "2RSO"), 2),
+        ((["1RSO", "2RSO"],), 2),
+        (("1RSO", "2RSO", "3RSO", "1GSO"), 4),
+        ((5,), 1),
+        ((), 0),
+    ],
+)
+def test_is_set_needs_exactly_three_cards(args, count):
+    with pytest.raises(TypeError) as info:
+        is_set(*args)
+    assert str(info.value) == (
+        f"is_set() needs exactly three cards, as is_set(a, b, c) or is_set([a, b, c]); got {count}"
+    )
+
+
+def test_is_set_passes_on_a_wrong_card():
+    with pytest.raises(ValueError, match="character 1 of a card code is the number"):
+        is_set("1RSO", "2RSO", "4RSO")
+    with pytest.raises(TypeError, match="expected a Card"):
+        is_set("1RSO", "2RSO", 3)
+
+
+def test_is_set_agrees_with_the_definition_on_all_85320_triples():
+    triples = 0
+    sets = 0
+    for a, b, c in itertools.combinations(DECK, 3):
+        triples += 1
+        expected = per_feature_is_set(a, b, c)
+        assert is_set(a, b, c) == expected
+        sets += expected
+    assert triples == 85320
+    assert sets == 1080
+
+
+def test_each_pair_lies_in_exactly_one_set_and_third_card_finds_it():
+    completions: dict[frozenset, list[Card]] = {}
+    for triple in find_sets(DECK):
+        for pair in itertools.combinations(triple, 2):
+            (third,) = set(triple) - set(pair)
+            completions.setdefault(frozenset(pair), []).append(third)
+    assert len(completions) == 81 * 80 // 2
+    for pair, thirds in completions.items():
+        a, b = pair
+        assert thirds == [third_card(a, b)]
+
+
+# -- third_card ----------------------------------------------------------------------
+
+
+def test_third_card_feature_by_feature():
+    assert third_card("1RSO", "2GTS") == Card(3, "purple", "diamond", "open")
+    assert third_card("1RSO", "2RSO") == Card.parse("3RSO")
+    assert third_card(Card.parse("2PTD"), "2PTS") == Card.parse("2PTO")
+
+
+def test_third_card_needs_two_different_cards():
+    with pytest.raises(ValueError) as info:
+        third_card("2RTO", "2rto")
+    assert str(info.value) == (
+        "third_card() needs two different cards; both are two red striped ovals (2RTO). "
+        "A SET is made of three different cards."
+    )
+
+
+def test_third_card_passes_on_a_wrong_card():
+    with pytest.raises(TypeError, match="expected a Card"):
+        third_card("1RSO", (0, 0, 0, 1))
+
+
+@given(st.sampled_from(DECK), st.sampled_from(DECK))
+def test_third_card_is_unique_and_symmetric(a, b):
+    if a == b:
+        return
+    c = third_card(a, b)
+    assert c not in (a, b)
+    assert is_set(a, b, c)
+    assert third_card(b, a) == c
+    assert third_card(a, c) == b and third_card(c, b) == a
+    assert [x for x in DECK if is_set(a, b, x)] == [c]
+    assert all((x + y + z) % 3 == 0 for x, y, z in zip(a.vector, b.vector, c.vector))
+
+
+# -- explain -------------------------------------------------------------------------
+
+
+def test_explain_a_set_names_every_feature():
+    verdict = explain("1RSO", "2GTS", "3POD")
+    assert isinstance(verdict, Verdict) and verdict.is_set and bool(verdict)
+    assert str(verdict) == (
+        "A SET: all different numbers, all different colors, all different shapes and all different shadings."
+    )
+    assert verdict.broken == ()
+    assert str(explain("2RSO", "2GSO", "2PSO")) == (
+        "A SET: same number, all different colors, same shape and same shading."
+    )
+
+
+@pytest.mark.parametrize(
+    ("codes", "sentence"),
+    [
+        (("1RSO", "2RSO", "3PSO"), "Not a SET: two are red and one is purple."),
+        (("1RSO", "1RSO", "3PSO"), "Not a SET: the same card (one red solid oval) is used more than once."),
+        (("1RSO", "1RSS", "1RSO"), "Not a SET: the same card (one red solid oval) is used more than once."),
+        (("1RSO", "1GSO", "3PSO"), "Not a SET: two have one symbol and one has three."),
+        (("2RSO", "3GSO", "3PSO"), "Not a SET: two have three symbols and one has two."),
+        (("1RSD", "1GSD", "1PSO"), "Not a SET: two are diamonds and one is an oval."),
+        (("1RSO", "1GSO", "1PSS"), "Not a SET: two are ovals and one is a squiggle."),
+        (("1RSO", "1GSO", "1POO"), "Not a SET: two are solid and one is open."),
+        (
+            ("1RSO", "2RTS", "3GOS"),
+            "Not a SET: two are red and one is green; two are squiggles and one is an oval.",
+        ),
+        (("1RSO", "1RTO", "1ROO"), "A SET: same number, same color, same shape and all different shadings."),
+        (
+            ("1RSO", "1GTO", "1POO"),
+            "A SET: same number, all different colors, same shape and all different shadings.",
+        ),
+    ],
+)
+def test_explain_in_the_magic_rule_form(codes, sentence):
+    assert str(explain(*codes)) == sentence
+
+
+def test_explain_feature_by_feature():
+    verdict = explain("1RSO", "2RSO", "3PSO")
+    assert [f.feature for f in verdict.features] == list(FEATURES)
+    number, color, shape, shading = verdict.features
+    assert (number.kind, color.kind, shape.kind, shading.kind) == ("different", "two and one", "same", "same")
+    assert isinstance(color, FeatureVerdict)
+    assert color.values == ("red", "red", "purple")
+    assert (color.odd_index, color.pair_value, color.odd_value, color.ok) == (2, "red", "purple", False)
+    assert (number.odd_index, number.pair_value, number.odd_value, number.ok) == (None, None, None, True)
+    assert verdict.broken == (color,)
+    assert (number.summary, shape.summary) == ("all different numbers", "same shape")
+    assert str(shape) == "all are ovals" and str(shading) == "all are solid"
+    assert str(number) == "all different numbers"
+    assert str(explain("1RSO", "1RSO", "1RSO").features[0]) == "all have one symbol"
+    assert str(explain("3RSO", "3GSO", "3PSO").features[0]) == "all have three symbols"
+    assert str(explain("1RSD", "1RSD", "1RSD").features[2]) == "all are diamonds"
+
+
+def test_the_odd_card_can_be_any_of_the_three():
+    for codes, odd in [
+        (("1PSO", "1RSO", "1RSO"), 0),
+        (("1RSO", "1PSO", "1RSO"), 1),
+        (("1RSO", "1RSO", "1PSO"), 2),
+    ]:
+        color = explain(*codes).features[1]
+        assert (color.odd_index, color.pair_value, color.odd_value) == (odd, "red", "purple")
+
+
+def test_details_name_the_odd_card_out():
+    text = explain("1RSO", "2RSO", "3PSO").details()
+    assert text.splitlines() == [
+        "Not a SET: two are red and one is purple.",
+        "- number: all different numbers",
+        "- color: two are red and one is purple (card 3, three purple solid ovals, is the odd one out)",
+        "- shape: all are ovals",
+        "- shading: all are solid",
+    ]
+
+
+def test_a_repeated_card_is_not_a_set_even_if_features_look_fine():
+    verdict = explain("1RSO", "1RSO", "1RSO")
+    assert verdict.repeated and not verdict.is_set and not verdict
+    assert all(f.ok for f in verdict.features)
+
+
+def test_explain_needs_exactly_three_cards():
+    with pytest.raises(TypeError, match=r"explain\(\) needs exactly three cards, as explain\(a, b, c\)"):
+        explain("1RSO", "2RSO")
+
+
+@given(st.lists(st.sampled_from(DECK), min_size=3, max_size=3))
+def test_explain_agrees_with_is_set_and_points_at_the_odd_card(cards):
+    verdict = explain(cards)
+    assert verdict.is_set == is_set(cards) == per_feature_is_set(*cards)
+    for f in verdict.broken:
+        values = [getattr(c, f.feature) for c in cards]
+        odd = values.pop(f.odd_index)
+        assert values[0] == values[1] == f.pair_value != odd == f.odd_value
+        assert str(f).startswith("two ")
+
+
+# -- find_sets, has_set, count_sets --------------------------------------------------
+
+
+def test_find_sets_on_decks():
+    assert len(find_sets(DECK)) == 1080
+    assert count_sets(DECK) == 1080
+    assert count_sets(mini_deck()) == 117
+    assert count_sets(mini_deck(color="red", shading="solid")) == 12
+    assert find_sets([]) == [] and not has_set([])
+    assert find_sets(DECK[:2]) == []
+
+
+def test_find_sets_gives_triples_in_the_order_given():
+    table = ["3POD", "2GTS", "1RSO", "1GSO"]
+    assert find_sets(table) == [(Card.parse("3POD"), Card.parse("2GTS"), Card.parse("1RSO"))]
+    assert has_set(table) and count_sets(table) == 1
+    assert not has_set(["3POD", "2GTS", "1GSO"])
+
+
+@pytest.mark.parametrize("func", [find_sets, has_set, count_sets])
+def test_set_finding_rejects_a_card_given_twice(func):
+    with pytest.raises(ValueError) as info:
+        func(["1RSO", "2GTS", "1rso"])
+    name = "find_sets" if func is count_sets else func.__name__
+    assert str(info.value) == f"{name}() got the card one red solid oval (1RSO) twice; each card appears once"
+
+
+@pytest.mark.parametrize("func", [find_sets, has_set, count_sets])
+def test_set_finding_needs_a_list_of_cards(func):
+    with pytest.raises(TypeError, match="expected a list of cards"):
+        func("1RSO 2GTS 3POD")
+    with pytest.raises(TypeError, match="expected a Card"):
+        func([1, 2, 3])
+
+
+@settings(max_examples=150)
+@given(st.lists(st.sampled_from(DECK), unique=True, max_size=24), st.randoms(use_true_random=False))
+def test_find_sets_agrees_with_a_brute_force_search(cards, rng):
+    found = find_sets(cards)
+    assert sorted(tuple(sorted(t)) for t in found) == brute_force_sets(sorted(cards))
+    order = {c: i for i, c in enumerate(cards)}
+    assert all(order[a] < order[b] < order[c] for a, b, c in found)
+    assert has_set(cards) == bool(found)
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    assert {frozenset(t) for t in find_sets(shuffled)} == {frozenset(t) for t in found}
+
+
+def test_find_sets_on_seeded_random_tables_of_every_size():
+    rng = random.Random(2024)
+    for size in range(0, 82, 3):
+        cards = rng.sample(DECK, size)
+        assert {frozenset(t) for t in find_sets(cards)} == {frozenset(t) for t in brute_force_sets(cards)}
