@@ -1,0 +1,97 @@
+"""The lesson notebooks: each one runs from top to bottom in a fresh kernel, without errors
+or warnings, is committed without outputs, and keeps the promises of a lesson (what you will
+be able to do first, a recap and a pointer to an existing exercise last)."""
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON_DIR = ROOT / "lessons"
+LESSONS = sorted(LESSON_DIR.glob("*.ipynb"))
+# The slowest cell simulates many deals; on a busy two-core machine it stays well under this.
+CELL_TIMEOUT = 120
+
+pytestmark = pytest.mark.notebooks
+
+
+def _ids(path: Path) -> str:
+    return path.stem
+
+
+def _code_cells(nb) -> list:
+    return [cell for cell in nb.cells if cell.cell_type == "code"]
+
+
+def test_unit_one_lessons_are_all_there():
+    names = [path.name for path in LESSONS]
+    # course.py opens 00_start_here.ipynb by name.
+    assert names[:5] == [
+        "00_start_here.ipynb",
+        "01_the_cards.ipynb",
+        "02_the_magic_rule.ipynb",
+        "03_two_cards_decide_the_third.ipynb",
+        "04_playing_the_mini_deck.ipynb",
+    ], names
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids)
+def test_lesson_is_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    dirty = [
+        index
+        for index, cell in enumerate(nb.cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)
+    ]
+    assert not dirty, f"{path.name}: cells {dirty} hold outputs or execution counts; strip them first"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids)
+def test_lesson_opens_with_goals_and_ends_with_recap_and_exercise(path):
+    nb = nbformat.read(path, as_version=4)
+    first, last = nb.cells[0], nb.cells[-1]
+    assert first.cell_type == "markdown" and first.source.startswith("# "), "a lesson opens with its title"
+    assert "you will be able to" in first.source, "the first cell says what you will be able to do"
+    assert last.cell_type == "markdown" and "## Recap" in last.source, "a lesson ends with a recap"
+    text = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    for pointer in re.findall(r"`(exercises/release/[^`]+)`", text):
+        # nbgrader generates release/ from source/; either one shows the exercise is there.
+        source = pointer.replace("exercises/release/", "exercises/source/", 1)
+        assert (ROOT / pointer).exists() or (ROOT / source).exists(), (
+            f"{path.name} points to {pointer}, but neither it nor {source} exists"
+        )
+    if path.name != "00_start_here.ipynb":
+        assert "exercises/release/" in last.source, "the recap points to the matching exercise"
+
+
+def _run(path: Path):
+    """Execute a copy of the notebook in a fresh kernel, from the lessons folder, like a student."""
+    nb = nbformat.read(path, as_version=4)
+    probe = nbformat.v4.new_code_cell("import sys\nprint(sys.executable)")
+    nb.cells.append(probe)
+    # The kernel spec's "python" is replaced by this interpreter, the project's .venv.
+    client = NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(LESSON_DIR)}}
+    )
+    client.execute()  # raises CellExecutionError, naming the cell, when any cell fails
+    return nb
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids)
+def test_lesson_runs_headless_without_errors_or_warnings(path):
+    nb = _run(path)
+    *cells, probe = _code_cells(nb)
+    kernel_python = probe.outputs[0]["text"].strip()
+    assert Path(kernel_python).resolve() == Path(sys.executable).resolve()
+    for index, cell in enumerate(cells):
+        assert cell.execution_count is not None, f"cell {index} of {path.name} did not run"
+        for output in cell.outputs:
+            assert output.output_type != "error", f"cell {index} of {path.name}: {output}"
+            # A warning in a lesson confuses a student as much as an error does.
+            stderr = output.get("name") == "stderr"
+            assert not stderr, f"cell {index} of {path.name} wrote to stderr:\n{output.text}"
