@@ -1,0 +1,915 @@
+"""The game engine: dealing, calls and claims, penalties, variants, hints, saving, observers, bad input."""
+
+import doctest
+import inspect
+import itertools
+import json
+import random
+
+import pytest
+
+import setwidgets
+import setwidgets.game
+from setwidgets import Card, Claim, Game, GameError, NoSet, Player, full_deck, has_set, is_set, mini_deck
+from setwidgets.game import VARIANTS
+
+# Twenty cards without a single SET among them (the largest such collection): a deck made of
+# them never offers a SET, which lets the tests reach every "no SET" rule on purpose.
+CAP20 = [
+    *("1GSS", "1GTS", "1GTD", "1PTO", "1POO", "1PTD", "2ROO", "2RSS", "2ROS", "2GOO"),
+    *("2GSD", "2PSS", "2POS", "2PSD", "3RTO", "3RSD", "3RTD", "3GTO", "3GTS", "3GOS"),
+]
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, t: float = 100.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def new_game(**kwargs) -> Game:
+    kwargs.setdefault("seed", 2)
+    kwargs.setdefault("clock", Clock())
+    return Game(**kwargs)
+
+
+def not_a_set(game: Game) -> tuple[Card, Card, Card]:
+    return next(t for t in itertools.combinations(game.table, 3) if not is_set(t))
+
+
+def seed_without_set(then_a_set: bool = False) -> int:
+    """The first seed whose opening table of 12 has no SET (and, if asked, the next 3 bring one)."""
+    for seed in itertools.count():
+        g = Game(seed=seed, clock=Clock())
+        if not has_set(g.table) and (not then_a_set or has_set(g.table + g.deck[:3])):
+            return seed
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def assert_cards_kept(game: Game) -> None:
+    held = [c for p in game.players for s in p.sets for c in s]
+    everything = game.deck + game.table + held
+    assert len(everything) == len(set(everything)) == len(game.cards)
+    assert set(everything) == set(game.cards)
+
+
+# -- setting up ----------------------------------------------------------------------
+
+
+def test_a_new_game_deals_twelve_from_a_shuffled_full_deck():
+    g = new_game()
+    assert len(g.table) == 12 and len(g.deck) == 69
+    assert sorted(g.cards) == full_deck()
+    assert [p.name for p in g.players] == ["You"]
+    assert (g.variant, g.table_size, g.claim_seconds, g.over, g.lost) == ("standard", 12, 5.0, False, False)
+    assert (g.caller, g.callers) == (None, [])
+    assert g.table + g.deck != full_deck()
+    assert_cards_kept(g)
+
+
+def test_the_mini_deck_and_small_decks_lay_out_nine():
+    g = new_game(deck="mini")
+    assert (len(g.table), len(g.deck), g.table_size) == (9, 18, 9)
+    assert set(g.table + g.deck) == set(mini_deck())
+    solid = new_game(deck=mini_deck(shading="solid"))
+    assert solid.table_size == 9 and all(c.shading == "solid" for c in solid.table)
+    codes = new_game(deck=["1RSO", "2RSO", "3RSO", "1GSO"])
+    assert sorted(codes.table) == sorted(Card.parse(c) for c in ["1RSO", "2RSO", "3RSO", "1GSO"])
+    assert codes.deck == []
+    assert new_game(deck=full_deck()[:28]).table_size == 12
+
+
+def test_table_size_and_players_can_be_chosen():
+    g = new_game(table_size=15, players=3)
+    assert len(g.table) == 15 and g.table_size == 15
+    assert [p.name for p in g.players] == ["Player 1", "Player 2", "Player 3"]
+    assert [p.name for p in new_game(players=["Ana", "Ben"]).players] == ["Ana", "Ben"]
+    assert [p.name for p in new_game(players=("Ana",)).players] == ["Ana"]
+
+
+def test_the_same_seed_deals_the_same_game():
+    a, b = new_game(seed=42), new_game(seed=42)
+    assert a.table == b.table and a.deck == b.deck
+    assert new_game(seed=43).table + new_game(seed=43).deck != a.table + a.deck
+
+
+def test_an_unseeded_game_tells_its_seed_so_it_can_be_replayed():
+    g = Game()
+    assert isinstance(g.seed, int)
+    again = Game(seed=g.seed)
+    assert again.table == g.table and again.deck == g.deck
+
+
+def test_a_random_generator_can_be_passed_in_and_is_used():
+    rng = random.Random(5)
+    g = Game(seed=rng)
+    assert g.seed is None
+    assert rng.getstate() != random.Random(5).getstate()
+    assert Game(seed=random.Random(5)).table == g.table
+
+
+def test_the_global_random_generator_is_never_touched():
+    random.seed(123)
+    before = random.getstate()
+    g = new_game(variant="competition", deck=CAP20, players=2)
+    g.no_set()
+    g.no_set()
+    g.hint()
+    Game(seed=None)
+    assert random.getstate() == before
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (
+            {"variant": "speed"},
+            GameError,
+            "unknown variant 'speed'; choose one of 'standard', 'solitaire', 'online'",
+        ),
+        ({"variant": 2}, TypeError, "variant must be one of 'standard'"),
+        ({"deck": "tiny"}, GameError, "unknown deck 'tiny'; use 'full', 'mini' or a list of cards"),
+        ({"deck": 81}, TypeError, "deck must be 'full', 'mini' or a list of cards; got 81"),
+        ({"deck": ["1RSO", "2RSO", "xx"]}, GameError, "the deck holds 'xx', which is not a card"),
+        (
+            {"deck": ["1RSO", "2RSO", 3]},
+            TypeError,
+            "a deck holds Cards or codes like '2RTO'; got 3 of type int",
+        ),
+        ({"deck": ["1RSO", "2RSO", "1rso"]}, GameError, "the deck holds one red solid oval (1RSO) twice"),
+        ({"deck": ["1RSO", "2RSO"]}, GameError, "a deck needs at least three cards to make a SET; got 2"),
+        ({"players": 0}, GameError, "a game needs at least one player; got 0"),
+        ({"players": []}, GameError, "a game needs at least one player; got an empty list"),
+        ({"players": "Ana"}, TypeError, "players must be a number or a list of names like ['Ana', 'Ben']"),
+        ({"players": True}, TypeError, "players must be a number or a list of names; got True"),
+        ({"players": ["Ana", ""]}, GameError, "a player's name is a non-empty string; got ''"),
+        ({"players": ["Ana", 7]}, GameError, "a player's name is a non-empty string; got 7"),
+        (
+            {"players": ["Ana", "Ana"]},
+            GameError,
+            "two players are called 'Ana'; give each player a different name",
+        ),
+        (
+            {"variant": "solitaire", "players": 2},
+            GameError,
+            "solitaire is a game for one player; got 2 players",
+        ),
+        (
+            {"table_size": 10},
+            GameError,
+            "table_size must be a positive multiple of 3 (such as 9 or 12); got 10",
+        ),
+        ({"table_size": 0}, GameError, "table_size must be a positive multiple of 3"),
+        ({"table_size": 12.0}, TypeError, "table_size must be a whole number such as 12; got 12.0"),
+        ({"claim_seconds": 0}, GameError, "claim_seconds must be more than 0 (or None for no limit); got 0"),
+        ({"claim_seconds": "5"}, TypeError, "claim_seconds must be a number of seconds or None; got '5'"),
+        ({"seed": "abc"}, TypeError, "seed must be an int, a random.Random or None; got 'abc'"),
+        ({"seed": True}, TypeError, "seed must be an int, a random.Random or None; got True"),
+        ({"clock": 5}, TypeError, "clock must be a function that returns the time in seconds; got 5"),
+    ],
+)
+def test_bad_settings_say_what_is_expected(kwargs, error, message):
+    with pytest.raises(error) as info:
+        Game(**kwargs)
+    assert message in str(info.value)
+
+
+def test_game_error_is_a_value_error():
+    assert issubclass(GameError, ValueError)
+    assert setwidgets.GameError is GameError
+
+
+# -- taking SETs -----------------------------------------------------------------------
+
+
+def test_a_right_set_is_kept_and_replaced_in_the_same_places():
+    g = new_game(players=["Ana", "Ben"])
+    table, deck = g.table, g.deck
+    chosen = g.sets_on_table()[0]
+    claim = g.claim(chosen, player=1)
+    assert isinstance(claim, Claim) and claim.ok and bool(claim) and not claim.penalty
+    assert claim.player == 1 and claim.cards == chosen and claim.verdict.is_set
+    assert claim.message == f"Ben keeps a SET (+1 point). {claim.verdict}"
+    assert str(claim) == claim.message
+    positions = sorted(table.index(c) for c in chosen)
+    assert claim.replaced == [(p, table[p], deck[k]) for k, p in enumerate(positions)]
+    assert claim.moved == []
+    assert g.table == [deck[positions.index(i)] if i in positions else c for i, c in enumerate(table)]
+    assert g.deck == deck[3:]
+    assert g.players[1].sets == [chosen] and g.players[1].score == 1
+    assert g.players[0].score == 0
+    assert (g.caller, g.callers) == (None, [])
+    assert_cards_kept(g)
+
+
+def test_a_claim_may_use_codes_or_one_string_of_codes():
+    g = new_game()
+    a, b, c = g.sets_on_table()[0]
+    assert g.claim([a.code, b.code.lower(), c]).ok
+    a, b, c = g.sets_on_table()[0]
+    assert g.claim(f"{a} {b},{c}").ok
+    assert g.players[0].score == 2
+
+
+def test_a_wrong_claim_costs_a_point_and_the_cards_stay():
+    g = new_game(players=["Ana", "Ben"])
+    table = g.table
+    wrong = not_a_set(g)
+    claim = g.claim(wrong, player="Ana")
+    assert not claim.ok and claim.penalty and not claim.verdict.is_set
+    assert claim.message == f"{claim.verdict} Ana loses a point."
+    assert claim.message.startswith("Not a SET: two ")
+    assert claim.replaced == []
+    assert g.table == table
+    assert g.players[0].penalties == 1 and g.players[0].score == -1
+    assert g.caller is None
+
+
+def test_scores_and_winners():
+    g = new_game(players=["Ana", "Ben"])
+    g.claim(g.sets_on_table()[0], player="Ben")
+    assert g.scores == {"Ana": 0, "Ben": 1}
+    assert g.winners == ["Ben"]
+    g.claim(g.sets_on_table()[0], player="Ana")
+    assert g.winners == ["Ana", "Ben"]
+    assert "Ana 1, Ben 1" in repr(g)
+
+
+def test_players_are_copies_that_cannot_change_the_game():
+    g = new_game()
+    g.claim(g.sets_on_table()[0])
+    p = g.players[0]
+    assert isinstance(p, Player)
+    p.penalties = 10
+    p.sets.clear()
+    assert g.players[0].score == 1
+    g.table.clear()
+    g.deck.clear()
+    assert len(g.table) == 12 and len(g.deck) == 66
+
+
+# -- bad claims change nothing ---------------------------------------------------------
+
+
+def finished_game() -> Game:
+    g = new_game(deck=["1RSO", "2RSO", "3RSO", "1GSO"])
+    g.claim(["1RSO", "2RSO", "3RSO"])
+    assert g.over
+    return g
+
+
+BAD_CLAIMS = [
+    # (description, make the claim from a game g, error, message fragment)
+    ("two cards", lambda g: g.claim(g.table[:2]), GameError, "a SET is exactly three cards; got 2: "),
+    ("four cards", lambda g: g.claim(g.table[:4]), GameError, "a SET is exactly three cards; got 4: "),
+    ("no cards", lambda g: g.claim([]), GameError, "a SET is exactly three cards; got 0"),
+    ("one code", lambda g: g.claim(g.table[0].code), GameError, "a SET is exactly three cards; got 1"),
+    (
+        "not a code",
+        lambda g: g.claim([g.table[0], g.table[1], "4RSO"]),
+        GameError,
+        "'4RSO' is not a card: character 1 of a card code is the number, one of 1/2/3",
+    ),
+    (
+        "gibberish",
+        lambda g: g.claim("abc def ghi"),
+        GameError,
+        "'abc' is not a card: a card code has 4 characters",
+    ),
+    (
+        "a vector",
+        lambda g: g.claim([g.table[0], g.table[1], (1, 0, 0, 1)]),
+        TypeError,
+        "each card is a Card or a code like '2RTO'; got (1, 0, 0, 1) of type tuple",
+    ),
+    ("a number", lambda g: g.claim(7), TypeError, "a claim is three cards, as a list like [a, b, c]"),
+    ("one card", lambda g: g.claim(g.table[0]), TypeError, "a claim is three cards"),
+    ("None", lambda g: g.claim(None), TypeError, "a claim is three cards"),
+    (
+        "the same card twice",
+        lambda g: g.claim([g.table[0], g.table[1], g.table[0].code.lower()]),
+        GameError,
+        "is chosen twice; a SET is three different cards",
+    ),
+    (
+        "a card in the deck",
+        lambda g: g.claim([g.table[0], g.table[1], g.deck[0]]),
+        GameError,
+        "is not on the table: it is still in the deck. Choose three cards on the table.",
+    ),
+    (
+        "an unknown player",
+        lambda g: g.claim(g.sets_on_table()[0], player=5),
+        GameError,
+        "there is no player 5",
+    ),
+    (
+        "a negative player",
+        lambda g: g.claim(g.sets_on_table()[0], player=-1),
+        GameError,
+        "there is no player -1",
+    ),
+    (
+        "an unknown name",
+        lambda g: g.claim(g.sets_on_table()[0], player="Zoe"),
+        GameError,
+        "there is no player called 'Zoe'; the players are 0 (Ana), 1 (Ben)",
+    ),
+    ("a bool player", lambda g: g.claim(g.sets_on_table()[0], player=True), TypeError, "by number or name"),
+    ("a float player", lambda g: g.claim(g.sets_on_table()[0], player=1.0), TypeError, "by number or name"),
+]
+
+
+@pytest.mark.parametrize(("what", "move", "error", "message"), BAD_CLAIMS, ids=[b[0] for b in BAD_CLAIMS])
+def test_a_bad_claim_explains_itself_and_changes_nothing(what, move, error, message):
+    g = new_game(players=["Ana", "Ben"])
+    g.call(player="Ana")
+    before = g.to_json()
+    with pytest.raises(error) as info:
+        move(g)
+    assert message in str(info.value)
+    assert g.to_json() == before
+
+
+def test_a_card_from_another_deck_is_refused():
+    g = new_game(deck="mini")
+    before = g.to_json()
+    with pytest.raises(GameError) as info:
+        g.claim([g.table[0], g.table[1], "1GSO"])
+    assert str(info.value) == "1GSO is not in this game's deck of 27 cards; choose cards on the table"
+    assert g.to_json() == before
+
+
+def test_a_card_already_taken_says_who_took_it():
+    g = new_game(players=["Ana", "Ben"])
+    taken = g.sets_on_table()[0]
+    g.claim(taken, player="Ben")
+    before = g.to_json()
+    with pytest.raises(GameError) as info:
+        g.claim([taken[0], g.table[0], g.table[1]], player="Ana")
+    assert f"{taken[0]} ({taken[0].name}) is not on the table: Ben already took it" in str(info.value)
+    assert g.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("move", "message"),
+    [
+        (
+            lambda g: g.claim(["1GSO", "2RSO", "3RSO"]),
+            "the game is over, so nobody can claim cards; start a new Game to play again",
+        ),
+        (lambda g: g.call(), "the game is over, so nobody can call SET; start a new Game to play again"),
+        (
+            lambda g: g.no_set(),
+            "the game is over, so nobody can say there is no SET; start a new Game to play again",
+        ),
+    ],
+)
+def test_moves_after_the_game_is_over_are_refused(move, message):
+    g = finished_game()
+    before = g.to_json()
+    with pytest.raises(GameError) as info:
+        move(g)
+    assert str(info.value) == message
+    assert g.to_json() == before
+    assert g.hint() == [] and g.expire() == []
+    assert g.to_json() == before
+
+
+# -- calls, the claim time and several callers -------------------------------------------
+
+
+def test_after_a_call_nobody_else_may_take_cards():
+    g = new_game(players=["Ana", "Ben"])
+    g.call("Ana")
+    assert g.caller == 0
+    before = g.to_json()
+    with pytest.raises(GameError) as info:
+        g.claim(g.sets_on_table()[0], player="Ben")
+    assert "Ana has called SET and is choosing cards; nobody else may take cards until they are done" in str(
+        info.value
+    )
+    assert g.to_json() == before
+    with pytest.raises(
+        GameError, match="Ana has called SET and is choosing cards; wait until the call is over"
+    ):
+        g.no_set("Ben")
+    assert g.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("move", "error", "message"),
+    [
+        (lambda g: g.call(2), GameError, "there is no player 2; the players are 0 (Ana), 1 (Ben)"),
+        (lambda g: g.call("ana"), GameError, "there is no player called 'ana'"),
+        (lambda g: g.call(None), TypeError, "a player is given by number or name; got None"),
+        (lambda g: g.no_set(7), GameError, "there is no player 7"),
+        (lambda g: g.no_set(False), TypeError, "a player is given by number or name; got False"),
+    ],
+)
+def test_other_moves_refuse_an_unknown_player(move, error, message):
+    g = new_game(players=["Ana", "Ben"])
+    before = g.to_json()
+    with pytest.raises(error) as info:
+        move(g)
+    assert message in str(info.value)
+    assert g.to_json() == before
+
+
+def test_a_player_cannot_call_twice():
+    g = new_game(players=["Ana", "Ben"])
+    g.call(0)
+    g.call(1)
+    before = g.to_json()
+    with pytest.raises(GameError, match="Ana holds the call; claim three cards"):
+        g.call(0)
+    with pytest.raises(GameError, match="Ben is already in line"):
+        g.call("Ben")
+    assert g.to_json() == before
+
+
+def test_callers_are_served_in_the_order_heard():
+    clock = Clock()
+    g = new_game(players=["Ana", "Ben", "Cai"], clock=clock)
+    g.call("Ben")
+    clock.advance(1)
+    g.call("Ana")
+    g.call("Cai")
+    assert (g.caller, g.callers) == (1, [1, 0, 2])
+    with pytest.raises(GameError, match="Ben holds the call; Ana is number 2 in line"):
+        g.claim(g.sets_on_table()[0], player="Ana")
+    assert g.claim(not_a_set(g), player="Ben").penalty
+    assert (g.caller, g.callers) == (0, [0, 2])
+    assert g.claim(g.sets_on_table()[0], player="Ana").ok
+    assert g.callers == [2]
+    assert g.claim(g.sets_on_table()[0], player="Cai").ok
+    assert g.scores == {"Ana": 1, "Ben": -1, "Cai": 1}
+
+
+def test_a_later_caller_whose_cards_were_taken_loses_nothing():
+    g = new_game(players=["Ana", "Ben"])
+    chosen = g.sets_on_table()[0]
+    g.call("Ana")
+    g.call("Ben")
+    assert g.claim(chosen, player="Ana").ok
+    claim = g.claim(chosen, player="Ben")
+    assert not claim.ok and not claim.penalty
+    assert (
+        claim.message
+        == f"Too late: {chosen[0]} {chosen[1]} {chosen[2]} were taken by Ana after Ben called. No penalty."
+    )
+    assert g.players[1].penalties == 0 and g.caller is None
+
+
+def test_one_card_taken_is_enough_to_be_too_late():
+    g = new_game(players=["Ana", "Ben"])
+    chosen = g.sets_on_table()[0]
+    g.call("Ana")
+    g.call("Ben")
+    g.claim(chosen, player="Ana")
+    others = [c for c in g.table if c not in chosen][:2]
+    claim = g.claim([chosen[1], *others], player="Ben")
+    assert claim.message == f"Too late: {chosen[1]} was taken by Ana after Ben called. No penalty."
+    assert not claim.penalty
+
+
+def test_cards_taken_before_the_call_are_a_mistake_not_too_late():
+    g = new_game(players=["Ana", "Ben"])
+    chosen = g.sets_on_table()[0]
+    g.claim(chosen, player="Ana")
+    g.call("Ben")
+    with pytest.raises(GameError, match="Ana already took it"):
+        g.claim(chosen, player="Ben")
+
+
+def test_a_caller_who_runs_out_of_time_loses_a_point():
+    clock = Clock()
+    g = new_game(players=["Ana", "Ben"], clock=clock)
+    g.call("Ana")
+    assert g.time_left() == 5.0
+    clock.advance(5.0)
+    assert g.time_left() == 0.0
+    assert g.expire() == []  # exactly on time is still on time
+    clock.advance(0.01)
+    assert g.expire() == [0]
+    assert g.players[0].penalties == 1 and g.caller is None and g.time_left() is None
+    event = g.history[-1]
+    assert event["type"] == "timeout" and event["player"] == 0
+    assert event["message"] == "Ana did not show a SET within 5 seconds and loses a point."
+
+
+def test_the_next_callers_time_starts_when_the_previous_one_ends():
+    clock = Clock(0.0)
+    g = new_game(players=["Ana", "Ben", "Cai"], clock=clock)
+    g.call("Ana")
+    clock.advance(1)
+    g.call("Ben")
+    clock.advance(2)
+    g.call("Cai")
+    assert g.expire(now=9.0) == [0]  # Ana's time ran out at 5; Ben's runs from 5 to 10
+    assert g.time_left(now=9.0) == 1.0
+    assert g.expire(now=15.5) == [1, 2]
+    assert g.scores == {"Ana": -1, "Ben": -1, "Cai": -1}
+
+
+def test_the_time_limit_is_checked_by_every_move():
+    clock = Clock()
+    g = new_game(players=["Ana", "Ben"], clock=clock)
+    g.call("Ana")
+    clock.advance(6)
+    assert g.claim(g.sets_on_table()[0], player="Ben").ok  # Ana's call is over, so Ben may take cards
+    assert g.scores == {"Ana": -1, "Ben": 1}
+
+
+def test_a_claim_after_the_time_ran_out_only_costs_the_timeout():
+    clock = Clock()
+    g = new_game(players=["Ana", "Ben"], clock=clock)
+    g.call("Ana")
+    g.call("Ben")
+    clock.advance(7)
+    table = g.table
+    claim = g.claim(g.sets_on_table()[0], player="Ana")
+    assert not claim.ok and claim.penalty
+    assert claim.message == "Too late: Ana had 5 seconds to show a SET and lost a point."
+    assert g.table == table and g.scores == {"Ana": -1, "Ben": 0}
+    assert g.caller == 1 and g.time_left() == 3.0
+
+
+def test_claims_that_include_the_call_are_never_late():
+    clock = Clock()
+    g = new_game(clock=clock)
+    clock.advance(1000)
+    assert g.claim(g.sets_on_table()[0]).ok
+
+
+def test_no_time_limit():
+    clock = Clock()
+    g = new_game(claim_seconds=None, clock=clock)
+    g.call()
+    clock.advance(10**6)
+    assert g.expire() == [] and g.time_left() is None
+    assert g.claim(g.sets_on_table()[0]).ok
+
+
+def test_expire_needs_a_number():
+    g = new_game()
+    with pytest.raises(TypeError, match="now must be a time in seconds"):
+        g.expire(now="later")
+
+
+# -- no SET, extra cards and the end -------------------------------------------------------
+
+
+def test_saying_no_set_when_there_is_one_changes_nothing():
+    g = new_game()
+    before = g.to_json()
+    answer = g.no_set()
+    assert isinstance(answer, NoSet) and not answer.ok and not answer
+    count = len(g.sets_on_table())
+    assert answer.message == f"There is a SET on the table ({count} in all); keep looking."
+    assert g.to_json() == before
+
+
+def test_no_set_deals_three_more_and_they_are_not_replaced():
+    seed = seed_without_set(then_a_set=True)
+    g = new_game(seed=seed, players=["Ana", "Ben"])
+    table, deck = g.table, g.deck
+    answer = g.no_set("Ben")
+    assert answer.ok and answer.player == 1 and answer.dealt == deck[:3] and answer.returned == []
+    assert answer.message == "No SET among 12 cards: 3 more were dealt."
+    assert g.table == table + deck[:3] and g.deck == deck[3:]
+    chosen = g.sets_on_table()[0]
+    fifteen = g.table
+    claim = g.claim(chosen, player="Ana")
+    assert len(g.table) == 12 and g.deck == deck[3:]
+    # The gaps below 12 are filled by the last cards; the end of the table shrinks.
+    kept = [c for c in fifteen if c not in chosen]
+    assert sorted(g.table) == sorted(kept)
+    gaps = sorted(p for p, _, _ in claim.replaced if p < 12)
+    movers = [c for p, c in enumerate(fifteen) if p >= 12 and c not in chosen]
+    assert [g.table[p] for p in gaps] == movers
+    assert [(to, card) for _, to, card in claim.moved] == list(zip(gaps, movers))
+    for p, c in enumerate(fifteen[:12]):
+        if p not in gaps:
+            assert g.table[p] == c
+    assert all((new is None) == (p >= 12) for p, _, new in claim.replaced)
+
+
+def test_the_test_deck_has_no_set():
+    assert len(set(CAP20)) == 20 and not has_set(CAP20)
+
+
+def test_the_standard_game_keeps_adding_cards_while_there_is_no_set():
+    g = new_game(deck=CAP20, table_size=12)
+    sizes = [len(g.table)]
+    while not g.over:
+        assert g.no_set().ok
+        sizes.append(len(g.table))
+    assert sizes == [12, 15, 18, 20]
+    assert g.deck == [] and g.history[-1]["type"] == "over"
+    assert g.history[-1]["reason"] == "the deck is empty and no SET is left on the table"
+    assert not g.lost
+
+
+def test_solitaire_is_lost_on_a_table_without_a_set():
+    g = new_game(deck=CAP20, table_size=12, variant="solitaire")
+    answer = g.no_set()
+    assert answer.ok and answer.over and answer.lost
+    assert answer.message == "No SET among these 12 cards: the game is lost, with 8 cards left in the deck."
+    assert g.over and g.lost and len(g.table) == 12
+    assert [e["type"] for e in g.history[-2:]] == ["no_set", "over"]
+
+
+def test_solitaire_ends_won_with_the_deck_cleared_or_lost_with_cards_left():
+    outcomes = set()
+    for seed in range(12):
+        g = new_game(variant="solitaire", seed=seed)
+        while not g.over:
+            sets = g.sets_on_table()
+            if sets:
+                g.claim(sets[0])
+            else:
+                g.no_set()
+        assert not has_set(g.table)
+        assert g.lost == bool(g.deck)
+        outcomes.add(g.lost)
+    assert False in outcomes  # at least one of these games is won
+
+
+def test_competition_sends_six_back_after_fifteen_without_a_set():
+    g = new_game(deck=CAP20, table_size=12, variant="competition", players=3)
+    assert g.no_set().dealt == g.table[12:]
+    assert len(g.table) == 15 and len(g.deck) == 5
+    fifteen = g.table
+    answer = g.no_set(2)
+    assert answer.ok and answer.player == 2
+    assert answer.message == "No SET among 15 cards: 6 went back into the deck and 3 were dealt."
+    assert len(answer.returned) == 6 and len(answer.dealt) == 3
+    assert set(answer.returned) <= set(fifteen)
+    assert len(g.table) == 12 and len(g.deck) == 8
+    assert set(g.table) == (set(fifteen) - set(answer.returned)) | set(answer.dealt)
+    assert_cards_kept(g)
+    event = g.history[-1]
+    assert event["type"] == "no_set" and event["returned"] == [c.code for c in answer.returned]
+
+
+def test_competition_reshuffles_reproducibly():
+    a = new_game(deck=CAP20, table_size=12, variant="competition", seed=9)
+    b = Game.from_json(a.to_json(), clock=Clock())
+    for g in (a, b):
+        g.no_set()
+        g.no_set()
+    assert a.table == b.table and a.deck == b.deck
+
+
+def test_online_deals_three_at_a_time_until_there_is_a_set():
+    seed = seed_without_set()
+    standard = new_game(seed=seed)
+    online = new_game(seed=seed, variant="online")
+    assert online.table[:12] == standard.table
+    assert len(online.table) > 12 and len(online.table) % 3 == 0
+    assert has_set(online.table) and not has_set(online.table[:-3])
+    deals = [e for e in online.history if e["type"] == "deal"]
+    assert len(deals) == (len(online.table) - 12) // 3
+    assert all(e["reason"] == "no SET on the table" for e in deals)
+
+
+def test_online_never_leaves_a_table_without_a_set_while_cards_remain():
+    for seed in range(8):
+        g = new_game(variant="online", seed=seed)
+        while not g.over:
+            assert has_set(g.table)
+            g.claim(g.sets_on_table()[-1])
+        assert g.deck == [] and not has_set(g.table)
+
+
+def test_the_game_ends_when_the_deck_is_empty_and_no_set_is_left():
+    g = new_game(players=["Ana", "Ben"])
+    turn = 0
+    while not g.over:
+        sets = g.sets_on_table()
+        if sets:
+            g.claim(sets[0], player=turn % 2)
+        else:
+            g.no_set()
+        turn += 1
+    assert g.deck == [] and not has_set(g.table)
+    assert len(g.table) + 3 * sum(len(p.sets) for p in g.players) == 81
+    last = g.history[-1]
+    assert last["type"] == "over" and last["scores"] == g.scores and last["lost"] is False
+    assert_cards_kept(g)
+
+
+def test_callers_still_in_line_when_the_game_ends_lose_nothing():
+    g = new_game(deck=["1RSO", "2RSO", "3RSO", "1GSO"], players=["Ana", "Ben"])
+    g.call("Ana")
+    g.call("Ben")
+    g.claim(["1RSO", "2RSO", "3RSO"], player="Ana")
+    assert g.over and g.callers == [] and g.scores == {"Ana": 1, "Ben": 0}
+
+
+def test_a_deck_with_no_set_at_all_is_over_at_once():
+    g = new_game(deck=CAP20[:9])
+    assert g.over and len(g.table) == 9 and g.history[-1]["type"] == "over"
+
+
+def test_a_short_deck_replaces_what_it_can_and_closes_the_gaps():
+    # 13 cards: 12 on the table, 1 left; the one card fills the first gap, the last card the second.
+    cards = ["1RSO", "2RSO", "3RSO"] + CAP20[:10]
+    g = Game(deck=cards, seed=0, table_size=12, clock=Clock())
+    while not {Card.parse(c) for c in ["1RSO", "2RSO", "3RSO"]} <= set(g.table):
+        g = Game(deck=cards, seed=g.seed + 1, table_size=12, clock=Clock())
+    last_in_deck = g.deck[0]
+    claim = g.claim(["1RSO", "2RSO", "3RSO"])
+    assert claim.ok and len(g.table) == 10 and g.deck == []
+    first_gap = claim.replaced[0][0]
+    assert g.table[first_gap] == last_in_deck
+    assert_cards_kept(g)
+
+
+# -- hints ---------------------------------------------------------------------------------
+
+
+def test_hints_show_one_more_card_of_one_set_each_time():
+    g = new_game()
+    one, two, three, again = g.hint(), g.hint(), g.hint(), g.hint()
+    assert len(one) == 1 and two[:1] == one and len(two) == 2 and three[:2] == two and again == three
+    assert is_set(three) and set(three) <= set(g.table)
+    assert [e["type"] for e in g.history[-4:]] == ["hint"] * 4
+
+
+def test_a_new_hint_after_the_hinted_set_is_taken():
+    g = new_game()
+    g.hint()
+    g.hint()
+    hinted = g.hint()
+    g.claim(hinted)
+    fresh = g.hint()
+    assert len(fresh) == 1 and fresh[0] in g.table
+
+
+def test_no_hint_without_a_set():
+    g = new_game(deck=CAP20, table_size=12)
+    before = g.to_json()
+    assert g.hint() == []
+    assert g.to_json() == before
+
+
+# -- history, observers, saving --------------------------------------------------------------
+
+
+def test_history_records_every_event_as_plain_data():
+    clock = Clock(7.0)
+    g = new_game(players=["Ana", "Ben"], clock=clock)
+    start = g.history[0]
+    assert start == {
+        "type": "start",
+        "time": 7.0,
+        "variant": "standard",
+        "players": ["Ana", "Ben"],
+        "seed": 2,
+        "table": [c.code for c in g.table],
+    }
+    g.call("Ben")
+    g.claim(g.sets_on_table()[0], player="Ben")
+    kinds = [e["type"] for e in g.history]
+    assert kinds == ["start", "call", "claim"]
+    claim = g.history[-1]
+    assert claim["player"] == 1 and claim["ok"] is True and len(claim["replaced"]) == 3
+    json.dumps(g.history)
+    g.history.clear()
+    assert len(g.history) == 3
+
+
+def test_observers_hear_each_event_after_the_move():
+    g = new_game(players=["Ana", "Ben"])
+    heard = []
+    g.on_change(lambda event: heard.append((event["type"], len(g.players[1].sets))))
+    g.call(1)
+    g.claim(g.sets_on_table()[0], player=1)
+    assert heard == [("call", 0), ("claim", 1)]
+
+
+def test_observers_hear_nothing_from_a_refused_move_and_can_be_removed():
+    g = new_game()
+    heard = []
+    g.on_change(heard.append)
+    g.on_change(heard.append)  # registering twice still calls once
+    with pytest.raises(GameError):
+        g.claim(g.table[:2])
+    assert g.no_set().ok is False
+    assert heard == []
+    g.hint()
+    assert len(heard) == 1
+    g.on_change(heard.append, remove=True)
+    g.hint()
+    assert len(heard) == 1
+    with pytest.raises(TypeError, match="on_change\\(\\) needs a function"):
+        g.on_change("redraw")
+
+
+def test_an_observer_gets_a_copy_of_the_event():
+    g = new_game()
+    g.on_change(lambda event: event.clear())
+    g.hint()
+    assert g.history[-1]["type"] == "hint"
+
+
+def test_a_game_in_progress_round_trips_through_json():
+    clock = Clock()
+    g = new_game(players=["Ana", "Ben"], variant="competition", seed=11, clock=clock)
+    g.claim(g.sets_on_table()[0], player="Ana")
+    g.claim(not_a_set(g), player="Ben")
+    g.hint()
+    g.call("Ben")
+    g.call("Ana")
+    text = g.to_json()
+    copy = Game.from_json(text, clock=clock)
+    assert copy.to_json() == text
+    assert (copy.table, copy.deck, copy.players, copy.callers) == (g.table, g.deck, g.players, g.callers)
+    assert (copy.variant, copy.seed, copy.table_size, copy.claim_seconds) == ("competition", 11, 12, 5.0)
+    assert copy.history == g.history and copy.hint() == g.hint()
+    # Both games play on the same way, including the random state.
+    for game in (g, copy):
+        game.claim(game.sets_on_table()[0], player="Ben")
+    assert copy.to_json() == g.to_json()
+
+
+def test_a_pending_call_keeps_its_seconds_across_saving():
+    old = Clock(1000.0)
+    g = new_game(clock=old)
+    g.call()
+    old.advance(2)
+    text = g.to_json()
+    new = Clock(5.0)
+    loaded = Game.from_json(text, clock=new)
+    assert loaded.time_left() == 3.0
+    new.advance(3.5)
+    assert loaded.expire() == [0]
+
+
+def test_json_without_a_pending_call_does_not_depend_on_the_time():
+    clock = Clock()
+    g = new_game(clock=clock)
+    text = g.to_json()
+    clock.advance(50)
+    assert g.to_json() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not json", "this is not a saved game (not JSON"),
+        ("[1, 2]", "this is not a saved game: Game.to_json() text starts with a 'format' of setwidgets.game"),
+        (
+            '{"format": "setwidgets.game", "version": 99}',
+            "saved game version 99 is not supported (expected 1)",
+        ),
+        ('{"format": "setwidgets.game", "version": 1}', "this saved game is damaged: KeyError"),
+    ],
+)
+def test_from_json_refuses_text_that_is_not_a_saved_game(text, message):
+    with pytest.raises(GameError) as info:
+        Game.from_json(text)
+    assert message in str(info.value)
+
+
+def test_from_json_refuses_a_game_that_loses_or_copies_cards():
+    data = json.loads(new_game().to_json())
+    data["table"][0] = data["table"][1]
+    with pytest.raises(GameError, match="its deck, table and SETs do not hold each card once"):
+        Game.from_json(json.dumps(data))
+    data = json.loads(new_game().to_json())
+    data["deck"].pop()
+    with pytest.raises(GameError, match="do not hold each card once"):
+        Game.from_json(json.dumps(data))
+    data = json.loads(new_game().to_json())
+    data["table"][0] = "9XXX"
+    with pytest.raises(GameError, match="this saved game is damaged: ValueError"):
+        Game.from_json(json.dumps(data))
+    with pytest.raises(TypeError, match="from_json\\(\\) needs the text made by Game.to_json\\(\\)"):
+        Game.from_json({"format": "setwidgets.game"})
+
+
+# -- documentation ----------------------------------------------------------------------------
+
+
+def test_the_module_docstring_example_runs():
+    result = doctest.testmod(setwidgets.game, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0
+
+
+def test_every_public_name_has_a_docstring():
+    for cls in (Game, Player, Claim, NoSet, GameError):
+        assert inspect.getdoc(cls), cls
+    for name, member in vars(Game).items():
+        if not name.startswith("_"):
+            assert inspect.getdoc(member), name
+    assert set(VARIANTS) == {"standard", "solitaire", "online", "competition"}
