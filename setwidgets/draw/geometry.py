@@ -541,10 +541,11 @@ def grid(
     rects = []
     for i in range(count):
         row, column = (i // columns, i % columns) if order == "rows" else (i % rows, i // rows)
-        rects.append((margin * scale + column * step_x, margin * scale + row * step_y, w, h))
+        x, y = margin * scale + column * step_x, margin * scale + row * step_y
+        rects.append((round(x, 3), round(y, 3), round(w, 3), round(h, 3)))
     width = 2 * margin * scale + columns * w + (columns - 1) * gap * scale
     height = 2 * margin * scale + rows * h + (rows - 1) * gap * scale
-    return rects, width, height
+    return rects, round(width, 3), round(height, 3)
 
 
 @dataclass(frozen=True)

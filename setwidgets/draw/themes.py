@@ -177,7 +177,7 @@ def _rgb(color: str) -> tuple[float, float, float]:
     text = color.strip().lstrip("#")
     if len(text) == 3:
         text = "".join(c * 2 for c in text)
-    if len(text) != 6:
+    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
         raise ValueError(f"expected a color like '#d55e00'; got {color!r}")
     return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
 
