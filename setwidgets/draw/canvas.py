@@ -91,13 +91,16 @@ def _hold(canvas: Any):
     return hold_canvas() if isinstance(canvas, Canvas) else contextlib.nullcontext()
 
 
-def paint_scene(canvas: Any, scene: geo.Scene, *, clear: bool = True) -> None:
+def paint_scene(canvas: Any, scene: geo.Scene, *, clear: bool = True, batch: bool = True) -> None:
     """Paint a :class:`~setwidgets.draw.geometry.Scene` on a canvas, in one batch.
 
     ``canvas`` is an ipycanvas ``Canvas`` (or anything with the same methods,
     such as :class:`CommandRecorder`). Scene units are canvas pixels.
+    ``batch=False`` is for a caller that already holds the canvas to send
+    several paints as one message (ipycanvas sends the batch when any
+    ``hold_canvas()`` ends, even one inside another).
     """
-    with _hold(canvas):
+    with _hold(canvas) if batch else contextlib.nullcontext():
         if clear:
             canvas.clear()
         if scene.background:

@@ -1,0 +1,159 @@
+"""What every card widget shares: a canvas painted from a scene, and a static twin.
+
+A widget subclasses :class:`CardsView`, builds its other controls, and says
+what to draw by returning a :class:`~setwidgets.draw.geometry.Scene` from
+``_scene()``. This base class then
+
+- keeps an ipycanvas ``Canvas`` in step with the scene (one batched message
+  per redraw), and redraws when a browser connects (``on_client_ready``), so
+  the cards are there after a page reload and in Voila;
+- keeps a static SVG copy of the picture in an HTML widget until a browser
+  has said it can draw (a notebook exported with its widget state, or a
+  front end without ipycanvas, still shows the cards);
+- adds that static picture to the widget's display data (``text/html`` and
+  ``image/svg+xml`` next to the live widget view), so a saved notebook, its
+  HTML export, GitHub's preview and nbgrader's feedback show the cards where
+  no widget can run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from html import escape
+from typing import Any
+
+from ipycanvas import Canvas, hold_canvas
+from ipywidgets import HTML, Layout, VBox
+
+from setwidgets.draw import geometry as geo
+from setwidgets.draw.canvas import paint_scene
+from setwidgets.draw.svg import scene_svg
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def nbgrader_running() -> bool:
+    """True while nbgrader executes the notebook (autograde, validate, feedback)."""
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
+
+
+class CardsView(VBox):
+    """A VBox whose cards are drawn on ``self.canvas``; see the module docstring.
+
+    Subclasses call ``self._setup_canvas(theme, width)`` early in ``__init__``,
+    put ``self.picture_box`` (canvas plus static twin) among their children and
+    implement ``_scene()``; ``_static_text()`` may add lines under the picture.
+    """
+
+    canvas: Canvas
+    _live: bool
+
+    def _setup_canvas(self, css_class: str, width: int | None) -> None:
+        if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 100):
+            raise ValueError(
+                f"width is the largest width in pixels, a whole number of 100 or more; got {width!r}"
+            )
+        self._max_width = width
+        self._live = False
+        self.canvas = Canvas(width=300, height=150)
+        self.canvas.add_class(f"{css_class}-canvas")
+        # Until a browser says it can draw, the static twin stands in for the canvas.
+        self.canvas.layout = Layout(width="100%", height="auto", display="none")
+        self._picture = HTML(layout=Layout(width="100%"))
+        self._picture.add_class("setw-picture")
+        self.picture_box = VBox([self.canvas, self._picture], layout=Layout(width="100%"))
+        self.canvas.on_client_ready(self._client_ready)
+        self._last_scene: geo.Scene | None = None
+
+    # -- what subclasses provide ----------------------------------------------------------------
+
+    def _scene(self) -> geo.Scene:  # pragma: no cover - every widget defines it
+        raise NotImplementedError
+
+    def _static_text(self) -> list[str]:
+        """Lines of plain text to show under the static picture."""
+        return []
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    @property
+    def card_rects(self) -> list[tuple[float, float, float, float]]:
+        """Where each card is drawn: ``(x, y, w, h)`` in canvas pixels, one per position."""
+        return [tuple(r) for r in self._current_scene().rects]  # type: ignore[misc]
+
+    @property
+    def highlights(self) -> dict[int, str]:
+        """The framed cards: position -> "selected", "hint", "odd" (odd card out) or "found"."""
+        return {p.position: p.highlight for p in self._current_scene().cards if p.highlight}
+
+    def _current_scene(self) -> geo.Scene:
+        if self._last_scene is None:
+            self._last_scene = self._scene()
+        return self._last_scene
+
+    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
+        """Paint the current scene on the canvas (and refresh the static twin).
+
+        ``before`` is painted first and shown for ``pause`` seconds (the
+        browser waits, not Python): that is how a taken SET flashes before the
+        new cards appear. All of it goes to the browser as one message.
+        """
+        scene = self._scene()
+        self._last_scene = scene
+        width, height = math.ceil(scene.width), math.ceil(scene.height)
+        if before is not None:
+            width, height = max(width, math.ceil(before.width)), max(height, math.ceil(before.height))
+        with hold_canvas():
+            if (self.canvas.width, self.canvas.height) != (width, height):
+                self.canvas.width, self.canvas.height = width, height
+            if before is not None and pause > 0:
+                paint_scene(self.canvas, before, batch=False)
+                self.canvas.sleep(int(pause * 1000))
+            paint_scene(self.canvas, scene, batch=False)
+        shown = width if self._max_width is None else round(self._max_width * width / self._natural_width())
+        self.canvas.layout.max_width = f"{shown}px"
+        self._picture.layout.max_width = f"{shown}px"
+        if not self._live:
+            self._picture.value = scene_svg(scene, width=None).replace(
+                "<svg ", '<svg style="max-width:100%;height:auto" ', 1
+            )
+
+    def _natural_width(self) -> float:
+        """The canvas width the ``width`` option refers to (subclasses may fix it to a base layout)."""
+        return self._current_scene().width
+
+    def _client_ready(self) -> None:
+        # A browser can draw now: show the canvas, drop the static twin (it would only go stale).
+        self._live = True
+        self.canvas.layout.display = None
+        self._picture.layout.display = "none"
+        self._picture.value = ""
+        self.redraw()
+
+    # -- static pictures ------------------------------------------------------------------------
+
+    def svg(self) -> str:
+        """The current picture as a standalone SVG (what the canvas shows, minus animation)."""
+        return scene_svg(self._scene())
+
+    def static_html(self) -> str:
+        """The current picture and text as an HTML fragment (for saved notebooks and feedback)."""
+        lines = "".join(f"<div>{escape(line)}</div>" for line in self._static_text())
+        svg = self.svg().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+        classes = " ".join(c for c in self._dom_classes if c.startswith("setw-"))
+        return f'<div class="{classes} setw-static">{svg}{lines}</div>'
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:  # a closed widget shows nothing
+            return None
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/html"] = self.static_html()
+        data["image/svg+xml"] = self.svg()
+        data["text/plain"] = "\n".join([type(self).__name__ + ":", *self._static_text()])
+        if nbgrader_running():
+            # nbgrader keeps the widget state, so exported feedback would pick the widget
+            # view (which needs a CDN and draws an empty canvas) over the picture.
+            data.pop(WIDGET_VIEW, None)
+        return bundle

@@ -1,0 +1,150 @@
+"""MagicRuleChecker: pick three cards and see, feature by feature, whether they make a SET.
+
+The magic rule: if two are ... and one is not, it is not a SET. The checker
+shows each feature's verdict ("all the same", "all different", or "two are
+red and one is purple"), frames the odd card out, and gives the sentence
+of :func:`~setwidgets.rules.explain`::
+
+    from setwidgets.widgets import MagicRuleChecker
+    checker = MagicRuleChecker(["1RSO", "2GSS", "3PSD"])
+    checker                     # three rows of dropdowns, the cards, the reasons
+    checker.set_cards("1RSO", "2RSO", "3PSO")
+    print(checker.verdict)      # Not a SET: two are red and one is purple.
+    print(checker.text)         # the verdict, then one line per feature
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from ipywidgets import HTML, Layout
+
+from setwidgets.cards import Card, as_card, as_cards
+from setwidgets.draw import geometry as geo
+from setwidgets.draw.themes import Theme, get_theme
+from setwidgets.rules import FeatureVerdict, Verdict, explain
+from setwidgets.widgets._view import CardsView
+from setwidgets.widgets.pickers import CardPicker
+
+__all__ = ["MagicRuleChecker", "feature_line"]
+
+DEFAULT_CARDS = ("1RSO", "2GSS", "3PSD")
+"""A SET to start with: all different numbers, colors and shapes, all solid."""
+
+
+def feature_line(verdict: Verdict, fv: FeatureVerdict) -> str:
+    """One feature of a verdict in words.
+
+    For example ``'color: two are red and one is purple (card 3 is the odd one out)'``.
+    """
+    if fv.kind == "same":
+        return f"{fv.feature}: all the same ({fv.values[0]})"
+    if fv.kind == "different":
+        values = [str(v) for v in fv.values]
+        return f"{fv.feature}: all different ({', '.join(values[:2])} and {values[2]})"
+    return f"{fv.feature}: {fv} (card {fv.odd_index + 1} is the odd one out)"
+
+
+class MagicRuleChecker(CardsView):
+    """Three card pickers, the three cards, and the magic rule applied to each feature.
+
+    ``cards`` is three cards (Card objects or codes; default a SET). Public:
+    :meth:`set_cards`, :attr:`cards`, :attr:`verdict`, :attr:`text`,
+    :attr:`card_rects`, :attr:`pickers`.
+    """
+
+    def __init__(
+        self,
+        cards: Iterable[Card | str] | None = None,
+        theme: str | Theme = "classic",
+        width: int | None = None,
+    ) -> None:
+        chosen = as_cards(DEFAULT_CARDS if cards is None else cards)
+        if len(chosen) != 3:
+            raise ValueError(f"MagicRuleChecker needs three cards; got {len(chosen)}")
+        self.theme = get_theme(theme)
+        self._setup_canvas("setw-checker", width)
+        self.pickers = [CardPicker(card, description=f"Card {i + 1}") for i, card in enumerate(chosen)]
+        self._verdict_widget = HTML()
+        self._verdict_widget.add_class("setw-verdict")
+        self._features_widget = HTML()
+        self._features_widget.add_class("setw-features")
+        super().__init__(
+            children=[*self.pickers, self.picture_box, self._verdict_widget, self._features_widget],
+            layout=Layout(width="100%"),
+        )
+        self.add_class("setw-checker")
+        for picker in self.pickers:
+            picker.on_change(lambda _card: self._update())
+        self._update()
+
+    @property
+    def cards(self) -> list[Card]:
+        """The three cards being checked."""
+        return [picker.card for picker in self.pickers]
+
+    @cards.setter
+    def cards(self, cards: Iterable[Card | str]) -> None:
+        self.set_cards(*as_cards(cards))
+
+    def set_cards(self, a: Card | str, b: Card | str, c: Card | str) -> Verdict:
+        """Show three other cards; returns their :class:`~setwidgets.rules.Verdict`."""
+        new = [as_card(a), as_card(b), as_card(c)]
+        self._updating = True
+        try:
+            for picker, card in zip(self.pickers, new):
+                picker.card = card
+        finally:
+            self._updating = False
+        self._update()
+        return self.verdict
+
+    @property
+    def verdict(self) -> Verdict:
+        """:func:`~setwidgets.rules.explain` of the three cards (``str()`` gives the sentence)."""
+        return explain(self.cards)
+
+    @property
+    def lines(self) -> list[str]:
+        """One line per feature (none when a card is picked twice)."""
+        verdict = self.verdict
+        if verdict.repeated:
+            return []
+        return [feature_line(verdict, fv) for fv in verdict.features]
+
+    @property
+    def text(self) -> str:
+        """The verdict sentence, then one line per feature."""
+        return "\n".join([str(self.verdict), *self.lines])
+
+    def _update(self) -> None:
+        if getattr(self, "_updating", False):
+            return
+        verdict = self.verdict
+        css = "setw-ok" if verdict.is_set else "setw-not"
+        self._verdict_widget.value = f'<b class="{css}">{escape(str(verdict))}</b>'
+        rows = []
+        for line, fv in zip(self.lines, verdict.features):
+            mark = "✓" if fv.ok else "✗"
+            rows.append(f"<li>{mark} {escape(line)}</li>")
+        if verdict.repeated:
+            rows.append("<li>Pick three different cards: a SET is made of three different cards.</li>")
+        self._features_widget.value = f'<ul style="margin:0.2em 0">{"".join(rows)}</ul>'
+        self.redraw()
+
+    def _scene(self) -> geo.Scene:
+        verdict = self.verdict
+        if verdict.is_set:
+            kinds = dict.fromkeys(range(3), "found")
+        elif verdict.repeated:
+            kinds = {}
+        else:
+            kinds = {f.odd_index: "odd" for f in verdict.broken}
+        return geo.scene(self.cards, letters=["1", "2", "3"], highlight=kinds, theme=self.theme, scale=0.7)
+
+    def _static_text(self) -> list[str]:
+        return self.text.splitlines()
+
+    def __repr__(self) -> str:
+        return f"<MagicRuleChecker: {' '.join(c.code for c in self.cards)}: {self.verdict}>"

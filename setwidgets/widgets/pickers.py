@@ -1,0 +1,89 @@
+"""CardPicker: choose a card with four dropdowns, one per feature.
+
+::
+
+    from setwidgets.widgets import CardPicker
+    picker = CardPicker("2RTO", description="Card 1")
+    picker.on_change(lambda card: print(card.name))
+    picker            # four dropdowns: number, color, shape, shading
+    picker.card       # Card(2, 'red', 'oval', 'striped')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ipywidgets import Dropdown, HBox, Label, Layout
+
+from setwidgets.cards import FEATURES, VALUES, Card, as_card
+
+__all__ = ["CardPicker"]
+
+
+class CardPicker(HBox):
+    """Four dropdowns (number, color, shape, shading) that together pick one card.
+
+    ``picker.card`` reads or sets the card; ``picker.on_change(callback)``
+    calls ``callback(card)`` whenever the user (or the code) picks another card.
+    ``picker.dropdowns`` maps each feature to its Dropdown.
+    """
+
+    def __init__(self, card: Card | str = "1RSO", description: str = "") -> None:
+        card = as_card(card)
+        self.dropdowns: dict[str, Dropdown] = {
+            feature: Dropdown(
+                options=[(str(value), value) for value in VALUES[feature]],
+                value=getattr(card, feature),
+                description="",
+                layout=Layout(width="auto", min_width="6.5em"),
+            )
+            for feature in FEATURES
+        }
+        for feature, dropdown in self.dropdowns.items():
+            # Screen readers announce the feature; the tooltip says it on hover.
+            dropdown.tooltip = f"{description} {feature}".strip()
+            dropdown.observe(self._changed, names="value")
+        children = [Label(description, layout=Layout(min_width="4.5em"))] if description else []
+        super().__init__(children=[*children, *self.dropdowns.values()])
+        self.add_class("setw-picker")
+        self.description = description
+        self._callbacks: list[Callable[[Card], None]] = []
+        self._quiet = False
+
+    @property
+    def card(self) -> Card:
+        """The card the four dropdowns show."""
+        return Card(**{feature: self.dropdowns[feature].value for feature in FEATURES})
+
+    @card.setter
+    def card(self, value: Card | str) -> None:
+        card = as_card(value)
+        if card == self.card:
+            return
+        # Four dropdowns change one by one; tell the listeners once, about the final card.
+        self._quiet = True
+        try:
+            for feature in FEATURES:
+                self.dropdowns[feature].value = getattr(card, feature)
+        finally:
+            self._quiet = False
+        self._notify()
+
+    def on_change(self, callback: Callable[[Card], None], remove: bool = False) -> None:
+        """Call ``callback(card)`` after every change of the picked card (``remove=True`` stops it)."""
+        if not callable(callback):
+            raise TypeError(f"on_change() needs a function taking a Card; got {callback!r}")
+        if remove:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+        elif callback not in self._callbacks:
+            self._callbacks.append(callback)
+
+    def _changed(self, _change) -> None:
+        if not self._quiet:
+            self._notify()
+
+    def _notify(self) -> None:
+        card = self.card
+        for callback in list(self._callbacks):
+            callback(card)

@@ -1,0 +1,509 @@
+"""The live widgets, driven through their public input methods without a browser.
+
+Outside a kernel ipywidgets uses a dummy comm, so the widgets can be built and
+clicked here; what reaches the browser is checked by catching ipycanvas's
+batched draw messages. Pixels in a real browser are tested in tests/browser.
+"""
+
+import asyncio
+import itertools
+import xml.etree.ElementTree as ET
+
+import pytest
+from ipycanvas.canvas import _CANVAS_MANAGER, COMMANDS
+
+from setwidgets import Bot, Card, Game, explain, find_sets, is_set, third_card
+from setwidgets.widgets import Board, CardPicker, MagicRuleChecker, ThirdCardExplorer
+from setwidgets.widgets._view import WIDGET_VIEW
+from setwidgets.widgets.board import card_letter
+
+SVG = "{http://www.w3.org/2000/svg}"
+COMMAND_NAMES = {index: name for name, index in COMMANDS.items()}
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def game(clock):
+    return Game(players=["Ana", "Ben"], seed=11, clock=clock)
+
+
+@pytest.fixture
+def board(game, clock):
+    b = Board(game, clock=clock)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """The batches of draw commands sent to the browser, as lists of command names."""
+    batches = []
+
+    def capture(command, buffers=None):
+        batches.append([COMMAND_NAMES[c[0]] for c in command] if isinstance(command[0], list) else [command])
+
+    monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", capture)
+    return batches
+
+
+def centre(board, position):
+    x, y, w, h = board.card_rects[position]
+    return x + w / 2, y + h / 2
+
+
+def click_card(board, position):
+    return board.click(*centre(board, position))
+
+
+def positions_of(game, cards):
+    return [game.table.index(c) for c in cards]
+
+
+def non_set_positions(game):
+    table = game.table
+    return next(
+        list(p) for p in itertools.combinations(range(len(table)), 3) if not is_set(*(table[i] for i in p))
+    )
+
+
+def seed_without_set(**options):
+    return next(s for s in range(1000) if not Game(seed=s, **options).sets_on_table())
+
+
+def simulate_browser(widget):
+    """What ipycanvas does when a browser has loaded the canvas and can draw."""
+    widget.canvas._handle_frontend_event(None, {"event": "client_ready"}, [])
+
+
+# -- the Board: selecting and claiming -------------------------------------------------------------
+
+
+def test_board_layout_letters_and_rects(board, game):
+    rects = board.card_rects
+    assert len(rects) == len(game.table) == 12
+    assert board.canvas.width >= max(x + w for x, y, w, h in rects)
+    assert board.canvas.height >= max(y + h for x, y, w, h in rects)
+    assert board.letters() == list("qazwsxedcrfv")
+    assert [card_letter(p) for p in (12, 13, 14, 18, 20, 21)] == ["t", "g", "b", "u", "m", None]
+    assert board.status.startswith("12 cards on the table")
+    assert board.scores == "Ana 0 · Ben 0"
+    assert "setw-board" in board._dom_classes
+    assert board.canvas.tooltip.startswith("Q: " + game.table[0].name)
+
+
+def test_a_click_on_a_card_selects_it_and_a_second_click_deselects(board, sent):
+    assert click_card(board, 4) == 4
+    assert board.selected == [4]
+    assert board.highlights == {4: "selected"}
+    assert click_card(board, 7) == 7
+    assert board.selected == [4, 7]
+    board.click(*centre(board, 4))
+    assert board.selected == [7]
+    assert board.click(1, 1) is None, "a click in the margin selects nothing"
+    assert board.selected == [7]
+    # Each input redraws the whole table in one message.
+    assert len(sent) == 3 and all("fillText" in batch for batch in sent)
+
+
+def test_three_clicks_on_a_set_score_and_deal_new_cards(board, game, sent):
+    before = game.table
+    chosen = game.sets_on_table()[0]
+    where = positions_of(game, chosen)
+    for p in where:
+        click_card(board, p)
+    assert [p.score for p in game.players] == [1, 0]
+    assert board.scores == "Ana 1 · Ben 0"
+    assert board.status == f"Ana keeps a SET (+1 point). {explain(chosen)}"
+    assert all(game.table[p] != before[p] for p in where)
+    assert board.selected == [] and board.highlights == {}
+    assert len(game.table) == 12 and len(game.deck) == 81 - 15
+    # The SET flashes on the old table, the browser waits, then the new cards appear: one message.
+    last = sent[-1]
+    assert last.count("clear") == 2 and "sleep" in last
+    assert last.index("sleep") < last.index("clear", last.index("sleep"))
+
+
+def test_three_clicks_on_a_non_set_show_the_magic_rule_and_the_odd_card(board, game):
+    table = game.table
+    where = non_set_positions(game)
+    cards = [game.table[p] for p in where]
+    for p in where:
+        board.select(p)
+    verdict = explain(cards)
+    assert board.status == f"{verdict} Ana loses a point."
+    assert "two " in board.status and " and one " in board.status
+    assert game.players[0].penalties == 1 and board.scores.startswith("Ana -1 (0 SETs, 1 penalty)")
+    odd = {game.table.index(cards[f.odd_index]) for f in verdict.broken}
+    assert board.highlights == dict.fromkeys(odd, "odd")
+    assert game.table == table, "the cards of a wrong claim stay where they are"
+
+
+def test_keys_select_cards_and_space_calls_set(board, game, clock):
+    assert board.press("q") and board.selected == [0]
+    assert board.press("Q") and board.selected == []
+    assert board.press(" ")
+    assert game.caller == 0 and board.selected == []
+    assert board.status == "Ana called SET! Pick three cards within 5 seconds."
+    chosen = game.sets_on_table()[0]
+    for p in positions_of(game, chosen):
+        board.press(card_letter(p))
+    assert game.players[0].score == 1 and game.caller is None
+    assert board.press("%") is False
+    assert board.press("Escape")
+    with pytest.raises(TypeError, match="a key such as"):
+        board.press(5)
+
+
+def test_player_keys_let_two_players_share_one_screen(game, clock):
+    board = Board(game, keys={"1": "Ana", "2": 1}, clock=clock)
+    assert board.press("2")
+    assert game.caller == 1 and board.status.startswith("Ben called SET!")
+    chosen = game.sets_on_table()[0]
+    for p in positions_of(game, chosen):
+        board.select(p)
+    assert [p.score for p in game.players] == [0, 1], "the caller's picks count for the caller"
+    assert board.press("1") and game.caller == 0
+    board.close()
+
+
+def test_bad_key_maps_are_refused():
+    game = Game(players=2, seed=1)
+    with pytest.raises(ValueError, match="already selects a card"):
+        Board(game, keys={"q": 1})
+    with pytest.raises(ValueError, match="the players are 0 \\(Player 1\\), 1 \\(Player 2\\)"):
+        Board(game, keys={"3": 2})
+    with pytest.raises(TypeError, match="keys maps a key"):
+        Board(game, keys=["1", "2"])
+
+
+def test_the_claim_countdown_and_its_penalty(board, game, clock):
+    board.call()
+    assert board.timer == "Time 00:00 · Ana: 5 s to pick"
+    clock.now += 2.2
+    board.tick()
+    assert board.timer == "Time 00:02 · Ana: 3 s to pick"
+    board.select(0)
+    clock.now += 3.0
+    board.tick()
+    assert game.caller is None and game.players[0].penalties == 1
+    assert board.status == "Ana did not show a SET within 5 seconds and loses a point."
+    assert board.selected == []
+    assert board.timer == "Time 00:05"
+
+
+def test_a_second_call_while_calling_says_why_in_the_status(board, game):
+    assert board.call() is True
+    assert board.call() is False
+    assert "Ana holds the call" in board.status and game.caller == 0
+
+
+def test_hints_frame_one_two_then_three_cards_of_one_set(board, game):
+    first = board.hint()
+    assert len(first) == 1 and board.highlights == {game.table.index(first[0]): "hint"}
+    assert board.status == "Hint: the framed card is part of a SET."
+    board.hint()
+    three = board.hint()
+    assert is_set(three) and set(board.highlights.values()) == {"hint"} and len(board.highlights) == 3
+    assert board.press("?")
+
+
+def test_no_set_on_a_table_with_a_set_changes_nothing(board, game):
+    table = game.table
+    result = board.no_set()
+    assert result.ok is False and game.table == table
+    assert board.status.startswith("There is a SET on the table")
+
+
+def test_no_set_deals_three_more_and_the_table_grows_a_column(clock):
+    seed = seed_without_set()
+    game = Game(seed=seed, clock=clock)
+    board = Board(game, clock=clock)
+    width = board.canvas.width
+    result = board.no_set()
+    assert result.ok and len(game.table) == 15 and len(board.card_rects) == 15
+    assert board.canvas.width > width
+    assert board.letters()[12:] == ["t", "g", "b"]
+    assert board.status == "No SET among 12 cards: 3 more were dealt."
+    assert board.hint() and board.status.startswith("Hint")
+    board.close()
+
+
+def test_new_game_deals_again_with_the_same_settings_and_a_reproducible_seed(board, game, clock):
+    board.select(0)
+    new = board.new_game()
+    assert board.game is new and new is not game
+    assert [p.name for p in new.players] == ["Ana", "Ben"] and new.variant == "standard"
+    assert board.selected == [] and board.scores == "Ana 0 · Ben 0"
+    assert board.status.startswith(f"New game (seed {new.seed}).")
+    twin = Board(Game(players=["Ana", "Ben"], seed=11, clock=clock), clock=clock)
+    assert twin.new_game().table == new.table
+    assert board.new_game(seed=5).table == Game(seed=5).table
+    # The old game no longer drives this board.
+    table = board.game.table
+    game.claim(game.sets_on_table()[0], player=0)
+    assert board.game.table == table
+    twin.close()
+
+
+def test_a_whole_mini_game_to_the_end(clock):
+    game = Game(deck="mini", seed=3, clock=clock)
+    board = Board(game, clock=clock)
+    assert len(board.card_rects) == 9 and board.letters() == list("qazwsxedc")
+    while not game.over:
+        sets = game.sets_on_table()
+        if sets:
+            for p in positions_of(game, sets[0]):
+                board.select(p)
+        else:
+            board.no_set()
+    assert "Game over: You kept" in board.status
+    assert board.buttons["call"].disabled and board.buttons["hint"].disabled
+    assert not board.buttons["new_game"].disabled
+    board.select(0)
+    assert board.status.startswith("Game over") and board.hint() == []
+    board.buttons["new_game"].click()
+    assert not board.game.over and not board.buttons["call"].disabled
+    board.close()
+
+
+def test_buttons_do_what_their_names_say(board, game):
+    names = {b.description for b in board.buttons.values()}
+    assert names == {"SET!", "No SET here", "Hint", "New game"}
+    board.buttons["call"].click()
+    assert game.caller == 0
+    board.buttons["hint"].click()
+    assert board.status.startswith("Hint")
+
+
+def test_moves_made_outside_the_board_show_up_on_it(board, game):
+    board.select(0)
+    chosen = game.sets_on_table()[0]
+    claim = game.claim(chosen, player="Ben")
+    assert board.status == claim.message
+    assert board.scores == "Ana 0 · Ben 1"
+    assert all(c in game.table for c in [game.table[p] for p in board.selected])
+
+
+def test_bad_input_raises_and_changes_nothing(board, game):
+    table = game.table
+    with pytest.raises(ValueError, match="from 0 to 11"):
+        board.select(12)
+    with pytest.raises(ValueError, match="a whole number such as 0"):
+        board.select(True)
+    with pytest.raises(TypeError, match="canvas coordinates"):
+        board.click("left", 3)
+    assert game.table == table and board.selected == []
+    with pytest.raises(TypeError, match="Board\\(\\) shows a Game"):
+        Board("game")
+    with pytest.raises(ValueError, match="width is the largest width"):
+        Board(game, width=20)
+    with pytest.raises(ValueError, match="theme must be one of"):
+        Board(game, theme="neon")
+
+
+def test_themes_and_width_reach_the_canvas(game, clock):
+    board = Board(game, theme="colorblind", width=600, clock=clock)
+    assert board.canvas.layout.max_width == "600px"
+    assert board.canvas.layout.width == "100%" and board.canvas.layout.height == "auto"
+    drawn = board.svg()
+    palette = {"red": "#d55e00", "green": "#0072b2", "purple": "#000000"}
+    assert all(f'stroke="{palette[c.color]}"' in drawn for c in game.table)
+    assert "#e0201b" not in drawn, "no classic red in the color-blind theme"
+    board.no_set()  # a SET is on the table: nothing changes, the width stays
+    assert board.canvas.layout.max_width == "600px"
+    board.close()
+
+
+# -- the computer --------------------------------------------------------------------------------------
+
+
+def test_the_computer_claims_through_the_game(clock):
+    game = Game(players=["You", "Computer"], seed=4, clock=clock)
+    board = Board(game, bot=Bot("expert", rng=1), clock=clock)
+    assert board.bot_player == 1 and board.player == 0
+    claim = board.bot_move()
+    assert claim.ok and claim.player == 1 and board.scores == "You 0 · Computer 1"
+    assert board.status.startswith("Computer keeps a SET")
+    board.call()
+    assert board.bot_move() is None, "the computer waits while you hold the call"
+    board.close()
+
+
+def test_the_computer_needs_a_seat():
+    with pytest.raises(ValueError, match="needs a seat"):
+        Board(Game(seed=1), bot=Bot())
+    with pytest.raises(TypeError, match="bot must be a Bot"):
+        Board(Game(players=2, seed=1), bot="expert")
+    with pytest.raises(ValueError, match="computer's seat"):
+        Board(Game(players=["You", "Computer"], seed=1), bot=Bot(), player="Computer")
+
+
+def test_the_computer_plays_on_its_own_once_a_browser_shows_the_board(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+
+    async def race():
+        game = Game(players=["You", "Computer"], seed=4)
+        board = Board(game, bot=Bot(0.02, rng=1))
+        await asyncio.sleep(0.3)
+        untouched = game.players[1].score
+        simulate_browser(board)
+        await asyncio.sleep(0.5)
+        board.close()
+        return untouched, game.players[1].score, board.timer
+
+    untouched, score, timer = asyncio.run(race())
+    assert untouched == 0, "nobody races a board that no browser shows"
+    assert score >= 1
+    assert timer.startswith("Time 00:0")
+
+
+def test_the_computer_never_moves_while_nbgrader_runs(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+
+    async def race():
+        game = Game(players=["You", "Computer"], seed=4)
+        board = Board(game, bot=Bot(0.02, rng=1))
+        simulate_browser(board)
+        await asyncio.sleep(0.3)
+        board.close()
+        return game.players[1].score
+
+    assert asyncio.run(race()) == 0
+
+
+# -- drawing for a browser, and the static picture ------------------------------------------------------
+
+
+def test_the_canvas_waits_for_a_browser_and_the_static_picture_stands_in(board, sent):
+    assert board.canvas.layout.display == "none"
+    assert board._picture.value.count("<title>") == 12
+    simulate_browser(board)
+    assert board.canvas.layout.display is None and board._picture.layout.display == "none"
+    assert board._picture.value == ""
+    assert len(sent) == 1 and "fillText" in sent[0], "a connecting browser gets the whole table"
+
+
+def test_display_data_holds_the_widget_and_a_static_picture(board, game, monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    board.select(0)
+    data = board._repr_mimebundle_()
+    assert data[WIDGET_VIEW]["model_id"] == board.model_id
+    svg = ET.fromstring(data["image/svg+xml"])
+    assert [t.text for t in svg.iter(SVG + "title")] == [c.name for c in game.table]
+    html = data["text/html"]
+    assert 'class="setw-board setw-static"' in html and html.count("<title>") == 12
+    assert board.status in data["text/plain"] and "Ana 0 · Ben 0" in html
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert WIDGET_VIEW not in board._repr_mimebundle_()
+
+
+def test_every_widget_has_a_static_picture():
+    for widget, count in (
+        (MagicRuleChecker(), 3),
+        (ThirdCardExplorer(), 3),
+        (ThirdCardExplorer("1RSO", "1RSO"), 2),
+    ):
+        data = widget._repr_mimebundle_()
+        assert len(list(ET.fromstring(data["image/svg+xml"]).iter(SVG + "title"))) == count
+        assert "setw-static" in data["text/html"]
+        widget.close()
+
+
+# -- MagicRuleChecker ------------------------------------------------------------------------------------
+
+
+def test_checker_explains_feature_by_feature():
+    checker = MagicRuleChecker()
+    assert checker.verdict.is_set and "setw-checker" in checker._dom_classes
+    assert checker.text.splitlines()[0] == str(checker.verdict)
+    verdict = checker.set_cards("1RSO", "2RSO", "3PSO")
+    assert str(verdict) == "Not a SET: two are red and one is purple."
+    assert checker.text.splitlines() == [
+        "Not a SET: two are red and one is purple.",
+        "number: all different (1, 2 and 3)",
+        "color: two are red and one is purple (card 3 is the odd one out)",
+        "shape: all the same (oval)",
+        "shading: all the same (solid)",
+    ]
+    assert checker.highlights == {2: "odd"}
+    assert len(checker.card_rects) == 3
+    assert "✗" in checker._features_widget.value and "setw-not" in checker._verdict_widget.value
+
+
+def test_checker_follows_its_dropdowns_and_its_cards_property():
+    checker = MagicRuleChecker(["1RSO", "2RSO", "3RSO"])
+    assert checker.verdict.is_set and checker.highlights == dict.fromkeys(range(3), "found")
+    checker.pickers[1].dropdowns["color"].value = "green"
+    assert checker.cards[1] == Card(2, "green", "oval", "solid")
+    assert str(checker.verdict) == "Not a SET: two are red and one is green."
+    checker.cards = ["1RSO", "1RSO", "2GTS"]
+    assert checker.text.startswith("Not a SET: the same card (one red solid oval) is used more than once.")
+    assert checker.lines == []
+    with pytest.raises(ValueError, match="needs three cards"):
+        MagicRuleChecker(["1RSO"])
+    with pytest.raises(ValueError, match="card code"):
+        checker.set_cards("1RSO", "2RSO", "nope")
+    assert checker.cards == [Card.parse(c) for c in ("1RSO", "1RSO", "2GTS")]
+
+
+# -- ThirdCardExplorer -----------------------------------------------------------------------------------
+
+
+def test_explorer_reasons_in_words_and_mod_3():
+    explorer = ThirdCardExplorer("2RTO", "3GTO")
+    assert explorer.third == third_card("2RTO", "3GTO") == Card(1, "purple", "oval", "striped")
+    assert explorer.text.splitlines() == [
+        "number: 2 and 3 differ → 1",
+        "color: red and green differ → purple",
+        "shape: same shape oval → oval",
+        "shading: same shading striped → striped",
+        "The third card is one purple striped oval.",
+        "(1,0,0,1) + (2,1,0,1) + (0,2,0,1) = (3,3,0,3) ≡ (0,0,0,0) mod 3",
+    ]
+    assert explorer.highlights == {2: "found"} and len(explorer.card_rects) == 3
+    assert "setw-explorer" in explorer._dom_classes
+
+
+def test_explorer_on_every_pair_gives_a_set_and_a_true_sum():
+    explorer = ThirdCardExplorer()
+    for a, b in [("1RSO", "2GTS"), ("3POD", "3POS"), ("1GTD", "2PSO")]:
+        c = explorer.set_cards(a, b)
+        assert is_set(a, b, c) and find_sets([a, b, c]) == [(Card.parse(a), Card.parse(b), c)]
+        assert explorer.text.splitlines()[-1].endswith("≡ (0,0,0,0) mod 3")
+
+
+def test_explorer_is_friendly_about_the_same_card_twice():
+    explorer = ThirdCardExplorer("1RSO", "2RSO")
+    explorer.pickers[1].dropdowns["number"].value = 1
+    assert explorer.third is None
+    assert explorer.text.startswith("Pick two different cards: both are one red solid oval.")
+    assert len(explorer.card_rects) == 2
+
+
+def test_card_picker_tells_its_listeners_once_per_new_card():
+    picker = CardPicker("1RSO", description="Card 1")
+    seen = []
+    picker.on_change(seen.append)
+    picker.card = "3PTD"
+    assert seen == [Card.parse("3PTD")]
+    picker.dropdowns["shape"].value = "oval"
+    assert seen[-1] == Card.parse("3PTO") and len(seen) == 2
+    picker.on_change(seen.append, remove=True)
+    picker.card = "1RSO"
+    assert len(seen) == 2
+    with pytest.raises(TypeError, match="needs a function"):
+        picker.on_change("print")
