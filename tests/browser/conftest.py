@@ -1,0 +1,115 @@
+"""Fixtures for the browser tests: one JupyterLab and one Chromium for the whole session.
+
+A test asks for ``notebook_page`` and calls it with a file name and the cells'
+source; it gets a :class:`~harness.NotebookPage` whose cells have all run::
+
+    def test_something(notebook_page):
+        nb = notebook_page("demo.ipynb", ["from ipycanvas import Canvas", "Canvas()"])
+        nb.wait_painted(nb.canvas())
+
+Each call writes a new notebook into the server's folder and opens it in a fresh
+browser context, so every test has its own kernel and its own page. When a test
+fails, a screenshot of its page is saved as ``test-artifacts/FAILED-<test>.png``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from .harness import HarnessError, NotebookPage, Server, launch_chromium, start_lab, write_notebook
+
+VIEWPORT = {"width": 1280, "height": 1000}
+
+
+@pytest.fixture(scope="session")
+def playwright_session() -> Iterator[object]:
+    """Playwright's synchronous driver, started once."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_session: object) -> Iterator[object]:
+    """Headless Debian Chromium; a missing Chromium fails the browser tests with a clear message."""
+    try:
+        browser = launch_chromium(playwright_session)
+    except HarnessError as error:
+        pytest.fail(str(error), pytrace=False)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder JupyterLab serves; tests write their notebooks here."""
+    return tmp_path_factory.mktemp("lab-root")
+
+
+@pytest.fixture(scope="session")
+def lab(lab_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """JupyterLab from .venv on a free loopback port, stopped (with its kernels) at the end."""
+    try:
+        server = start_lab(lab_root, tmp_path_factory.mktemp("lab-work"))
+    except HarnessError as error:
+        pytest.fail(str(error), pytrace=False)
+    with server:
+        yield server
+
+
+@pytest.fixture
+def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Callable[[], object]]:
+    """Make pages in a browser context of this test's own; closes them afterwards.
+
+    On failure the last page made is saved as test-artifacts/FAILED-<test>.png.
+    """
+    context = chromium.new_context(viewport=VIEWPORT)
+    pages: list[object] = []
+
+    def make() -> object:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        pages.append(page)
+        return page
+
+    yield make
+    report = getattr(request.node, "rep_call", None)
+    if pages and report is not None and report.failed:
+        from .harness import screenshot_path
+
+        try:
+            pages[-1].screenshot(path=str(screenshot_path(f"FAILED-{request.node.name}")))
+        except Exception as error:  # a crashed page must not hide the test's own failure
+            print(f"could not save a screenshot of the failed page: {error}")
+    context.close()
+
+
+@pytest.fixture
+def notebook_page(lab: Server, lab_root: Path, new_page: Callable[[], object]) -> Iterator[Callable]:
+    """Open a notebook written from ``cells`` in JupyterLab and run all its cells.
+
+    Call it as ``notebook_page(name, cells)``; the kernels this test started are
+    shut down when it ends, so they do not slow the next test down.
+    """
+
+    def open_notebook(name: str, cells: Sequence[str]) -> NotebookPage:
+        write_notebook(lab_root / name, cells)
+        nb = NotebookPage(new_page(), lab)
+        nb.open(name)
+        nb.run_all()
+        return nb
+
+    yield open_notebook
+    lab.shutdown_kernels()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Remember each phase's report on the test item, so fixtures can see a failure."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

@@ -1,0 +1,566 @@
+"""Drive a real JupyterLab (or Voila) in Debian's Chromium and look at canvas pixels.
+
+The browser tests and ``benchmarks/bench_browser.py`` share this module::
+
+    with start_lab(root_dir, work_dir) as lab, sync_playwright() as p:
+        browser = launch_chromium(p)
+        nb = NotebookPage(browser.new_page(), lab)
+        nb.open("board.ipynb")
+        nb.run_all()
+        canvas = nb.canvas(".setw-board canvas")
+        nb.wait_painted(canvas)
+        nb.click_canvas(canvas, 40, 60)
+
+Everything here talks to the page through Playwright's synchronous API. Canvas
+positions are canvas pixels (the numbers a painter uses), not CSS pixels: the
+page may stretch a canvas, so clicks are scaled from the canvas size to its box
+on screen.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+# The news toast covers the bottom right of the page and can swallow clicks. course.py writes
+# an environment-wide override against it; the harness also writes it as a user setting of
+# its own, so a fresh clone whose .venv lacks the override behaves the same.
+# A slow kernel-spec fetch under load can make JupyterLab ask which kernel to start; the test
+# notebooks always want their own (python3), so it is started without asking.
+USER_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker": {"autoStartDefaultKernel": True},
+}
+
+WHITE = (255, 255, 255)
+
+# JavaScript run in the page. `ink` counts the pixels of a rectangle that are neither
+# transparent nor close to the background colour; `digest` condenses a rectangle into one
+# number, so "the pixels changed" is one comparison.
+_JS_INK = """(el, [x, y, w, h, bg, tol]) => {
+    const d = el.getContext('2d').getImageData(x, y, w, h).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] === 0) continue;
+        if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1]) + Math.abs(d[i + 2] - bg[2]) > tol) n++;
+    }
+    return n;
+}"""
+_JS_DIGEST = """(el, [x, y, w, h]) => {
+    const d = el.getContext('2d').getImageData(x, y, w, h).data;
+    let a = 1, b = 0;
+    for (let i = 0; i < d.length; i++) { a = (a + d[i]) % 65521; b = (b + a) % 65521; }
+    return b * 65536 + a;
+}"""
+
+_JS_KERNEL_IDLE = """() => {
+    const s = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+    return Boolean(s) && s.getAttribute('data-status') === 'idle';
+}"""
+
+
+class HarnessError(RuntimeError):
+    """Something the browser tests need is missing or did not start."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def require_chromium() -> Path:
+    """Return Chromium's path, or raise HarnessError saying how to install it."""
+    if not CHROMIUM.exists():
+        raise HarnessError(
+            f"The browser tests need Debian's Chromium at {CHROMIUM}, which is missing. "
+            "Install it with 'apt-get install -y chromium' (or run 'python3 course.py test', "
+            "which installs it). Never use 'playwright install' here."
+        )
+    return CHROMIUM
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Start headless Chromium through a ``sync_playwright()`` object."""
+    path = require_chromium()
+    return playwright.chromium.launch(executable_path=str(path), headless=True, args=CHROMIUM_ARGS)
+
+
+def write_notebook(path: Path, cells: Sequence[str]) -> Path:
+    """Write a notebook of code cells (no outputs) that runs on the ``python3`` kernel."""
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"cell{i}",
+                "metadata": {},
+                "outputs": [],
+                "source": source,
+            }
+            for i, source in enumerate(cells)
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb, indent=1) + "\n")
+    return path
+
+
+class Server:
+    """A Jupyter server process (JupyterLab or Voila) in its own process group.
+
+    Use it as a context manager: the process group is killed on exit, so kernels
+    started by the server go too. The server's output goes to ``log_path``, and
+    a server that dies or never answers raises HarnessError quoting that log.
+    """
+
+    def __init__(
+        self,
+        argv: list[str],
+        base_url: str,
+        status_path: str,
+        env: dict[str, str],
+        cwd: Path,
+        log_path: Path,
+        token: str = "",
+    ) -> None:
+        self.argv = argv
+        self.base_url = base_url
+        self.status_path = status_path
+        self.env = env
+        self.cwd = cwd
+        self.log_path = log_path
+        self.token = token
+        self.process: subprocess.Popen | None = None
+
+    def url(self, path: str) -> str:
+        """The full address of ``path`` on this server."""
+        return self.base_url + path.lstrip("/")
+
+    def log(self) -> str:
+        """The server's output so far."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def start(self, timeout: float = 60.0) -> Server:
+        """Start the process and wait until ``status_path`` answers 200."""
+        log = self.log_path.open("wb")
+        # A new session makes the server a process-group leader: stop() kills it and its kernels at once.
+        self.process = subprocess.Popen(
+            self.argv,
+            cwd=self.cwd,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise HarnessError(
+                    f"{self.argv[0]} exited with code {self.process.returncode}:\n{self.log()}"
+                )
+            if self.get(self.status_path) is not None:
+                return self
+            time.sleep(0.25)
+        self.stop()
+        raise HarnessError(
+            f"{self.argv[0]} did not answer {self.status_path} within {timeout} s:\n{self.log()}"
+        )
+
+    def get(self, path: str) -> bytes | None:
+        """GET a path with the token; None when the server does not answer (yet)."""
+        request = urllib.request.Request(self.url(path))
+        if self.token:
+            request.add_header("Authorization", f"token {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=2) as response:
+                return response.read()
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return None
+
+    def api(self, method: str, path: str) -> Any:
+        """Call the Jupyter REST API (JupyterLab only) and decode the JSON answer."""
+        request = urllib.request.Request(self.url(path), method=method)
+        request.add_header("Authorization", f"token {self.token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def shutdown_kernels(self) -> None:
+        """Stop every running kernel, so finished tests leave the CPU to the next one."""
+        for kernel in self.api("GET", "api/kernels"):
+            try:
+                self.api("DELETE", f"api/kernels/{kernel['id']}")
+            except urllib.error.HTTPError:
+                pass  # it stopped on its own meanwhile
+
+    def stop(self) -> None:
+        """Terminate the process group, politely first."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        pgid = self.process.pid
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(pgid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.process.wait(wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        # Kernels share the group; make sure none outlives its server.
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _jupyter_env(work_dir: Path) -> dict[str, str]:
+    """Environment variables that keep a server away from the user's own Jupyter files."""
+    settings = work_dir / "user-settings"
+    for plugin, values in USER_SETTINGS.items():
+        target = settings / f"{plugin}.jupyterlab-settings"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values) + "\n")
+    for name in ("config", "runtime", "data"):
+        (work_dir / name).mkdir(exist_ok=True)
+    env = dict(os.environ)
+    env.update(
+        JUPYTER_CONFIG_DIR=str(work_dir / "config"),
+        JUPYTER_RUNTIME_DIR=str(work_dir / "runtime"),
+        JUPYTER_DATA_DIR=str(work_dir / "data"),
+        JUPYTERLAB_SETTINGS_DIR=str(settings),
+        JUPYTERLAB_WORKSPACES_DIR=str(work_dir / "workspaces"),
+        PYTHONUNBUFFERED="1",
+    )
+    # The kernels must import this checkout's setwidgets even if the venv was installed elsewhere.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return env
+
+
+def start_lab(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Server:
+    """Start JupyterLab from .venv on a free loopback port, serving ``root_dir``."""
+    port, token = free_port(), secrets.token_hex(16)
+    env = _jupyter_env(work_dir)
+    argv = [
+        str(VENV_BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        f"--LabApp.workspaces_dir={work_dir / 'workspaces'}",
+        f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+    ]  # fmt: skip
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    server = Server(
+        argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / "lab.log", token
+    )
+    return server.start(timeout)
+
+
+def start_voila(notebook: Path, work_dir: Path, timeout: float = 60.0) -> Server:
+    """Start Voila from .venv on a free loopback port, serving one notebook."""
+    port = free_port()
+    argv = [
+        str(VENV_BIN / "voila"), str(notebook), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+    ]  # fmt: skip
+    server = Server(
+        argv, f"http://127.0.0.1:{port}/", "", _jupyter_env(work_dir), notebook.parent, work_dir / "voila.log"
+    )
+    return server.start(timeout)
+
+
+def screenshot_path(name: str) -> Path:
+    """Where a screenshot called ``name`` goes (test-artifacts/<name>.png)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / f"{name}.png"
+
+
+class NotebookPage:
+    """One browser page showing a notebook in JupyterLab (or a Voila page).
+
+    The methods wait for what they need and raise Playwright's TimeoutError
+    (with what was awaited in the message) when it never comes.
+    """
+
+    def __init__(self, page: Any, server: Server) -> None:
+        self.page = page
+        self.server = server
+        self.console: list[str] = []
+        page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
+        page.on("pageerror", lambda err: self.console.append(f"pageerror: {err}"))
+
+    # -- JupyterLab ----------------------------------------------------------------------------
+
+    def open(self, name: str, timeout: float = 60.0) -> None:
+        """Open ``name`` in a fresh JupyterLab layout and wait for its kernel to be idle."""
+        url = self.server.url(f"lab/tree/{name}?reset&token={self.server.token}")
+        self.page.goto(url, wait_until="domcontentloaded")
+        self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout * 1000)
+        # JupyterLab may still ask which kernel to start (USER_SETTINGS asks it not to): accept
+        # its suggestion, the notebook's own python3.
+        found = self.page.wait_for_function(
+            f"""() => {{
+                if (document.querySelector('.jp-Dialog .jp-mod-accept')) return 'dialog';
+                return ({_JS_KERNEL_IDLE})() ? 'idle' : false;
+            }}""",
+            timeout=timeout * 1000,
+        ).json_value()
+        if found == "dialog":
+            self.page.click(".jp-Dialog .jp-mod-accept")
+            self.wait_kernel_idle(timeout)
+
+    def wait_kernel_idle(self, timeout: float = 60.0) -> None:
+        """Wait until the notebook's kernel status says Idle."""
+        self.page.wait_for_function(_JS_KERNEL_IDLE, timeout=timeout * 1000)
+
+    def run_all(self, timeout: float = 60.0) -> None:
+        """Run every cell through Run > Run All Cells and wait for the kernel to finish."""
+        self.page.click("li.lm-MenuBar-item:has-text('Run')")
+        self.page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
+        # Every code cell gets an execution count when its run is over.
+        self.page.wait_for_function(
+            """() => {
+                const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+            }""",
+            timeout=timeout * 1000,
+        )
+        self.wait_kernel_idle(timeout)
+        errors = self.page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
+        if tracebacks:
+            raise HarnessError("A notebook cell raised:\n" + "\n".join(tracebacks))
+
+    def cell_output(self, index: int) -> str:
+        """The visible text output of code cell ``index`` (0-based)."""
+        return self.page.locator(".jp-CodeCell").nth(index).locator(".jp-OutputArea").inner_text()
+
+    # -- any page ------------------------------------------------------------------------------
+
+    def canvas(self, selector: str = "canvas", nth: int = 0) -> Any:
+        """A locator for the ``nth`` canvas matching ``selector``, once it is in the page."""
+        locator = self.page.locator(selector).nth(nth)
+        locator.wait_for(state="attached", timeout=60_000)
+        return locator
+
+    def canvas_size(self, canvas: Any) -> tuple[int, int]:
+        """The canvas's own size in canvas pixels (not its size on screen)."""
+        return tuple(canvas.evaluate("el => [el.width, el.height]"))
+
+    def ink(
+        self,
+        canvas: Any,
+        rect: Sequence[float] | None = None,
+        background: Sequence[int] = WHITE,
+        tolerance: int = 30,
+    ) -> int:
+        """How many pixels inside ``rect`` (x, y, w, h; default the whole canvas) are painted.
+
+        A pixel counts when it is not transparent and differs from ``background``
+        by more than ``tolerance`` (sum of the three channel differences).
+        """
+        x, y, w, h = self._rect(canvas, rect)
+        return canvas.evaluate(_JS_INK, [x, y, w, h, list(background), tolerance])
+
+    def digest(self, canvas: Any, rect: Sequence[float] | None = None) -> int:
+        """A checksum of the pixels inside ``rect``: equal digests mean (almost surely) equal pixels."""
+        return canvas.evaluate(_JS_DIGEST, list(self._rect(canvas, rect)))
+
+    def pixel(self, canvas: Any, x: int, y: int) -> tuple[int, int, int, int]:
+        """The RGBA colour of one canvas pixel."""
+        return tuple(
+            canvas.evaluate(
+                "(el, [x, y]) => [...el.getContext('2d').getImageData(x, y, 1, 1).data]", [int(x), int(y)]
+            )
+        )
+
+    def colors(self, canvas: Any, rect: Sequence[float] | None = None) -> dict[tuple[int, int, int], int]:
+        """How often each opaque RGB colour occurs inside ``rect``."""
+        x, y, w, h = self._rect(canvas, rect)
+        flat = canvas.evaluate(
+            """(el, [x, y, w, h]) => {
+                const d = el.getContext('2d').getImageData(x, y, w, h).data, seen = {};
+                for (let i = 0; i < d.length; i += 4) {
+                    if (d[i + 3] < 255) continue;
+                    const k = d[i] + ',' + d[i + 1] + ',' + d[i + 2];
+                    seen[k] = (seen[k] || 0) + 1;
+                }
+                return seen;
+            }""",
+            [x, y, w, h],
+        )
+        return {tuple(int(v) for v in k.split(",")): n for k, n in flat.items()}
+
+    def wait_painted(
+        self,
+        canvas: Any,
+        rect: Sequence[float] | None = None,
+        min_pixels: int = 50,
+        background: Sequence[int] = WHITE,
+        timeout: float = 30.0,
+    ) -> int:
+        """Wait until at least ``min_pixels`` pixels of ``rect`` are painted; return the count."""
+        x, y, w, h = self._rect(canvas, rect)
+        handle = canvas.element_handle()
+        self.page.wait_for_function(
+            f"([el, args, min]) => ({_JS_INK})(el, args) >= min",
+            arg=[handle, [x, y, w, h, list(background), 30], min_pixels],
+            timeout=timeout * 1000,
+        )
+        return self.ink(canvas, rect, background)
+
+    def wait_changed(
+        self, canvas: Any, before: int, rect: Sequence[float] | None = None, timeout: float = 15.0
+    ) -> int:
+        """Wait until the digest of ``rect`` differs from ``before``; return the new digest."""
+        x, y, w, h = self._rect(canvas, rect)
+        handle = canvas.element_handle()
+        self.page.wait_for_function(
+            f"([el, args, before]) => ({_JS_DIGEST})(el, args) !== before",
+            arg=[handle, [x, y, w, h], before],
+            timeout=timeout * 1000,
+        )
+        return self.digest(canvas, rect)
+
+    def screen_point(self, canvas: Any, x: float, y: float) -> tuple[float, float]:
+        """Where canvas pixel (x, y) is on the page, aiming at the pixel's centre.
+
+        Chromium delivers mouse events at whole CSS pixels while a canvas may sit at
+        a fractional offset, so the point is rounded to a whole CSS pixel that still
+        falls inside the wanted canvas pixel (always possible unless the canvas is
+        shown smaller than its own size).
+        """
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        width, height = self.canvas_size(canvas)
+        return (_aim(box["x"], box["width"] / width, int(x)), _aim(box["y"], box["height"] / height, int(y)))
+
+    def click_canvas(self, canvas: Any, x: float, y: float) -> None:
+        """Click canvas pixel (x, y), after scrolling the canvas into view."""
+        canvas.scroll_into_view_if_needed()
+        # Scrolling in JupyterLab's windowed notebook can shift the layout for a frame or two.
+        self.page.wait_for_timeout(50)
+        px, py = self.screen_point(canvas, x, y)
+        self.page.mouse.click(px, py)
+
+    def click_rect_centre(self, canvas: Any, rect: Sequence[float]) -> None:
+        """Click the middle of a rectangle (x, y, w, h) given in canvas pixels."""
+        x, y, w, h = rect
+        self.click_canvas(canvas, x + w / 2, y + h / 2)
+
+    def text(self, selector: str) -> str:
+        """The visible text of the first element matching ``selector``."""
+        return self.page.locator(selector).first.inner_text()
+
+    def wait_text(
+        self, selector: str, contains: str = "", differs_from: str | None = None, timeout: float = 15.0
+    ) -> str:
+        """Wait until the text of ``selector`` contains ``contains`` (and differs from ``differs_from``)."""
+        self.page.wait_for_function(
+            """([sel, part, old]) => {
+                const el = document.querySelector(sel);
+                if (!el) return false;
+                const t = el.innerText;
+                return t.includes(part) && (old === null || t !== old);
+            }""",
+            arg=[selector, contains, differs_from],
+            timeout=timeout * 1000,
+        )
+        return self.text(selector)
+
+    def click_button(self, label: str, within: str = "body") -> None:
+        """Click the ipywidgets button whose label is exactly ``label``."""
+        button = self.page.locator(f"{within} button.jupyter-button", has_text=label)
+        button = button.filter(has_text=label).first
+        button.scroll_into_view_if_needed()
+        button.click()
+
+    def screenshot(self, name: str, selector: str | None = None) -> Path:
+        """Save a PNG of the page (or of one element) as test-artifacts/<name>.png."""
+        path = screenshot_path(name)
+        if selector:
+            self.page.locator(selector).first.screenshot(path=str(path))
+        else:
+            self.page.screenshot(path=str(path))
+        return path
+
+    @staticmethod
+    def _rect(canvas: Any, rect: Sequence[float] | None) -> list[int]:
+        if rect is None:
+            w, h = canvas.evaluate("el => [el.width, el.height]")
+            return [0, 0, w, h]
+        x, y, w, h = rect
+        return [int(x), int(y), max(1, int(w)), max(1, int(h))]
+
+
+def _aim(start: float, scale: float, index: int) -> float:
+    """A page coordinate inside canvas pixel ``index``, whole if possible, near its centre."""
+    centre = start + (index + 0.5) * scale
+    for candidate in sorted(
+        {round(centre), math.floor(centre), math.ceil(centre)}, key=lambda c: abs(c - centre)
+    ):
+        if index <= (candidate - start) / scale < index + 1:
+            return float(candidate)
+    return centre
+
+
+def python_cells(*sources: str) -> list[str]:
+    """Strip the common indentation of each source, so tests can write cells inline."""
+    import textwrap
+
+    return [textwrap.dedent(s).strip() + "\n" for s in sources]
+
+
+def percentile(values: Iterable[float], q: float) -> float:
+    """The q-th percentile (0 to 100) of the values, linear between ranks."""
+    data = sorted(values)
+    if not data:
+        raise ValueError("percentile() needs at least one value")
+    k = (len(data) - 1) * q / 100
+    lo = int(k)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (k - lo)
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick manual check: python tests/browser/harness.py
+    print(require_chromium(), file=sys.stderr)
