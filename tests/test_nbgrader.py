@@ -1,0 +1,450 @@
+"""The nbgrader round trip, with the real command line on a temporary copy of the course.
+
+One module-scoped fixture runs the teacher's sequence once: generate_assignment, then
+autograde (once per assignment, for every student at once), a manual grade for a written
+answer, generate_feedback and export. The tests read the results from the gradebook, the
+autograded notebooks, the feedback HTML and the exported CSV.
+
+The students, per assignment:
+
+- ``solver`` hands in the source notebook, solutions included: full marks on every
+  autograded cell;
+- ``blank`` hands in the release copy untouched: zero;
+- ``partial`` gets some parts right: exactly the points of the cells it deserves;
+- ``tamper`` (exercise 1) rewrites a locked test cell so it passes, and gives it 100 points;
+- ``looper`` (exercise 2) writes a ``count_sets`` whose loop never ends.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytestmark = pytest.mark.nbgrader
+
+ROOT = Path(__file__).resolve().parents[1]
+EXERCISES = ROOT / "exercises"
+BIN = Path(sys.executable).parent
+NOTEBOOKS = {"01_magic_rule": "magic_rule.ipynb", "02_third_card": "third_card.ipynb"}
+# Short enough that three timed-out cells stay cheap, long enough for every honest cell (< 1 s).
+TEST_TIMEOUT = 5
+
+# -- answers the students write --------------------------------------------------------------
+
+IS_SET = '''
+def is_set(a, b, c):
+    """Three different cards, and no feature where two are alike and one is not."""
+    if a == b or b == c or a == c:
+        return False
+    return all(len({getattr(a, f), getattr(b, f), getattr(c, f)}) in (1, 3) for f in FEATURES)
+'''
+
+ODD_ONE_OUT = """
+def odd_one_out(a, b, c):
+    for feature in FEATURES:
+        if len({getattr(a, feature), getattr(b, feature), getattr(c, feature)}) == 2:
+            return feature
+    return None
+"""
+
+ODD_ONE_OUT_GIVES_THE_VALUE = """
+def odd_one_out(a, b, c):
+    for feature in FEATURES:
+        values = [getattr(a, feature), getattr(b, feature), getattr(c, feature)]
+        if len(set(values)) == 2:
+            return values[0]  # the value, where the name of the feature is asked for
+    return None
+"""
+
+THIRD_CARD = """
+def third_card(a, b):
+    if a == b:
+        raise ValueError("two different cards, please")
+    return Card.from_vector([-(x + y) for x, y in zip(a.vector, b.vector)])
+"""
+
+THIRD_CARD_MOD3 = """
+def third_card_mod3(a, b):
+    if a == b:
+        raise ValueError("two different cards, please")
+    return Card.from_vector([(2 * x + 2 * y) % 3 for x, y in zip(a.vector, b.vector)])
+"""
+
+MOD3_BORROWS_THIRD_CARD = """
+def third_card_mod3(a, b):
+    return third_card(a, b)
+"""
+
+COUNT_SETS_BY_TRIPLES = """
+def count_sets(cards):
+    return sum(1 for a, b, c in itertools.combinations(cards, 3) if third_card(a, b) == c)
+"""
+
+COUNT_SETS_FOREVER = """
+def count_sets(cards):
+    while True:
+        pass
+"""
+
+PROOF = "In each feature the third value is forced, so there is one card and only one."
+
+# Which grade cells each student should earn: {grade cell: points}; a missing cell earns 0.
+EXPECTED = {
+    "01_magic_rule": {
+        "solver": {
+            "test_is_set_visible": 2,
+            "test_is_set_hidden": 3,
+            "test_odd_one_out_visible": 2,
+            "test_odd_one_out_hidden": 3,
+        },
+        "blank": {},
+        "partial": {"test_is_set_visible": 2, "test_is_set_hidden": 3},
+        "tamper": {"test_odd_one_out_visible": 2, "test_odd_one_out_hidden": 3},
+    },
+    "02_third_card": {
+        "solver": {
+            "test_third_card_visible": 2,
+            "test_third_card_hidden": 2,
+            "test_third_card_mod3_visible": 1,
+            "test_third_card_mod3_hidden": 2,
+            "test_count_sets_visible": 2,
+            "test_count_sets_hidden": 3,
+        },
+        "blank": {},
+        # Right counts by trying every triple: the visible tests pass, the call count does not.
+        "partial": {
+            "test_third_card_visible": 2,
+            "test_third_card_hidden": 2,
+            "test_third_card_mod3_visible": 1,
+            "test_third_card_mod3_hidden": 2,
+            "test_count_sets_visible": 2,
+        },
+        # third_card_mod3 borrows third_card (only the visible test passes); count_sets never ends.
+        "looper": {
+            "test_third_card_visible": 2,
+            "test_third_card_hidden": 2,
+            "test_third_card_mod3_visible": 1,
+        },
+    },
+}
+MAX_AUTO = {"01_magic_rule": 10, "02_third_card": 12}
+MAX_TOTAL = {"01_magic_rule": 10, "02_third_card": 16}
+MANUAL_PROOF_SCORE = 3
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run the nbgrader command line in the course folder; fail with its log when it fails."""
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.pop("NBGRADER_EXECUTION", None)
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, f"nbgrader {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def cell(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
+    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def hand_in(
+    course: Path,
+    student: str,
+    assignment: str,
+    answers: dict[str, str] | None = None,
+    source: bool = False,
+) -> nbformat.NotebookNode:
+    """Copy the source (with solutions) or the release copy with ``answers`` filled in."""
+    name = NOTEBOOKS[assignment]
+    folder = "source" if source else "release"
+    nb = nbformat.read(course / folder / assignment / name, as_version=4)
+    for grade_id, text in (answers or {}).items():
+        cell(nb, grade_id).source = text.strip("\n")
+    return nb
+
+
+def save(course: Path, student: str, assignment: str, nb: nbformat.NotebookNode) -> None:
+    target = course / "submitted" / student / assignment
+    target.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target / NOTEBOOKS[assignment])
+
+
+def normalised(path: Path) -> dict:
+    """What two release copies must agree on: each cell's id, type, source and metadata; the notebook's."""
+    nb = nbformat.read(path, as_version=4)
+    return {
+        "metadata": dict(nb.metadata),
+        "cells": [
+            {"id": c.get("id"), "type": c.cell_type, "source": c.source, "metadata": dict(c.metadata)}
+            for c in nb.cells
+        ],
+    }
+
+
+def solution_lines(path: Path) -> list[str]:
+    """Lines found only between BEGIN/END SOLUTION or BEGIN/END HIDDEN TESTS markers."""
+    nb = nbformat.read(path, as_version=4)
+    secret, public, inside = [], set(), False
+    for c in nb.cells:
+        for line in c.source.splitlines():
+            if re.search(r"### BEGIN (SOLUTION|HIDDEN TESTS)", line):
+                inside = True
+            elif re.search(r"### END (SOLUTION|HIDDEN TESTS)", line):
+                inside = False
+            elif inside and len(line.strip()) > 12:
+                secret.append(line.strip())
+            else:
+                public.add(line.strip())
+    return [line for line in secret if line not in public]
+
+
+# -- the course, graded once -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    course = tmp_path_factory.mktemp("course")
+    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+    shutil.copytree(EXERCISES / "source", course / "source")
+    nbgrader(course, "generate_assignment", "*")
+
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for student in ["solver", "blank", "partial", "tamper", "looper"]:
+            gb.update_or_create_student(student, first_name=student.title(), last_name="Student")
+
+    one, two = "01_magic_rule", "02_third_card"
+    save(course, "solver", one, hand_in(course, "solver", one, source=True))
+    save(course, "blank", one, hand_in(course, "blank", one))
+    save(
+        course,
+        "partial",
+        one,
+        hand_in(
+            course,
+            "partial",
+            one,
+            {"is_set_answer": IS_SET, "odd_one_out_answer": ODD_ONE_OUT_GIVES_THE_VALUE},
+        ),
+    )
+    tampered = hand_in(course, "tamper", one, {"odd_one_out_answer": ODD_ONE_OUT})
+    locked = cell(tampered, "test_is_set_visible")
+    locked.source = 'print("is_set passed the visible tests.")'
+    locked.metadata["nbgrader"]["points"] = 100
+    save(course, "tamper", one, tampered)
+
+    solver = hand_in(course, "solver", two, source=True)
+    save(course, "solver", two, solver)
+    save(course, "blank", two, hand_in(course, "blank", two))
+    partial = {
+        "third_card_answer": THIRD_CARD,
+        "third_card_mod3_answer": THIRD_CARD_MOD3,
+        "count_sets_answer": COUNT_SETS_BY_TRIPLES,
+        "proof_answer": PROOF,
+    }
+    save(course, "partial", two, hand_in(course, "partial", two, partial))
+    looper = {
+        "third_card_answer": THIRD_CARD,
+        "third_card_mod3_answer": MOD3_BORROWS_THIRD_CARD,
+        "count_sets_answer": COUNT_SETS_FOREVER,
+    }
+    save(course, "looper", two, hand_in(course, "looper", two, looper))
+
+    nbgrader(course, "autograde", one)
+    start = time.monotonic()
+    nbgrader(course, "autograde", two, f"--ExecutePreprocessor.timeout={TEST_TIMEOUT}")
+    (course / "autograde_seconds.txt").write_text(f"{time.monotonic() - start:.1f}")
+
+    # The teacher reads the written answers (formgrader does the same through the gradebook).
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        grade = gb.find_grade("proof_answer", "third_card", two, "partial")
+        grade.manual_score = MANUAL_PROOF_SCORE
+        grade = gb.find_grade("proof_answer", "third_card", two, "solver")
+        grade.manual_score = 4
+        gb.db.commit()
+
+    nbgrader(course, "generate_feedback", "*")
+    nbgrader(course, "export")
+    return course
+
+
+def grades(course: Path, assignment: str, student: str) -> dict[str, float]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        submission = gb.find_submission(assignment, student)
+        return {g.name: g.score for nb in submission.notebooks for g in nb.grades if g.cell_type == "code"}
+
+
+def totals(course: Path, assignment: str, student: str) -> tuple[float, float, float, float]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        s = gb.find_submission(assignment, student)
+        return s.code_score, s.max_code_score, s.score, s.max_score
+
+
+# -- release copies ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("assignment", NOTEBOOKS)
+def test_the_committed_release_is_up_to_date_with_source(course, assignment):
+    name = NOTEBOOKS[assignment]
+    fresh = normalised(course / "release" / assignment / name)
+    committed = normalised(EXERCISES / "release" / assignment / name)
+    assert committed == fresh, (
+        f"exercises/release/{assignment}/{name} is out of date with source/: run "
+        f"'nbgrader generate_assignment {assignment} --force' in exercises/ and commit release/"
+    )
+    assert sorted(p.name for p in (EXERCISES / "release" / assignment).iterdir()) == [name]
+
+
+@pytest.mark.parametrize("assignment", NOTEBOOKS)
+def test_the_release_copy_holds_no_solution_and_no_hidden_test(course, assignment):
+    name = NOTEBOOKS[assignment]
+    secret = solution_lines(course / "source" / assignment / name)
+    assert len(secret) > 10, "the source notebook should hold solutions and hidden tests"
+    for release in [course / "release" / assignment / name, EXERCISES / "release" / assignment / name]:
+        text = release.read_text()
+        for marker in ["BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"]:
+            assert marker not in text
+        nb = nbformat.read(release, as_version=4)
+        visible = "\n".join(c.source for c in nb.cells)
+        leaked = [line for line in secret if line in visible]
+        assert not leaked, f"{release} shows solution or hidden-test lines: {leaked[:3]}"
+        answers = [
+            c for c in nb.cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")
+        ]
+        assert answers and all(c.source.endswith("raise NotImplementedError()") for c in answers)
+        written = [
+            c
+            for c in nb.cells
+            if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")
+        ]
+        assert all(c.source == "YOUR ANSWER HERE" for c in written)
+
+
+# -- autograding --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("assignment", NOTEBOOKS)
+@pytest.mark.parametrize("student", ["solver", "blank", "partial"])
+def test_each_grade_cell_earns_exactly_the_expected_points(course, assignment, student):
+    expected = EXPECTED[assignment][student]
+    got = grades(course, assignment, student)
+    assert set(expected) <= set(got)
+    assert got == {name: float(expected.get(name, 0)) for name in got}
+
+
+def test_the_source_solutions_get_full_marks_on_every_autograded_cell(course):
+    for assignment in NOTEBOOKS:
+        code, max_code, _, _ = totals(course, assignment, "solver")
+        assert (code, max_code) == (MAX_AUTO[assignment], MAX_AUTO[assignment])
+
+
+def test_the_untouched_release_copy_scores_zero(course):
+    for assignment in NOTEBOOKS:
+        assert totals(course, assignment, "blank") == (0, MAX_AUTO[assignment], 0, MAX_TOTAL[assignment])
+
+
+def test_a_partly_right_submission_gets_its_partial_score(course):
+    assert totals(course, "01_magic_rule", "partial") == (5, 10, 5, 10)
+    assert totals(course, "02_third_card", "partial") == (9, 12, 9 + MANUAL_PROOF_SCORE, 16)
+
+
+def test_editing_a_locked_test_cell_earns_nothing_for_it(course):
+    assert grades(course, "01_magic_rule", "tamper") == {
+        "test_is_set_visible": 0,
+        "test_is_set_hidden": 0,
+        "test_odd_one_out_visible": 2,
+        "test_odd_one_out_hidden": 3,
+    }
+    assert totals(course, "01_magic_rule", "tamper") == (5, 10, 5, 10), "the tampered points do not count"
+    autograded = nbformat.read(course / "autograded" / "tamper" / "01_magic_rule" / "magic_rule.ipynb", 4)
+    restored = cell(autograded, "test_is_set_visible")
+    assert "expect_is_set(" in restored.source, "the autograder runs the original test"
+    assert restored.metadata["nbgrader"]["points"] == 2
+
+
+def test_a_loop_that_never_ends_is_stopped_by_the_timeout_and_graded(course):
+    assert grades(course, "02_third_card", "looper") == {
+        name: float(EXPECTED["02_third_card"]["looper"].get(name, 0))
+        for name in grades(course, "02_third_card", "solver")
+    }
+    autograded = nbformat.read(course / "autograded" / "looper" / "02_third_card" / "third_card.ipynb", 4)
+    stopped = [
+        c.id
+        for c in autograded.cells
+        if c.cell_type == "code"
+        and any(
+            o.output_type == "error" and o.ename in ("CellTimeoutError", "KeyboardInterrupt")
+            for o in c.outputs
+        )
+    ]
+    assert {"test_count_sets_visible", "test_count_sets_hidden"} <= set(stopped), stopped
+    # Every student of the assignment was graded in the same run, the looper included.
+    seconds = float((course / "autograde_seconds.txt").read_text())
+    assert seconds < 180, f"autograding took {seconds} s"
+
+
+def test_the_written_answer_waits_for_the_teacher(course):
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        grade = gb.find_grade("proof_answer", "third_card", "02_third_card", "partial")
+        assert grade.max_score == 4
+        assert grade.auto_score is None, "nbgrader cannot grade an explanation"
+        assert grade.manual_score == MANUAL_PROOF_SCORE
+        blank = gb.find_grade("proof_answer", "third_card", "02_third_card", "blank")
+        assert blank.score == 0, "an answer left as YOUR ANSWER HERE scores zero without a teacher"
+
+
+# -- feedback and export ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "assignment, student, score",
+    [
+        ("01_magic_rule", "solver", "10.0 / 10.0"),
+        ("01_magic_rule", "partial", "5.0 / 10.0"),
+        ("01_magic_rule", "blank", "0.0 / 10.0"),
+        ("02_third_card", "solver", "16.0 / 16.0"),
+        ("02_third_card", "partial", "12.0 / 16.0"),
+        ("02_third_card", "looper", "5.0 / 16.0"),
+    ],
+)
+def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment, student, score):
+    page = course / "feedback" / student / assignment / NOTEBOOKS[assignment].replace(".ipynb", ".html")
+    html = page.read_text()
+    assert html.lstrip().lower().startswith("<!doctype html>")
+    assert f"Score: {score}" in html
+    if student == "solver":
+        assert "passed the visible tests." in html
+    if student == "partial" and assignment == "01_magic_rule":
+        # The failed test says which cards and what was expected; the instant check adds its hint.
+        assert "odd_one_out(1RSO, 2RSO, 3PSO) should be 'color': two are red and one is purple." in html
+        assert "should return a feature name" in html
+    assert "data:image/svg+xml" in html, "the dealt cards show as a picture (a live canvas would be blank)"
+
+
+def test_export_writes_one_row_per_student_and_assignment(course):
+    with open(course / "grades.csv", newline="") as f:
+        rows = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    assert float(rows[("01_magic_rule", "solver")]["score"]) == 10
+    assert float(rows[("01_magic_rule", "partial")]["score"]) == 5
+    assert float(rows[("02_third_card", "partial")]["score"]) == 12
+    assert float(rows[("02_third_card", "partial")]["max_score"]) == 16
+    assert float(rows[("02_third_card", "looper")]["score"]) == 5
