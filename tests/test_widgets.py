@@ -102,7 +102,8 @@ def test_board_layout_letters_and_rects(board, game):
     assert board.status.startswith("12 cards on the table")
     assert board.scores == "Ana 0 · Ben 0"
     assert "setw-board" in board._dom_classes
-    assert board.canvas.tooltip.startswith("Q: " + game.table[0].name)
+    assert board.card_names[:2] == [f"Q: {game.table[0].name}", f"A: {game.table[1].name}"]
+    assert board._names.value.count("<li>") == 12 and "setw-names" in board._names._dom_classes
 
 
 def test_a_click_on_a_card_selects_it_and_a_second_click_deselects(board, sent):

@@ -38,6 +38,19 @@ def nbgrader_running() -> bool:
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
+_HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
+
+
+def card_names(scene: geo.Scene) -> list[str]:
+    """The cards of a scene in words, with their letters: ``['Q: one red solid oval', ...]``."""
+    return [f"{p.letter.upper()}: {p.card.name}" if p.letter else p.card.name for p in scene.cards]
+
+
+def _names_html(scene: geo.Scene) -> str:
+    items = "".join(f"<li>{escape(name)}</li>" for name in card_names(scene))
+    return f'<ul style="{_HIDDEN}" aria-label="cards">{items}</ul>'
+
+
 class CardsView(VBox):
     """A VBox whose cards are drawn on ``self.canvas``; see the module docstring.
 
@@ -62,7 +75,11 @@ class CardsView(VBox):
         self.canvas.layout = Layout(width="100%", height="auto", display="none")
         self._picture = HTML(layout=Layout(width="100%"))
         self._picture.add_class("setw-picture")
-        self.picture_box = VBox([self.canvas, self._picture], layout=Layout(width="100%"))
+        # The names of the cards, for screen readers: the canvas itself is only pixels. (A
+        # tooltip on the canvas would do for a mouse, but ipycanvas 0.14 cannot show one.)
+        self._names = HTML()
+        self._names.add_class("setw-names")
+        self.picture_box = VBox([self.canvas, self._picture, self._names], layout=Layout(width="100%"))
         self.canvas.on_client_ready(self._client_ready)
         self._last_scene: geo.Scene | None = None
 
@@ -81,6 +98,11 @@ class CardsView(VBox):
     def card_rects(self) -> list[tuple[float, float, float, float]]:
         """Where each card is drawn: ``(x, y, w, h)`` in canvas pixels, one per position."""
         return [tuple(r) for r in self._current_scene().rects]  # type: ignore[misc]
+
+    @property
+    def card_names(self) -> list[str]:
+        """The cards drawn, in words, with their letters (what a screen reader hears)."""
+        return card_names(self._current_scene())
 
     @property
     def highlights(self) -> dict[int, str]:
@@ -114,6 +136,7 @@ class CardsView(VBox):
         shown = width if self._max_width is None else round(self._max_width * width / self._natural_width())
         self.canvas.layout.max_width = f"{shown}px"
         self._picture.layout.max_width = f"{shown}px"
+        self._names.value = _names_html(scene)
         if not self._live:
             self._picture.value = scene_svg(scene, width=None).replace(
                 "<svg ", '<svg style="max-width:100%;height:auto" ', 1

@@ -679,12 +679,6 @@ class Board(CardsView):
         _, width, _ = geo.grid(self.game.table_size, rows=ROWS, order="columns", scale=self._scale())
         return width
 
-    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
-        """Paint the table (see :meth:`CardsView.redraw`) and name its cards in the canvas tooltip."""
-        super().redraw(before, pause)
-        names = [f"{(card_letter(p) or '').upper()}: {c.name}" for p, c in enumerate(self.game.table)]
-        self.canvas.tooltip = "; ".join(names)
-
     def _static_text(self) -> list[str]:
         return [self.status, self.scores, f"Deck: {len(self.game.deck)} cards"]
 
