@@ -508,3 +508,38 @@ def test_card_picker_tells_its_listeners_once_per_new_card():
     assert len(seen) == 2
     with pytest.raises(TypeError, match="needs a function"):
         picker.on_change("print")
+
+
+@pytest.mark.notebooks
+def test_exported_html_shows_the_cards_where_no_widget_runs():
+    import re
+
+    import nbclient
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "from setwidgets import Game\nfrom setwidgets.widgets import Board\n"
+            "board = Board(Game(seed=7))\nboard"
+        ),
+        # What nbgrader sets while it runs a notebook (autograde, then feedback from its outputs).
+        nbformat.v4.new_code_cell("import os\nos.environ['NBGRADER_EXECUTION'] = 'autograde'\nboard"),
+    ]
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120).execute()
+    live, graded = (cell.outputs[0]["data"] for cell in nb.cells)
+    assert WIDGET_VIEW in live and "text/html" in live and "image/svg+xml" in live
+    assert WIDGET_VIEW not in graded and graded["text/html"].count("<title>") == 12
+
+    def pictures(notebook):
+        html, _ = HTMLExporter().from_notebook_node(notebook)
+        # Widget state sits in <script> elements as JSON; count only what the page shows.
+        shown = re.sub(r"<script\b.*?</script>", "", html, flags=re.DOTALL)
+        return len(re.findall(r"<title>(?:one|two|three) ", shown)), shown.count("setw-static")
+
+    # nbclient keeps the widget state: the live board needs a widget manager, the graded one does not.
+    assert pictures(nb) == (12, 1)
+    # Saved by JupyterLab (no widget state, the default): both boards show their cards.
+    del nb.metadata["widgets"]
+    assert pictures(nb) == (24, 2)
