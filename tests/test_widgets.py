@@ -156,9 +156,11 @@ def test_three_clicks_on_a_non_set_show_the_magic_rule_and_the_odd_card(board, g
 def test_keys_select_cards_and_space_calls_set(board, game, clock):
     assert board.press("q") and board.selected == [0]
     assert board.press("Q") and board.selected == []
+    board.press("w")
     assert board.press(" ")
-    assert game.caller == 0 and board.selected == []
+    assert game.caller == 0 and board.selected == [3], "your own picks stay when you call"
     assert board.status == "Ana called SET! Pick three cards within 5 seconds."
+    board.press("w")
     chosen = game.sets_on_table()[0]
     for p in positions_of(game, chosen):
         board.press(card_letter(p))
@@ -171,7 +173,9 @@ def test_keys_select_cards_and_space_calls_set(board, game, clock):
 
 def test_player_keys_let_two_players_share_one_screen(game, clock):
     board = Board(game, keys={"1": "Ana", "2": 1}, clock=clock)
+    board.select(5)
     assert board.press("2")
+    assert board.selected == [], "Ben starts afresh"
     assert game.caller == 1 and board.status.startswith("Ben called SET!")
     chosen = game.sets_on_table()[0]
     for p in positions_of(game, chosen):
@@ -318,7 +322,7 @@ def test_bad_input_raises_and_changes_nothing(board, game):
 
 def test_themes_and_width_reach_the_canvas(game, clock):
     board = Board(game, theme="colorblind", width=600, clock=clock)
-    assert board.canvas.layout.max_width == "600px"
+    assert board.canvas.layout.max_width == "600px" and board.layout.max_width == "600px"
     assert board.canvas.layout.width == "100%" and board.canvas.layout.height == "auto"
     drawn = board.svg()
     palette = {"red": "#d55e00", "green": "#0072b2", "purple": "#000000"}

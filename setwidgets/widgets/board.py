@@ -429,7 +429,9 @@ class Board(CardsView):
             except GameError as error:
                 self._set_status(str(error))
                 return False
-            self._selected = []
+            if seat != self.player:
+                # The cards picked so far were someone else's idea; the caller starts afresh.
+                self._selected = []
             seconds = self.game.claim_seconds
             within = "" if seconds is None else f" within {seconds:g} seconds"
             self._set_status(f"{self.game.players[seat].name} called SET! Pick three cards{within}.")
@@ -674,6 +676,11 @@ class Board(CardsView):
         super()._client_ready()
         self._schedule_bot()
         self._schedule_tick()
+
+    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
+        """Paint the table (see :meth:`CardsView.redraw`); the lines around it keep to its width."""
+        super().redraw(before, pause)
+        self.layout.max_width = self.canvas.layout.max_width
 
     def _natural_width(self) -> float:
         _, width, _ = geo.grid(self.game.table_size, rows=ROWS, order="columns", scale=self._scale())
