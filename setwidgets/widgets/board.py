@@ -8,12 +8,14 @@ also a method, so a lesson or a test can play without a mouse::
     from setwidgets import Game, Bot
     from setwidgets.widgets import Board
 
-    game = Game(players=["You", "Computer"], seed=7)
+    game = Game(players=["Ana", "Computer"], seed=7)
     board = Board(game, bot=Bot("beginner", rng=7))
     board                      # click three cards, or use the keys below
 
     board.select(0); board.select(4); board.select(8)   # the same as three clicks
-    board.status               # 'Not a SET: two are red and one is purple. You lose a point.'
+    board.status
+    # 'Not a SET: two have two symbols and one has three; two are squiggles and one is
+    #  a diamond. Ana loses a point.'
 
 Keys (click the table once so it listens to the keyboard):
 
@@ -118,7 +120,8 @@ class Board(CardsView):
     What a program or a test can use: :meth:`click`, :meth:`select`,
     :meth:`press`, :meth:`call`, :meth:`no_set`, :meth:`hint`,
     :meth:`new_game`, :meth:`bot_move`, :meth:`tick`; :attr:`status`,
-    :attr:`selected`, :attr:`card_rects`, :attr:`canvas`, :attr:`scores`.
+    :attr:`selected`, :attr:`highlights`, :attr:`card_rects`, :attr:`card_names`,
+    :attr:`canvas`, :attr:`scores`, :attr:`timer`.
     """
 
     def __init__(
