@@ -60,11 +60,7 @@ def test_lesson_opens_with_goals_and_ends_with_recap_and_exercise(path):
     assert last.cell_type == "markdown" and "## Recap" in last.source, "a lesson ends with a recap"
     text = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
     for pointer in re.findall(r"`(exercises/release/[^`]+)`", text):
-        # nbgrader generates release/ from source/; either one shows the exercise is there.
-        source = pointer.replace("exercises/release/", "exercises/source/", 1)
-        assert (ROOT / pointer).exists() or (ROOT / source).exists(), (
-            f"{path.name} points to {pointer}, but neither it nor {source} exists"
-        )
+        assert (ROOT / pointer).exists(), f"{path.name} points to {pointer}, which does not exist"
     if path.name != "00_start_here.ipynb":
         assert "exercises/release/" in last.source, "the recap points to the matching exercise"
 
