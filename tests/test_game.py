@@ -542,6 +542,21 @@ def test_a_claim_after_the_time_ran_out_only_costs_the_timeout():
     assert g.caller == 1 and g.time_left() == 3.0
 
 
+def test_a_refused_move_does_not_count_a_timeout_twice():
+    clock = Clock()
+    g = new_game(players=["Ana", "Ben", "Cai"], clock=clock)
+    g.call("Ana")
+    g.call("Ben")
+    clock.advance(6)
+    before = g.to_json()
+    with pytest.raises(GameError, match="Ben has called SET and is choosing cards"):
+        g.claim(g.sets_on_table()[0], player="Cai")
+    # A refused move changes nothing, not even the timeout it noticed; the next move applies it once.
+    assert g.to_json() == before
+    assert g.expire() == [0]
+    assert g.scores == {"Ana": -1, "Ben": 0, "Cai": 0}
+
+
 def test_claims_that_include_the_call_are_never_late():
     clock = Clock()
     g = new_game(clock=clock)
