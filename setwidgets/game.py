@@ -608,7 +608,13 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, clock: Callable[[], float] = time.monotonic) -> Game:
-        """Rebuild a game saved with :meth:`to_json`; ``clock`` as for :class:`Game`."""
+        """Rebuild a game saved with :meth:`to_json`; ``clock`` as for :class:`Game`.
+
+        The new game deals, shuffles and hints exactly as the saved one would
+        have. Observers (:meth:`on_change`) are not saved: register them again.
+        A random.Random passed in as ``seed`` is not shared any more; the new
+        game has its own generator in the same state.
+        """
         if not isinstance(text, (str, bytes, bytearray)):
             raise TypeError(f"from_json() needs the text made by Game.to_json(); got {type(text).__name__}")
         if not callable(clock):
