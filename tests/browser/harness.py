@@ -73,6 +73,27 @@ _JS_INK = """(el, [x, y, w, h, bg, tol]) => {
     }
     return n;
 }"""
+_JS_COUNT_COLOR = """(el, [x, y, w, h, c]) => {
+    const d = el.getContext('2d').getImageData(x, y, w, h).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) {
+        if (d[i] === c[0] && d[i + 1] === c[1] && d[i + 2] === c[2] && d[i + 3] === 255) n++;
+    }
+    return n;
+}"""
+_JS_MASK = """(el, [x, y, w, h, c, tol, near]) => {
+    const d = el.getContext('2d').getImageData(x, y, w, h).data, rows = [];
+    for (let j = 0; j < h; j++) {
+        let row = '';
+        for (let i = 0; i < w; i++) {
+            const k = 4 * (j * w + i);
+            const dist = Math.abs(d[k] - c[0]) + Math.abs(d[k + 1] - c[1]) + Math.abs(d[k + 2] - c[2]);
+            row += d[k + 3] > 0 && (dist <= tol) === near ? '#' : '.';
+        }
+        rows.push(row);
+    }
+    return rows;
+}"""
 _JS_DIGEST = """(el, [x, y, w, h]) => {
     const d = el.getContext('2d').getImageData(x, y, w, h).data;
     let a = 1, b = 0;
@@ -80,14 +101,35 @@ _JS_DIGEST = """(el, [x, y, w, h]) => {
     return b * 65536 + a;
 }"""
 
+# The page's JupyterLab (exposed as window.jupyterapp, see start_lab) says whether the current
+# notebook's kernel is connected and idle; the status bar can say "Idle" before the connection
+# is made, and cells run then are silently dropped.
 _JS_KERNEL_IDLE = """() => {
-    const s = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
-    return Boolean(s) && s.getAttribute('data-status') === 'idle';
+    const app = window.jupyterapp, widget = app && app.shell.currentWidget;
+    const kernel = widget && widget.sessionContext && widget.sessionContext.session
+        && widget.sessionContext.session.kernel;
+    return Boolean(kernel) && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
 }"""
+_JS_PROMPTS = (
+    "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent)"
+)
 
 
 class HarnessError(RuntimeError):
     """Something the browser tests need is missing or did not start."""
+
+
+def rgb(color: str | Sequence[int]) -> tuple[int, int, int]:
+    """A colour as an (r, g, b) tuple, from '#e0201b', '#fff' or a tuple."""
+    if not isinstance(color, str):
+        r, g, b = color[:3]
+        return int(r), int(g), int(b)
+    text = color.strip().lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6:
+        raise ValueError(f"expected a colour like '#e0201b'; got {color!r}")
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
 
 
 def free_port() -> int:
@@ -288,6 +330,8 @@ def start_lab(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Server:
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
         f"--LabApp.workspaces_dir={work_dir / 'workspaces'}",
         f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+        # window.jupyterapp tells the harness when the notebook's kernel is really connected.
+        "--LabApp.expose_app_in_browser=True",
     ]  # fmt: skip
     if os.geteuid() == 0:
         argv.append("--allow-root")
@@ -348,28 +392,41 @@ class NotebookPage:
         if found == "dialog":
             self.page.click(".jp-Dialog .jp-mod-accept")
             self.wait_kernel_idle(timeout)
+        # The file browser only takes room from the notebook (and the screenshots).
+        self.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
     def wait_kernel_idle(self, timeout: float = 60.0) -> None:
         """Wait until the notebook's kernel status says Idle."""
         self.page.wait_for_function(_JS_KERNEL_IDLE, timeout=timeout * 1000)
 
     def run_all(self, timeout: float = 60.0) -> None:
-        """Run every cell through Run > Run All Cells and wait for the kernel to finish."""
-        self.page.click("li.lm-MenuBar-item:has-text('Run')")
-        self.page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
-        # Every code cell gets an execution count when its run is over.
-        self.page.wait_for_function(
-            """() => {
-                const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
-                return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-            }""",
-            timeout=timeout * 1000,
-        )
+        """Run every cell through Run > Run All Cells and wait for the kernel to finish.
+
+        Raises HarnessError quoting the traceback when a cell raised.
+        """
+        for attempt in range(2):
+            self.page.click("li.lm-MenuBar-item:has-text('Run')")
+            self.page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
+            try:
+                # A cell that runs shows [*] and then its execution count.
+                self.page.wait_for_function(
+                    f"() => ({_JS_PROMPTS})().some(t => /\\[(\\*|\\d+)\\]/.test(t))", timeout=10_000
+                )
+                break
+            except Exception:
+                if attempt:
+                    raise HarnessError(f"Run All Cells did not start any cell: {self.prompts()}") from None
+        all_done = "p => p.length > 0 && p.every(t => /\\[\\d+\\]/.test(t))"
+        self.page.wait_for_function(f"() => ({all_done})(({_JS_PROMPTS})())", timeout=timeout * 1000)
         self.wait_kernel_idle(timeout)
         errors = self.page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
         if tracebacks:
             raise HarnessError("A notebook cell raised:\n" + "\n".join(tracebacks))
+
+    def prompts(self) -> list[str]:
+        """The input prompts of the code cells, such as '[1]:' or '[ ]:'."""
+        return self.page.evaluate(_JS_PROMPTS)
 
     def cell_output(self, index: int) -> str:
         """The visible text output of code cell ``index`` (0-based)."""
@@ -430,6 +487,49 @@ class NotebookPage:
             [x, y, w, h],
         )
         return {tuple(int(v) for v in k.split(",")): n for k, n in flat.items()}
+
+    def count_color(
+        self, canvas: Any, color: str | Sequence[int], rect: Sequence[float] | None = None
+    ) -> int:
+        """How many opaque pixels inside ``rect`` have exactly this colour ('#1f6feb' or (r, g, b))."""
+        return canvas.evaluate(_JS_COUNT_COLOR, [*self._rect(canvas, rect), list(rgb(color))])
+
+    def color_mask(
+        self,
+        canvas: Any,
+        color: str | Sequence[int],
+        rect: Sequence[float] | None = None,
+        tolerance: int = 60,
+        near: bool = True,
+    ) -> list[str]:
+        """Rows of ``rect`` as strings: '#' where a pixel is within ``tolerance`` of ``color``, else '.'.
+
+        The distance is the sum of the three channel differences. With ``near=False`` the
+        mask is reversed: '#' marks pixels farther than ``tolerance`` from ``color`` (pass the
+        background color to see everything inked on it).
+        """
+        return canvas.evaluate(_JS_MASK, [*self._rect(canvas, rect), list(rgb(color)), tolerance, near])
+
+    def wait_color(
+        self,
+        canvas: Any,
+        color: str | Sequence[int],
+        rect: Sequence[float] | None = None,
+        min_pixels: int = 1,
+        timeout: float = 15.0,
+    ) -> int:
+        """Wait until ``rect`` holds at least ``min_pixels`` pixels of exactly ``color``; return the count.
+
+        With ``min_pixels=0`` it waits until the colour is gone instead.
+        """
+        handle = canvas.element_handle()
+        test = "n >= min" if min_pixels > 0 else "n === 0"
+        self.page.wait_for_function(
+            f"([el, args, min]) => {{ const n = ({_JS_COUNT_COLOR})(el, args); return {test}; }}",
+            arg=[handle, [*self._rect(canvas, rect), list(rgb(color))], min_pixels],
+            timeout=timeout * 1000,
+        )
+        return self.count_color(canvas, color, rect)
 
     def wait_painted(
         self,
@@ -508,10 +608,13 @@ class NotebookPage:
         )
         return self.text(selector)
 
+    def button(self, label: str, within: str = "body") -> Any:
+        """A locator for the first ipywidgets button labelled exactly ``label`` inside ``within``."""
+        return self.page.locator(within).first.get_by_role("button", name=label, exact=True).first
+
     def click_button(self, label: str, within: str = "body") -> None:
-        """Click the ipywidgets button whose label is exactly ``label``."""
-        button = self.page.locator(f"{within} button.jupyter-button", has_text=label)
-        button = button.filter(has_text=label).first
+        """Click the ipywidgets button labelled exactly ``label`` (scrolled into view first)."""
+        button = self.button(label, within)
         button.scroll_into_view_if_needed()
         button.click()
 

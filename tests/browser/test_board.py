@@ -1,0 +1,177 @@
+"""The Board in a real JupyterLab: the cards on the canvas, clicks on them, claims, a new game.
+
+The notebook deals ``Game(seed=SEED)``. The test process deals the same seeded
+game into a Board of its own (widgets run without a browser) and plays the same
+moves on it, so it knows which card is where, which three form a SET, and what
+the status and score lines must say; the browser must show exactly that.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from setwidgets import Game, explain, is_set
+from setwidgets.widgets import Board
+
+from .harness import NotebookPage, python_cells, rgb
+from .painted import CLASSIC, assert_card_shown, assert_frames, card_background_share
+
+pytestmark = pytest.mark.browser
+
+SEED = 3
+TABLE = rgb(CLASSIC.table)
+
+
+def board_cells(seed: int) -> list[str]:
+    return python_cells(
+        f"""
+        from setwidgets import Game
+        from setwidgets.widgets import Board
+
+        game = Game(seed={seed})
+        board = Board(game)
+        board
+        """,
+        """
+        import json
+
+        print(json.dumps({"table": [card.code for card in game.table], "rects": board.card_rects}))
+        """,
+    )
+
+
+class BoardPage:
+    """The notebook's board in the browser, and its twin in the test process."""
+
+    def __init__(self, nb: NotebookPage, seed: int) -> None:
+        self.nb = nb
+        self.twin = Board(Game(seed=seed))
+        self.canvas = nb.canvas(".setw-board canvas")
+        nb.wait_painted(self.canvas, min_pixels=10_000, background=TABLE)
+
+    @property
+    def rects(self) -> list[tuple[float, float, float, float]]:
+        return self.twin.card_rects
+
+    def click(self, position: int) -> None:
+        """Click the middle of a card in the browser, and select the same card on the twin."""
+        self.nb.click_rect_centre(self.canvas, self.rects[position])
+        self.twin.select(position)
+
+    def digests(self) -> list[int]:
+        return [self.nb.digest(self.canvas, rect) for rect in self.rects]
+
+    def assert_table_shown(self) -> None:
+        for position, card in enumerate(self.twin.game.table):
+            assert_card_shown(self.nb, self.canvas, self.rects[position], card, where=f"card {position}")
+
+    def status(self) -> str:
+        return self.nb.text(".setw-board .setw-status")
+
+    def scores(self) -> str:
+        return self.nb.text(".setw-board .setw-scores")
+
+
+@pytest.fixture
+def board(notebook_page) -> BoardPage:
+    nb = notebook_page(f"board_seed{SEED}.ipynb", board_cells(SEED))
+    page = BoardPage(nb, SEED)
+    # The kernel dealt what the test process dealt, and lays the cards out in the same places.
+    printed = json.loads(nb.cell_output(1))
+    assert printed["table"] == [card.code for card in page.twin.game.table]
+    assert [tuple(r) for r in printed["rects"]] == [tuple(r) for r in page.rects]
+    assert nb.canvas_size(page.canvas) == (round(page.twin.canvas.width), round(page.twin.canvas.height))
+    return page
+
+
+def test_the_dealt_cards_are_painted_where_the_game_puts_them(board: BoardPage) -> None:
+    nb = board.nb
+    assert len(board.rects) == 12
+    board.assert_table_shown()
+    for position, rect in enumerate(board.rects):
+        assert card_background_share(nb, board.canvas, rect) > 0.6, (
+            f"card {position} has no white card under it"
+        )
+    assert nb.count_color(board.canvas, TABLE) > 10_000, "the table color should show between the cards"
+    assert_frames(nb, board.canvas, board.rects, {})
+    assert board.status() == board.twin.status
+    assert board.scores() == "You 0"
+    nb.screenshot("board-01-dealt")
+
+    before = nb.digest(board.canvas)
+    nb.click_button("New game", within=".setw-board")
+    board.twin.new_game()
+    nb.wait_changed(board.canvas, before)
+    nb.wait_text(".setw-board .setw-status", "New game (seed")
+    assert board.status() == board.twin.status
+    board.assert_table_shown()
+    nb.screenshot("board-02-new-game")
+
+
+def test_clicking_a_set_scores_a_point_and_deals_new_cards(board: BoardPage) -> None:
+    nb, canvas, twin = board.nb, board.canvas, board.twin
+    sets = twin.game.sets_on_table()
+    assert sets, f"the seed {SEED} should deal a table with a SET"
+    positions = [twin.game.table.index(card) for card in sets[0]]
+    before = board.digests()
+
+    for count, position in enumerate(positions[:2], start=1):
+        board.click(position)
+        nb.wait_color(canvas, CLASSIC.highlights["selected"][0], board.rects[position], min_pixels=100)
+        assert twin.selected == positions[:count]
+    assert_frames(nb, canvas, board.rects, dict.fromkeys(positions[:2], "selected"))
+    nb.screenshot("board-03-two-selected")
+
+    old_status = board.status()
+    board.click(positions[2])
+    assert twin.game.players[0].score == 1, f"the twin should have scored: {twin.status}"
+    # The taken SET is framed for a moment on the old table, then the new cards replace it.
+    found = CLASSIC.highlights["found"][0]
+    nb.wait_color(canvas, found, board.rects[positions[2]], min_pixels=100, timeout=5)
+    nb.screenshot("board-04-set-found")
+    nb.wait_color(canvas, found, None, min_pixels=0)
+    status = nb.wait_text(".setw-board .setw-status", differs_from=old_status)
+    assert status == twin.status
+    assert str(explain(*sets[0])) in status  # "A SET: all different numbers, same color, ..."
+    assert board.scores() == twin.scores == "You 1"
+
+    after = board.digests()
+    for position in range(12):
+        if position in positions:
+            assert after[position] != before[position], f"card {position} was taken but still looks the same"
+        else:
+            assert after[position] == before[position], f"card {position} was not taken but was repainted"
+    board.assert_table_shown()
+    assert_frames(nb, canvas, board.rects, {})
+    nb.screenshot("board-05-set-taken")
+
+
+def test_three_cards_that_are_not_a_set_get_the_magic_rule_sentence(board: BoardPage) -> None:
+    nb, canvas, twin = board.nb, board.canvas, board.twin
+    table = twin.game.table
+    # The first three positions that are not a SET, preferring a single broken feature.
+    triples = [t for t in itertools.combinations(range(12), 3) if not is_set(*(table[p] for p in t))]
+    positions = min(triples, key=lambda t: len(explain(*(table[p] for p in t)).broken))
+    verdict = explain(*(table[p] for p in positions))
+
+    old_status = board.status()
+    for position in positions:
+        board.click(position)
+    status = nb.wait_text(".setw-board .setw-status", "Not a SET", differs_from=old_status)
+    assert str(verdict) in status
+    assert " and one " in str(verdict), "the sentence should be in the magic-rule form"
+    assert status == twin.status
+    assert board.scores() == twin.scores == "You -1 (0 SETs, 1 penalty)"
+
+    # The odd card out is framed, the cards stay, the selection is gone.
+    odd = {positions[f.odd_index] for f in verdict.broken}
+    assert twin.highlights == dict.fromkeys(odd, "odd")
+    nb.wait_color(canvas, CLASSIC.highlights["odd"][0], board.rects[min(odd)], min_pixels=100)
+    assert_frames(nb, canvas, board.rects, twin.highlights)
+    for position, card in enumerate(table):
+        if position not in odd:
+            assert_card_shown(nb, canvas, board.rects[position], card, where=f"card {position}")
+    nb.screenshot("board-06-not-a-set")
