@@ -267,7 +267,8 @@ def test_the_course_runs_from_the_exercises_folder_as_it_is():
     assert Path(config.Exchange.root) == EXERCISES / "exchange"
     assert config.ExecutePreprocessor.timeout == 30
     ignored = (ROOT / ".gitignore").read_text().split()
-    for working in ["gradebook.db", "submitted/", "autograded/", "feedback/", "exchange/"]:
+    working_files = ["gradebook.db", "submitted/", "autograded/", "feedback/", "exchange/", "downloaded/"]
+    for working in [*working_files, "students.csv", "grades.csv"]:
         assert f"exercises/{working}" in ignored, (
             f"exercises/{working} is the teacher's, not the repository's"
         )

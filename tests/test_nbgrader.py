@@ -18,12 +18,17 @@ The students, per assignment:
 from __future__ import annotations
 
 import csv
+import getpass
+import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -448,3 +453,180 @@ def test_export_writes_one_row_per_student_and_assignment(course):
     assert float(rows[("02_third_card", "partial")]["score"]) == 12
     assert float(rows[("02_third_card", "partial")]["max_score"]) == 16
     assert float(rows[("02_third_card", "looper")]["score"]) == 5
+
+
+# -- the teacher's guide, command by command ------------------------------------------------------
+
+GUIDE = EXERCISES / "README.md"
+# A command block is announced by an HTML comment the reader does not see: <!-- run: teacher -->
+# (from exercises/, after the setup block), student (in a student's home folder), lab (a server)
+# or setup; <!-- file: name --> announces a file the guide asks the teacher to write.
+STEP = re.compile(r"<!-- (run|file): ([\w.]+) -->\n```(\w+)\n(.*?)```", re.DOTALL)
+GUIDE_EXCHANGE = "/srv/nbgrader/exchange"
+
+
+def guide_steps() -> list[tuple[str, str, str]]:
+    return [(m[1], m[2], m[4]) for m in STEP.finditer(GUIDE.read_text())]
+
+
+def test_every_command_block_of_the_guide_is_announced_and_run():
+    text = GUIDE.read_text()
+    runs = [name for kind, name, _ in guide_steps() if kind == "run"]
+    assert len(re.findall(r"^```bash$", text, re.MULTILINE)) == len(runs), (
+        "a ```bash block without <!-- run -->"
+    )
+    assert set(runs) == {"setup", "teacher", "student", "lab"}
+    commands = " ".join(body for kind, _, body in guide_steps() if kind == "run")
+    for step in [
+        "db student add",
+        "db student import",
+        "generate_assignment",
+        "release_assignment",
+        "fetch_assignment",
+        "submit",
+        "collect",
+        "zip_collect",
+        "autograde",
+        "generate_feedback",
+        "release_feedback",
+        "fetch_feedback",
+        "export",
+    ]:
+        assert f"nbgrader {step}" in commands, f"the guide shows 'nbgrader {step}'"
+
+
+def bash(script: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    log = f"$ {script}\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == 0, log
+    assert "Traceback" not in result.stderr and "| ERROR]" not in result.stderr, log
+    return result
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def formgrader(port: int, token: str, path: str, body: dict | None = None):
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/formgrader/api/{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        method="GET" if body is None else "PUT",
+        headers={"Authorization": f"token {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def grade_by_hand_in_the_formgrader(setup: str, command: str, repo: Path, env: dict, tmp: Path) -> list:
+    """Start the guide's JupyterLab, give the written answer 3 points through the formgrader, stop it."""
+    port, token = free_port(), "guide-test"
+    extra = [
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        extra.append("--allow-root")
+    server = subprocess.Popen(
+        ["bash", "-c", f"{setup}\nexec {command.strip()} {' '.join(extra)}"],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assignments = formgrader(port, token, "assignments")
+                break
+            except OSError:
+                assert server.poll() is None, "jupyter lab exited"
+                assert time.monotonic() < deadline, "jupyter lab did not answer within 60 s"
+                time.sleep(0.5)
+        submissions = formgrader(port, token, "student_notebook_submissions/ana/02_third_card")
+        notebook_id = next(s["id"] for s in submissions if s["name"] == "third_card")
+        grades = formgrader(port, token, f"grades?submission_id={notebook_id}")
+        proof = next(g for g in grades if g["name"] == "proof_answer")
+        formgrader(port, token, f"grade/{proof['id']}", {"manual_score": 3, "extra_credit": 0})
+        return assignments
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_the_teachers_guide_works_command_by_command(tmp_path):
+    repo = tmp_path / "repo"
+    working = ("gradebook.db", "exchange", "submitted", "autograded", "feedback", "downloaded", "*.csv")
+    shutil.copytree(EXERCISES, repo / "exercises", ignore=shutil.ignore_patterns(*working))
+    (repo / ".venv").symlink_to(BIN.parent)  # the environment the guide activates
+    home = tmp_path / "student-home"
+    home.mkdir()
+    exchange = tmp_path / "exchange"
+    env = {k: v for k, v in os.environ.items() if k not in ("NBGRADER_EXECUTION", "VIRTUAL_ENV")}
+    env["SETWIDGETS_EXCHANGE"] = str(exchange)
+    # Students have nbgrader in their own environment; the teacher gets it from the setup block.
+    student_env = dict(env, PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}")
+    course = repo / "exercises"
+
+    setup, assignments = "", []
+    for kind, name, body in guide_steps():
+        body = body.replace(GUIDE_EXCHANGE, str(exchange))
+        if kind == "file":
+            (course / name).write_text(body)
+        elif name == "setup":
+            setup = body
+            assert "nbgrader" in bash(f"{setup}\ncommand -v nbgrader alembic", repo, env).stdout
+        elif name == "student":
+            if "nbgrader submit" in body:  # the student does the work first
+                nb = nbformat.read(home / "01_magic_rule" / "magic_rule.ipynb", as_version=4)
+                cell(nb, "is_set_answer").source = IS_SET.strip()
+                cell(nb, "odd_one_out_answer").source = ODD_ONE_OUT.strip()
+                nbformat.write(nb, home / "01_magic_rule" / "magic_rule.ipynb")
+            bash(body, home, student_env)
+        elif name == "lab":
+            assignments = grade_by_hand_in_the_formgrader(setup, body, repo, env, tmp_path)
+        else:
+            if "zip_collect" in body:  # what the teacher downloaded from the learning platform
+                archive = course / "downloaded" / "02_third_card" / "archive"
+                archive.mkdir(parents=True)
+                shutil.copy(
+                    course / "source" / "02_third_card" / "third_card.ipynb", archive / "ana_third_card.ipynb"
+                )
+                with zipfile.ZipFile(archive / "ben.zip", "w") as zipped:
+                    zipped.write(
+                        course / "release" / "02_third_card" / "third_card.ipynb", "ben_third_card.ipynb"
+                    )
+            bash(f"{setup}\n{body}", repo, env)
+
+    assert {a["name"]: a["num_submissions"] for a in assignments} == {"01_magic_rule": 1, "02_third_card": 2}
+    student = getpass.getuser()  # the exchange knows a student by their login
+    with open(course / "grades.csv", newline="") as f:
+        scores = {
+            (r["assignment"], r["student_id"]): (float(r["score"]), float(r["max_score"]))
+            for r in csv.DictReader(f)
+        }
+    assert scores[("01_magic_rule", student)] == (10, 10)
+    assert scores[("02_third_card", "ana")] == (12 + 3, 16), "autograded 12, and 3 from the formgrader"
+    assert scores[("02_third_card", "ben")] == (0, 16)
+    assert {"ana", "ben", "chloe", student} <= {s for _, s in scores}, (
+        "the imported class list is in the export"
+    )
+    fetched = list((home / "01_magic_rule" / "feedback").glob("*/magic_rule.html"))
+    assert len(fetched) == 1 and "Score: 10.0 / 10.0" in fetched[0].read_text()
+    assert (
+        "Score: 15.0 / 16.0"
+        in (course / "feedback" / "ana" / "02_third_card" / "third_card.html").read_text()
+    )
