@@ -33,6 +33,11 @@ def inset(rect: Sequence[float], margin: float = 4) -> tuple[float, float, float
     return x + margin, y + margin, w - 2 * margin, h - 2 * margin
 
 
+def around(rect: Sequence[float], margin: float = 3) -> tuple[float, float, float, float]:
+    """A rectangle grown by ``margin`` on each side: a highlight frame is stroked on the card's edge."""
+    return inset(rect, -margin)
+
+
 @dataclass(frozen=True)
 class CardLook:
     """What the pixels of one card rectangle show.
@@ -71,13 +76,22 @@ def _runs(flags: Sequence[bool], bridge: int = 3) -> list[tuple[int, int]]:
     return [(a, b) for a, b in runs]
 
 
-def read_card(nb: NotebookPage, canvas: Any, rect: Sequence[float], theme: Theme = CLASSIC) -> CardLook:
-    """Look at the card drawn in ``rect`` (canvas pixels) and describe it."""
+def read_card(
+    nb: NotebookPage,
+    canvas: Any,
+    rect: Sequence[float],
+    theme: Theme = CLASSIC,
+    background: str | None = None,
+) -> CardLook:
+    """Look at the card drawn in ``rect`` (canvas pixels) and describe it.
+
+    ``background`` is the card's color when a highlight tints it (default: the theme's card color).
+    """
     inner = inset(rect, 6)
     counts = {name: nb.count_color(canvas, css, inner) for name, css in theme.colors.items()}
     color = max(counts, key=counts.get)
     mask = nb.color_mask(canvas, theme.colors[color], inner)
-    ink = nb.color_mask(canvas, theme.card, inner, tolerance=30, near=False)
+    ink = nb.color_mask(canvas, background or theme.card, inner, tolerance=30, near=False)
     width = len(mask[0]) if mask else 0
     columns = [any(row[i] == "#" for row in mask) for i in range(width)]
     fills = []
@@ -90,10 +104,20 @@ def read_card(nb: NotebookPage, canvas: Any, rect: Sequence[float], theme: Theme
 
 
 def assert_card_shown(
-    nb: NotebookPage, canvas: Any, rect: Sequence[float], card: Card, theme: Theme = CLASSIC, where: str = ""
+    nb: NotebookPage,
+    canvas: Any,
+    rect: Sequence[float],
+    card: Card,
+    theme: Theme = CLASSIC,
+    where: str = "",
+    highlight: str | None = None,
 ) -> CardLook:
-    """Fail unless ``rect`` shows ``card``: its color only, its number of symbols, its shading."""
-    look = read_card(nb, canvas, rect, theme)
+    """Fail unless ``rect`` shows ``card``: its color only, its number of symbols, its shading.
+
+    ``highlight`` names the frame the card has ("found", "odd", ...), whose tint is its background.
+    """
+    background = theme.highlights[highlight][1] if highlight else None
+    look = read_card(nb, canvas, rect, theme, background)
     label = f"{where or 'the card'} should be {card.name}"
     assert look.colors[card.color] >= 40, f"{label}, but has few {card.color} pixels: {look}"
     strays = {name: n for name, n in look.colors.items() if name != card.color and n}

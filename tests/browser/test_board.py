@@ -17,7 +17,7 @@ from setwidgets import Game, explain, is_set
 from setwidgets.widgets import Board
 
 from .harness import NotebookPage, python_cells, rgb
-from .painted import CLASSIC, assert_card_shown, assert_frames, card_background_share
+from .painted import CLASSIC, around, assert_card_shown, assert_frames, card_background_share
 
 pytestmark = pytest.mark.browser
 
@@ -71,8 +71,9 @@ class BoardPage:
     def status(self) -> str:
         return self.nb.text(".setw-board .setw-status")
 
-    def scores(self) -> str:
-        return self.nb.text(".setw-board .setw-scores")
+    def scores(self, expected: str = "") -> str:
+        """The score line, once it contains ``expected`` (its update may come after the status line's)."""
+        return self.nb.wait_text(".setw-board .setw-scores", expected)
 
 
 @pytest.fixture
@@ -120,7 +121,8 @@ def test_clicking_a_set_scores_a_point_and_deals_new_cards(board: BoardPage) -> 
 
     for count, position in enumerate(positions[:2], start=1):
         board.click(position)
-        nb.wait_color(canvas, CLASSIC.highlights["selected"][0], board.rects[position], min_pixels=100)
+        selected = CLASSIC.highlights["selected"][0]
+        nb.wait_color(canvas, selected, around(board.rects[position]), min_pixels=100)
         assert twin.selected == positions[:count]
     assert_frames(nb, canvas, board.rects, dict.fromkeys(positions[:2], "selected"))
     nb.screenshot("board-03-two-selected")
@@ -130,13 +132,13 @@ def test_clicking_a_set_scores_a_point_and_deals_new_cards(board: BoardPage) -> 
     assert twin.game.players[0].score == 1, f"the twin should have scored: {twin.status}"
     # The taken SET is framed for a moment on the old table, then the new cards replace it.
     found = CLASSIC.highlights["found"][0]
-    nb.wait_color(canvas, found, board.rects[positions[2]], min_pixels=100, timeout=5)
+    nb.wait_color(canvas, found, around(board.rects[positions[2]]), min_pixels=100, timeout=5)
     nb.screenshot("board-04-set-found")
     nb.wait_color(canvas, found, None, min_pixels=0)
     status = nb.wait_text(".setw-board .setw-status", differs_from=old_status)
     assert status == twin.status
     assert str(explain(*sets[0])) in status  # "A SET: all different numbers, same color, ..."
-    assert board.scores() == twin.scores == "You 1"
+    assert board.scores(twin.scores) == twin.scores == "You 1"
 
     after = board.digests()
     for position in range(12):
@@ -164,12 +166,12 @@ def test_three_cards_that_are_not_a_set_get_the_magic_rule_sentence(board: Board
     assert str(verdict) in status
     assert " and one " in str(verdict), "the sentence should be in the magic-rule form"
     assert status == twin.status
-    assert board.scores() == twin.scores == "You -1 (0 SETs, 1 penalty)"
+    assert board.scores(twin.scores) == twin.scores == "You -1 (0 SETs, 1 penalty)"
 
     # The odd card out is framed, the cards stay, the selection is gone.
     odd = {positions[f.odd_index] for f in verdict.broken}
     assert twin.highlights == dict.fromkeys(odd, "odd")
-    nb.wait_color(canvas, CLASSIC.highlights["odd"][0], board.rects[min(odd)], min_pixels=100)
+    nb.wait_color(canvas, CLASSIC.highlights["odd"][0], around(board.rects[min(odd)]), min_pixels=100)
     assert_frames(nb, canvas, board.rects, twin.highlights)
     for position, card in enumerate(table):
         if position not in odd:
