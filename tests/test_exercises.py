@@ -41,6 +41,25 @@ ANSWERS = {
 }
 
 
+# Code run after a notebook, as if the student picked cards in its widget; and what it prints.
+PROBES = {
+    "magic_rule.ipynb": 'checker.set_cards("1RSO", "2RSO", "3PSO")\nprint(yours.value)',
+    "third_card.ipynb": (
+        'explorer.set_cards("1RSO", "1RSO")\nprint(yours.value)\n'
+        'explorer.set_cards("1RSO", "2RSO")\nprint(yours.value)'
+    ),
+}
+PROBED = {
+    ("magic_rule.ipynb", "source"): "<b>Your functions say:</b> Not a SET: look at the color.\n",
+    ("magic_rule.ipynb", "release"): "<b>Your functions say:</b> Write is_set and odd_one_out above first.\n",
+    ("third_card.ipynb", "source"): (
+        "<b>Your third_card says:</b> ValueError: third_card needs two different cards; got 1RSO twice\n"
+        "<b>Your third_card says:</b> 3RSO (three red solid ovals)\n"
+    ),
+    ("third_card.ipynb", "release"): "<b>Your third_card says:</b> write third_card above first.\n" * 2,
+}
+
+
 def ids(paths: list[Path]) -> list[str]:
     return [f"{p.parent.name}/{p.name}" for p in paths]
 
@@ -50,8 +69,15 @@ def nbgrader_meta(cell) -> dict:
 
 
 def execute(path: Path, grading: bool) -> nbformat.NotebookNode:
-    """Run a notebook in a fresh kernel, as a student (grading=False) or as nbgrader would."""
+    """Run a notebook in a fresh kernel, as a student (grading=False) or as nbgrader would.
+
+    As a student, a last cell (id "probe") then picks cards in the notebook's widget.
+    """
     nb = nbformat.read(path, as_version=4)
+    if not grading:
+        probe = nbformat.v4.new_code_cell(PROBES[path.name])
+        probe.id = "probe"
+        nb.cells.append(probe)
     env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
     if grading:
         env["NBGRADER_EXECUTION"] = "autograde"
@@ -109,6 +135,9 @@ def test_the_source_notebook_runs_without_error_and_passes_its_own_tests(path, g
         assert shown == [], "under nbgrader the live widget is skipped"
     else:
         assert len(shown) == 1, "the student sees one live widget"
+        assert text_of(by_id(nb, "probe")) == PROBED[path.name, "source"], (
+            "the widget shows the student's answer"
+        )
 
 
 @pytest.mark.notebooks
@@ -126,6 +155,7 @@ def test_the_release_copy_fails_only_where_an_unwritten_answer_is_called(path):
     assert widget.id not in found
     assert "first" in text_of(widget), "the widget cell says what to write first"
     assert any(o.output_type == "display_data" and WIDGET_VIEW in o.data for o in widget.outputs)
+    assert text_of(by_id(nb, "probe")) == PROBED[path.name, "release"]
     for check in ANSWERS[path.name].values():
         cell = next(c for c in nb.cells if c.source == check)
         assert "is not written yet" in text_of(cell), check
