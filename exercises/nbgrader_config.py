@@ -18,7 +18,8 @@ c.CourseDirectory.db_url = f"sqlite:///{COURSE_ROOT / 'gradebook.db'}"
 
 # Where release_assignment puts the student copies and students submit. On one shared
 # machine or JupyterHub, point SETWIDGETS_EXCHANGE at a folder every student can write
-# to (for example /srv/nbgrader/exchange); the default keeps everything inside the course.
+# to, for example /usr/local/share/nbgrader/exchange (nbgrader's own default, so the
+# students need no configuration). Without it, everything stays inside the course.
 c.Exchange.root = os.environ.get("SETWIDGETS_EXCHANGE", str(COURSE_ROOT / "exchange"))
 
 # Every exercise cell runs in well under a second; 30 s per cell stops a loop that

@@ -305,7 +305,10 @@ def test_the_course_runs_from_the_exercises_folder_as_it_is():
 
 
 def test_a_shared_exchange_comes_from_the_environment():
-    assert load_config("/srv/nbgrader/exchange").Exchange.root == "/srv/nbgrader/exchange"
+    assert (
+        load_config("/usr/local/share/nbgrader/exchange").Exchange.root
+        == "/usr/local/share/nbgrader/exchange"
+    )
 
 
 def test_zip_collect_reads_the_student_and_notebook_from_the_file_name():

@@ -462,7 +462,7 @@ GUIDE = EXERCISES / "README.md"
 # (from exercises/, after the setup block), student (in a student's home folder), lab (a server)
 # or setup; <!-- file: name --> announces a file the guide asks the teacher to write.
 STEP = re.compile(r"<!-- (run|file): ([\w.]+) -->\n```(\w+)\n(.*?)```", re.DOTALL)
-GUIDE_EXCHANGE = "/srv/nbgrader/exchange"
+GUIDE_EXCHANGE = "/usr/local/share/nbgrader/exchange"
 
 
 def guide_steps() -> list[tuple[str, str, str]]:
