@@ -13,6 +13,9 @@ The students, per assignment:
 - ``partial`` gets some parts right: exactly the points of the cells it deserves;
 - ``tamper`` (exercise 1) rewrites a locked test cell so it passes, and gives it 100 points;
 - ``looper`` (exercise 2) writes a ``count_sets`` whose loop never ends.
+
+Last, the teacher's guide ``exercises/README.md`` is run command block by command block on
+another copy of the course: exchange and zip_collect, the formgrader, feedback and export.
 """
 
 from __future__ import annotations
@@ -166,7 +169,6 @@ def cell(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
 
 def hand_in(
     course: Path,
-    student: str,
     assignment: str,
     answers: dict[str, str] | None = None,
     source: bool = False,
@@ -232,41 +234,32 @@ def course(tmp_path_factory) -> Path:
             gb.update_or_create_student(student, first_name=student.title(), last_name="Student")
 
     one, two = "01_magic_rule", "02_third_card"
-    save(course, "solver", one, hand_in(course, "solver", one, source=True))
-    save(course, "blank", one, hand_in(course, "blank", one))
-    save(
-        course,
-        "partial",
-        one,
-        hand_in(
-            course,
-            "partial",
-            one,
-            {"is_set_answer": IS_SET, "odd_one_out_answer": ODD_ONE_OUT_GIVES_THE_VALUE},
-        ),
-    )
-    tampered = hand_in(course, "tamper", one, {"odd_one_out_answer": ODD_ONE_OUT})
+    save(course, "solver", one, hand_in(course, one, source=True))
+    save(course, "blank", one, hand_in(course, one))
+    partial_one = {"is_set_answer": IS_SET, "odd_one_out_answer": ODD_ONE_OUT_GIVES_THE_VALUE}
+    save(course, "partial", one, hand_in(course, one, partial_one))
+    tampered = hand_in(course, one, {"odd_one_out_answer": ODD_ONE_OUT})
     locked = cell(tampered, "test_is_set_visible")
     locked.source = 'print("is_set passed the visible tests.")'
     locked.metadata["nbgrader"]["points"] = 100
     save(course, "tamper", one, tampered)
 
-    solver = hand_in(course, "solver", two, source=True)
+    solver = hand_in(course, two, source=True)
     save(course, "solver", two, solver)
-    save(course, "blank", two, hand_in(course, "blank", two))
+    save(course, "blank", two, hand_in(course, two))
     partial = {
         "third_card_answer": THIRD_CARD,
         "third_card_mod3_answer": THIRD_CARD_MOD3,
         "count_sets_answer": COUNT_SETS_BY_TRIPLES,
         "proof_answer": PROOF,
     }
-    save(course, "partial", two, hand_in(course, "partial", two, partial))
+    save(course, "partial", two, hand_in(course, two, partial))
     looper = {
         "third_card_answer": THIRD_CARD,
         "third_card_mod3_answer": MOD3_BORROWS_THIRD_CARD,
         "count_sets_answer": COUNT_SETS_FOREVER,
     }
-    save(course, "looper", two, hand_in(course, "looper", two, looper))
+    save(course, "looper", two, hand_in(course, two, looper))
 
     nbgrader(course, "autograde", one)
     start = time.monotonic()
