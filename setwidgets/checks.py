@@ -170,9 +170,11 @@ def _one_case(name: str, func: Callable, case: _Case) -> str:
     """Return '' when the case passes, else the sentence that explains what went wrong."""
     try:
         got = (case.call or func)(*case.args)
-    except NotImplementedError:
+    except NotImplementedError as error:
+        unwritten = _raised_in(error) or name
+        uses = "" if unwritten in (name, "<lambda>") else f" ({name} calls it)"
         return (
-            f"{name} is not written yet: replace the line `raise NotImplementedError()` "
+            f"{unwritten} is not written yet{uses}: replace the line `raise NotImplementedError()` "
             "with your code, then run that cell again."
         )
     except Exception as error:
@@ -190,6 +192,16 @@ def _one_case(name: str, func: Callable, case: _Case) -> str:
         return ""
     # A case with its own call (such as counting calls) writes the whole sentence itself.
     return problem if case.call else f"{case.label} returned {_show(got)}, but {problem}"
+
+
+def _raised_in(error: BaseException) -> str | None:
+    """The name of the function in which the exception was raised."""
+    tb = error.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_name
 
 
 # -- is_set -------------------------------------------------------------------------

@@ -79,6 +79,21 @@ def test_an_unwritten_answer_is_told_where_to_write(check, capsys):
     assert "is not written yet: replace the line `raise NotImplementedError()`" in message(capsys)
 
 
+def test_an_unwritten_helper_is_named_as_the_one_to_write(capsys):
+    def third_card(a, b):
+        raise NotImplementedError()
+
+    def count_sets(cards):
+        present = set(cards)
+        return sum(third_card(a, b) in present for a, b in itertools.combinations(cards, 2)) // 3
+
+    assert not check_count_sets(count_sets)
+    assert message(capsys) == (
+        "✗ third_card is not written yet (count_sets calls it): replace the line "
+        "`raise NotImplementedError()` with your code, then run that cell again."
+    )
+
+
 @pytest.mark.parametrize("check", [check_is_set, check_odd_one_out, check_third_card, check_count_sets])
 def test_something_that_is_not_a_function_is_refused(check):
     with pytest.raises(TypeError, match=r"needs your function itself, as in check_"):
