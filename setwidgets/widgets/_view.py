@@ -152,6 +152,10 @@ class CardsView(VBox):
         self.canvas.layout.display = None
         self._picture.layout.display = "none"
         self._picture.value = ""
+        # Draw commands sent before this browser listened are lost (Voila runs the notebook first),
+        # and with them ipycanvas's "switch to this canvas" command, which it sends only when the
+        # target canvas changes: forget the last target so the redraw names this canvas again.
+        self.canvas._canvas_manager._current_canvas = None
         self.redraw()
 
     # -- static pictures ------------------------------------------------------------------------
