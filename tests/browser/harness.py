@@ -347,9 +347,9 @@ def start_voila(notebook: Path, work_dir: Path, timeout: float = 60.0) -> Server
     argv = [
         str(VENV_BIN / "voila"), str(notebook), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
     ]  # fmt: skip
-    server = Server(
-        argv, f"http://127.0.0.1:{port}/", "", _jupyter_env(work_dir), notebook.parent, work_dir / "voila.log"
-    )
+    env, url = _jupyter_env(work_dir), f"http://127.0.0.1:{port}/"
+    # Asking for the page itself would run the notebook each time; a static file says the server is up.
+    server = Server(argv, url, "voila/static/voila.js", env, notebook.parent, work_dir / "voila.log")
     return server.start(timeout)
 
 
@@ -433,6 +433,10 @@ class NotebookPage:
         return self.page.locator(".jp-CodeCell").nth(index).locator(".jp-OutputArea").inner_text()
 
     # -- any page ------------------------------------------------------------------------------
+
+    def visit(self, path: str = "", timeout: float = 60.0) -> None:
+        """Go to a page of the server (for Voila, "" is the rendered notebook)."""
+        self.page.goto(self.server.url(path), wait_until="domcontentloaded", timeout=timeout * 1000)
 
     def canvas(self, selector: str = "canvas", nth: int = 0) -> Any:
         """A locator for the ``nth`` canvas matching ``selector``, once it is in the page."""
