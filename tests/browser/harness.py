@@ -104,6 +104,22 @@ _JS_DIGEST = """(el, [x, y, w, h]) => {
 # The page's JupyterLab (exposed as window.jupyterapp, see start_lab) says whether the current
 # notebook's kernel is connected and idle; the status bar can say "Idle" before the connection
 # is made, and cells run then are silently dropped.
+# Arms a stopwatch: the next `event` on `trigger` starts it, and it stops at the first poll
+# (every millisecond or so, between the page's other tasks) that sees the pixels of the
+# rectangle differ from what they were when armed. The result lands in window.__setwTiming.
+_JS_ARM_TIMING = """([trigger, canvas, event, rect]) => {
+    const digest = DIGEST;
+    const before = digest(canvas, rect);
+    const timing = window.__setwTiming = {start: null, end: null};
+    trigger.addEventListener(event, () => {
+        timing.start = performance.now();
+        const poll = () => {
+            if (digest(canvas, rect) !== before) timing.end = performance.now();
+            else setTimeout(poll, 1);
+        };
+        poll();
+    }, {capture: true, once: true});
+}"""
 _JS_KERNEL_IDLE = """() => {
     const app = window.jupyterapp, widget = app && app.shell.currentWidget;
     const kernel = widget && widget.sessionContext && widget.sessionContext.session
@@ -113,6 +129,9 @@ _JS_KERNEL_IDLE = """() => {
 _JS_PROMPTS = (
     "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent)"
 )
+
+
+_JS_ARM_TIMING = _JS_ARM_TIMING.replace("DIGEST", _JS_DIGEST)
 
 
 class HarnessError(RuntimeError):
@@ -565,6 +584,32 @@ class NotebookPage:
             timeout=timeout * 1000,
         )
         return self.digest(canvas, rect)
+
+    def time_to_change(
+        self,
+        canvas: Any,
+        action: Any,
+        rect: Sequence[float] | None = None,
+        trigger: Any = None,
+        event: str = "mousedown",
+        timeout: float = 15.0,
+    ) -> float:
+        """Milliseconds from an input to the first changed pixels of ``rect``, timed inside the page.
+
+        ``action()`` performs the input (a click); the clock starts when ``trigger`` (default:
+        the canvas) receives ``event`` and stops when a poll sees the rectangle's pixels change,
+        so Playwright's own round trips are not counted. The polling resolution is a few ms.
+        """
+        trigger_handle = (trigger or canvas).element_handle()
+        self.page.evaluate(
+            _JS_ARM_TIMING, [trigger_handle, canvas.element_handle(), event, self._rect(canvas, rect)]
+        )
+        action()
+        self.page.wait_for_function(
+            "() => window.__setwTiming && window.__setwTiming.end !== null", timeout=timeout * 1000
+        )
+        timing = self.page.evaluate("() => window.__setwTiming")
+        return timing["end"] - timing["start"]
 
     def screen_point(self, canvas: Any, x: float, y: float) -> tuple[float, float]:
         """Where canvas pixel (x, y) is on the page, aiming at the pixel's centre.

@@ -75,8 +75,10 @@ def test_plain_canvas_pixels_and_clicks(notebook_page) -> None:
     assert clicked_pixel(nb.wait_text(".probe-clicks", "clicked")) == (20, 30)
     assert nb.digest(canvas) == before
 
-    nb.click_canvas(canvas, 149, 109)  # the last pixel inside the rectangle
-    nb.wait_changed(canvas, before)
+    # The last pixel inside the rectangle; the page's stopwatch sees the blue arrive.
+    elapsed = nb.time_to_change(canvas, lambda: nb.click_canvas(canvas, 149, 109), (50, 50, 100, 60))
+    assert 0 < elapsed < 15_000
+    assert nb.digest(canvas) != before
     assert clicked_pixel(nb.text(".probe-clicks")) == (149, 109)
     assert nb.colors(canvas, (50, 50, 100, 60)) == {(0, 0, 255): 6000}
     nb.screenshot("harness-plain-canvas-clicked")
