@@ -19,7 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from .harness import HarnessError, NotebookPage, Server, launch_chromium, start_lab, write_notebook
+from .harness import (
+    HarnessError,
+    NotebookPage,
+    Server,
+    launch_chromium,
+    screenshot_path,
+    start_lab,
+    write_notebook,
+)
 
 VIEWPORT = {"width": 1280, "height": 1000}
 
@@ -36,10 +44,13 @@ def playwright_session() -> Iterator[object]:
 @pytest.fixture(scope="session")
 def chromium(playwright_session: object) -> Iterator[object]:
     """Headless Debian Chromium; a missing Chromium fails the browser tests with a clear message."""
+    problem = None
     try:
         browser = launch_chromium(playwright_session)
     except HarnessError as error:
-        pytest.fail(str(error), pytrace=False)
+        problem = str(error)
+    if problem:  # failed outside the except block, so the report shows the message once
+        pytest.fail(problem, pytrace=False)
     yield browser
     browser.close()
 
@@ -53,10 +64,13 @@ def lab_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def lab(lab_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """JupyterLab from .venv on a free loopback port, stopped (with its kernels) at the end."""
+    problem = None
     try:
         server = start_lab(lab_root, tmp_path_factory.mktemp("lab-work"))
     except HarnessError as error:
-        pytest.fail(str(error), pytrace=False)
+        problem = str(error)
+    if problem:
+        pytest.fail(problem, pytrace=False)
     with server:
         yield server
 
@@ -67,6 +81,8 @@ def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Calla
 
     On failure the last page made is saved as test-artifacts/FAILED-<test>.png.
     """
+    failed_shot = screenshot_path(f"FAILED-{request.node.name}")
+    failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
     context = chromium.new_context(viewport=VIEWPORT)
     pages: list[object] = []
 
@@ -79,10 +95,8 @@ def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Calla
     yield make
     report = getattr(request.node, "rep_call", None)
     if pages and report is not None and report.failed:
-        from .harness import screenshot_path
-
         try:
-            pages[-1].screenshot(path=str(screenshot_path(f"FAILED-{request.node.name}")))
+            pages[-1].screenshot(path=str(failed_shot))
         except Exception as error:  # a crashed page must not hide the test's own failure
             print(f"could not save a screenshot of the failed page: {error}")
     context.close()

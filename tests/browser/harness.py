@@ -290,21 +290,31 @@ class Server:
                 pass  # it stopped on its own meanwhile
 
     def stop(self) -> None:
-        """Terminate the process group, politely first."""
+        """Stop the kernels, then terminate the server's process group, politely first.
+
+        jupyter_client starts each kernel in a session of its own, so killing the server's
+        group does not reach them: a server that is terminated shuts its kernels down, and
+        JupyterLab's are also asked to stop through the API first, in case it must be killed.
+        """
         if self.process is None or self.process.poll() is not None:
             return
+        if self.token:
+            try:
+                self.shutdown_kernels()
+            except (OSError, ValueError):
+                pass  # the server is not answering; the signals below still stop it
         pgid = self.process.pid
-        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
             try:
                 os.killpg(pgid, sig)
             except ProcessLookupError:
                 return
             try:
                 self.process.wait(wait)
-                break
             except subprocess.TimeoutExpired:
                 continue
-        # Kernels share the group; make sure none outlives its server.
+            break
+        # Anything else the server started in its own group (a terminal, say) goes too.
         try:
             os.killpg(pgid, signal.SIGKILL)
         except ProcessLookupError:
