@@ -393,10 +393,12 @@ class Game:
             now = self._now()
             self._expire(now)
             if any(c.player == index for c in self._queue):
-                where = "holds the call" if self._queue[0].player == index else "is already in line"
-                raise GameError(
-                    f"{self._name(index)} {where}; claim three cards with claim(cards, player=...)"
+                where = (
+                    self._says(index, "holds", "hold") + " the call"
+                    if self._queue[0].player == index
+                    else self._says(index, "is", "are") + " already in line"
                 )
+                raise GameError(f"{where}; claim three cards with claim(cards, player=...)")
             self._queue.append(_Call(index, now))
             if len(self._queue) == 1:
                 self._turn_start = now
@@ -446,11 +448,12 @@ class Game:
                 mine = next((k for k, c in enumerate(self._queue) if c.player == index), None)
                 if mine is None:
                     raise GameError(
-                        f"{self._name(holder)} has called SET and is choosing cards; nobody else may take "
-                        f"cards until they are done. Call SET yourself to be next in line."
+                        f"{self._says(holder, 'has', 'have')} called SET; nobody else may take cards "
+                        "until the caller has chosen. Call SET yourself to be next in line."
                     )
                 raise GameError(
-                    f"{self._name(holder)} holds the call; {self._name(index)} is number {mine + 1} in line "
+                    f"{self._says(holder, 'holds', 'hold')} the call; "
+                    f"{self._says(index, 'is', 'are')} number {mine + 1} in line "
                     "and may claim when the players before are done."
                 )
             entry = self._queue[0]
@@ -505,7 +508,7 @@ class Game:
             self._expire(self._now())
             if self._queue:
                 raise GameError(
-                    f"{self._name(self._queue[0].player)} has called SET and is choosing cards; "
+                    f"{self._says(self._queue[0].player, 'has', 'have')} called SET; "
                     "wait until the call is over before saying there is no SET."
                 )
             count = len(find_sets(self._table))
@@ -743,6 +746,11 @@ class Game:
     def _name(self, index: int) -> str:
         return self._players[index].name
 
+    def _says(self, index: int, verb: str, you_verb: str) -> str:
+        """The player's name and a verb that agrees with it ("Ana keeps", "You keep")."""
+        name = self._name(index)
+        return f"{name} {you_verb if name == 'You' else verb}"
+
     def _player_index(self, player: int | str) -> int:
         names = ", ".join(f"{i} ({p.name})" for i, p in enumerate(self._players))
         if isinstance(player, str):
@@ -811,11 +819,17 @@ class Game:
     def _judge(self, index: int, chosen: Triple, now: float) -> Claim:
         """Serve the caller's claim of three cards that are all on the table."""
         verdict = explain(chosen)
-        name = self._name(index)
         self._finish_turn(now)
         if not verdict.is_set:
             self._players[index].penalties += 1
-            return Claim(False, index, chosen, verdict, f"{verdict} {name} loses a point.", True)
+            return Claim(
+                False,
+                index,
+                chosen,
+                verdict,
+                f"{verdict} {self._says(index, 'loses', 'lose')} a point.",
+                True,
+            )
         self._players[index].sets.append(chosen)
         for waiting in self._queue:
             waiting.taken.update(dict.fromkeys(chosen, index))
@@ -829,7 +843,14 @@ class Game:
             (p, card, self._table[p] if p < len(self._table) else None) for p, card in zip(positions, old)
         ]
         return Claim(
-            True, index, chosen, verdict, f"{name} keeps a SET (+1 point). {verdict}", False, replaced, moved
+            True,
+            index,
+            chosen,
+            verdict,
+            f"{self._says(index, 'keeps', 'keep')} a SET (+1 point). {verdict}",
+            False,
+            replaced,
+            moved,
         )
 
     def _finish_turn(self, now: float) -> None:
@@ -851,7 +872,7 @@ class Game:
             self._record(
                 "timeout",
                 player=late.player,
-                message=f"{self._name(late.player)} did not show a SET within {seconds} and loses a point.",
+                message=f"{self._says(late.player, 'loses', 'lose')} a point: no SET shown within {seconds}.",
             )
         return out
 

@@ -232,6 +232,15 @@ def test_a_wrong_claim_costs_a_point_and_the_cards_stay():
     assert g.caller is None
 
 
+def test_messages_to_the_default_player_you_read_as_english():
+    g = new_game()
+    assert g.players[0].name == "You"
+    wrong = g.claim(not_a_set(g))
+    assert wrong.message == f"{wrong.verdict} You lose a point."
+    right = g.claim(g.sets_on_table()[0])
+    assert right.message == f"You keep a SET (+1 point). {right.verdict}"
+
+
 def test_scores_and_winners():
     g = new_game(players=["Ana", "Ben"])
     g.claim(g.sets_on_table()[0], player="Ben")
@@ -393,13 +402,9 @@ def test_after_a_call_nobody_else_may_take_cards():
     before = g.to_json()
     with pytest.raises(GameError) as info:
         g.claim(g.sets_on_table()[0], player="Ben")
-    assert "Ana has called SET and is choosing cards; nobody else may take cards until they are done" in str(
-        info.value
-    )
+    assert "Ana has called SET; nobody else may take cards until the caller has chosen" in str(info.value)
     assert g.to_json() == before
-    with pytest.raises(
-        GameError, match="Ana has called SET and is choosing cards; wait until the call is over"
-    ):
+    with pytest.raises(GameError, match="Ana has called SET; wait until the call is over"):
         g.no_set("Ben")
     assert g.to_json() == before
 
@@ -502,7 +507,7 @@ def test_a_caller_who_runs_out_of_time_loses_a_point():
     assert g.players[0].penalties == 1 and g.caller is None and g.time_left() is None
     event = g.history[-1]
     assert event["type"] == "timeout" and event["player"] == 0
-    assert event["message"] == "Ana did not show a SET within 5 seconds and loses a point."
+    assert event["message"] == "Ana loses a point: no SET shown within 5 seconds."
 
 
 def test_the_next_callers_time_starts_when_the_previous_one_ends():
@@ -549,7 +554,7 @@ def test_a_refused_move_does_not_count_a_timeout_twice():
     g.call("Ben")
     clock.advance(6)
     before = g.to_json()
-    with pytest.raises(GameError, match="Ben has called SET and is choosing cards"):
+    with pytest.raises(GameError, match="Ben has called SET; nobody else may take cards"):
         g.claim(g.sets_on_table()[0], player="Cai")
     # A refused move changes nothing, not even the timeout it noticed; the next move applies it once.
     assert g.to_json() == before

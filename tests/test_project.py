@@ -83,7 +83,7 @@ def test_the_core_imports_nothing_from_jupyter():
     assert out == "", f"the core pulled in Jupyter modules: {out}"
 
 
-PUBLIC = ["Card", "full_deck", "mini_deck", "is_set", "explain", "third_card", "find_sets"]
+PUBLIC = ["Card", "full_deck", "mini_deck", "is_set", "explain", "third_card", "find_sets", "Game"]
 
 
 @pytest.mark.parametrize("name", PUBLIC)

@@ -205,7 +205,7 @@ def test_the_claim_countdown_and_its_penalty(board, game, clock):
     clock.now += 3.0
     board.tick()
     assert game.caller is None and game.players[0].penalties == 1
-    assert board.status == "Ana did not show a SET within 5 seconds and loses a point."
+    assert board.status == "Ana loses a point: no SET shown within 5 seconds."
     assert board.selected == []
     assert board.timer == "Time 00:05"
 
