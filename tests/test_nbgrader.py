@@ -623,3 +623,37 @@ def test_the_teachers_guide_works_command_by_command(tmp_path):
         "Score: 15.0 / 16.0"
         in (course / "feedback" / "ana" / "02_third_card" / "third_card.html").read_text()
     )
+
+
+def test_the_formgrader_finds_the_course_when_lab_starts_at_the_top_of_the_repository(tmp_path):
+    """``python3 course.py lab`` and Binder start JupyterLab at the top, not in exercises/."""
+    repo = tmp_path / "repo"
+    working = ("gradebook.db", "exchange", "submitted", "autograded", "feedback", "downloaded", "*.csv")
+    shutil.copytree(EXERCISES, repo / "exercises", ignore=shutil.ignore_patterns(*working))
+    shutil.copy(ROOT / "nbgrader_config.py", repo)
+    port, token = free_port(), "top-level-test"
+    argv = [str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}"]
+    argv += [f"--IdentityProvider.token={token}", f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        argv.append("--allow-root")
+    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
+    env.update(JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    log = tmp_path / "lab.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(argv, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assignments = formgrader(port, token, "assignments")
+                break
+            except OSError:
+                assert server.poll() is None, f"jupyter lab exited:\n{log.read_text()}"
+                assert time.monotonic() < deadline, f"jupyter lab did not answer:\n{log.read_text()}"
+                time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert sorted(a["name"] for a in assignments) == sorted(NOTEBOOKS)
+    assert (repo / "exercises" / "gradebook.db").is_file(), "the gradebook is the course's own"
+    assert not (repo / "gradebook.db").exists()

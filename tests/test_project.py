@@ -91,3 +91,19 @@ def test_public_names_are_importable_from_the_package(name):
     import setwidgets
 
     assert getattr(setwidgets, name).__doc__, f"setwidgets.{name} needs a docstring a student can read"
+
+
+def _readme_python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+
+
+@pytest.mark.parametrize("index", range(len(_readme_python_blocks())))
+def test_the_readme_examples_run_and_print_what_their_comments_say(index):
+    block = _readme_python_blocks()[index]
+    # A comment after print(...) states what it prints; the example must keep its word.
+    promised = [line.split("# ", 1)[1].strip() for line in block.splitlines() if "print(" in line]
+    result = subprocess.run(
+        [sys.executable, "-c", block], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == promised
