@@ -520,6 +520,19 @@ def formgrader(port: int, token: str, path: str, body: dict | None = None):
         return json.loads(response.read())
 
 
+def wait_for_formgrader(server: subprocess.Popen, port: int, token: str, log: Path | None = None) -> list:
+    """The formgrader's list of assignments, once the starting JupyterLab answers (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return formgrader(port, token, "assignments")
+        except OSError:
+            told = f":\n{log.read_text()}" if log else ""
+            assert server.poll() is None, f"jupyter lab exited{told}"
+            assert time.monotonic() < deadline, f"jupyter lab did not answer within 60 s{told}"
+            time.sleep(0.5)
+
+
 def grade_by_hand_in_the_formgrader(setup: str, command: str, repo: Path, env: dict, tmp: Path) -> list:
     """Start the guide's JupyterLab, give the written answer 3 points through the formgrader, stop it."""
     port, token = free_port(), "guide-test"
@@ -540,15 +553,7 @@ def grade_by_hand_in_the_formgrader(setup: str, command: str, repo: Path, env: d
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assignments = formgrader(port, token, "assignments")
-                break
-            except OSError:
-                assert server.poll() is None, "jupyter lab exited"
-                assert time.monotonic() < deadline, "jupyter lab did not answer within 60 s"
-                time.sleep(0.5)
+        assignments = wait_for_formgrader(server, port, token)
         submissions = formgrader(port, token, "student_notebook_submissions/ana/02_third_card")
         notebook_id = next(s["id"] for s in submissions if s["name"] == "third_card")
         grades = formgrader(port, token, f"grades?submission_id={notebook_id}")
@@ -642,15 +647,7 @@ def test_the_formgrader_finds_the_course_when_lab_starts_at_the_top_of_the_repos
     with log.open("wb") as out:
         server = subprocess.Popen(argv, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assignments = formgrader(port, token, "assignments")
-                break
-            except OSError:
-                assert server.poll() is None, f"jupyter lab exited:\n{log.read_text()}"
-                assert time.monotonic() < deadline, f"jupyter lab did not answer:\n{log.read_text()}"
-                time.sleep(0.5)
+        assignments = wait_for_formgrader(server, port, token, log)
     finally:
         server.terminate()
         server.wait(timeout=30)
