@@ -74,17 +74,61 @@ def _choices(feature: str) -> str:
 
 def _normalise(feature: str, value: Any) -> Any:
     """Return the canonical value, or raise a ValueError that lists the choices."""
+    problem = _value_problem(feature, value)
+    if problem:
+        raise ValueError(problem)
+    return _canonical(feature, value)
+
+
+def _canonical(feature: str, value: Any) -> Any:
+    """The value as VALUES spells it, or None when it is not one of them."""
     if feature == "number":
         # bool is an int subclass; Card(number=True) is a mistake, not a one.
-        if isinstance(value, int) and not isinstance(value, bool) and value in VALUES["number"]:
-            return value
-    elif isinstance(value, str):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value if value in VALUES["number"] else None
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in _NUMBER_WORDS:
+                return _NUMBER_WORDS.index(word) + 1
+            if word in CODE_LETTERS["number"]:
+                return int(word)
+        return None
+    if isinstance(value, str):
         word = value.strip().lower()
         if feature == "shape":
             word = {plural: single for single, plural in _PLURAL_SHAPES.items()}.get(word, word)
         if word in VALUES[feature]:
             return word
-    raise ValueError(f"{feature} must be one of {_choices(feature)}; got {value!r}")
+    return None
+
+
+def _value_problem(feature: str, value: Any) -> str | None:
+    """None when ``value`` is a value of ``feature``; otherwise what is wrong, in words."""
+    if _canonical(feature, value) is not None:
+        return None
+    problem = f"{feature} must be one of {_choices(feature)}; got {value!r}"
+    # A value of another feature usually means the arguments came in another order.
+    for other in FEATURES:
+        if other != feature and _canonical(other, value) is not None:
+            return problem + f", which is a {other}"
+    return problem
+
+
+_MISSING: Any = None
+
+
+def _and(words: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _what(obj: Any) -> str:
+    """A value and what kind of thing it is, in words: "3 (a number)", "None (nothing)"."""
+    if obj is None:
+        return "None (nothing)"
+    kinds = {bool: "True or False", int: "a number", float: "a number", list: "a list", tuple: "a tuple"}
+    kind = kinds.get(type(obj), f"a {type(obj).__name__}")
+    return f"{obj!r} ({kind})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,31 +136,62 @@ class Card:
     """One SET card: ``Card(number=2, color="red", shape="oval", shading="striped")``.
 
     Cards are immutable and hashable, so they can go in sets and be dict keys.
-    Values are checked: ``Card(number=4, ...)`` raises a ValueError that lists
-    the allowed values. Text values ignore case, and a plural shape such as
-    ``"ovals"`` is accepted too.
+    Values are checked: ``Card(number=4, ...)`` raises an error that lists
+    the allowed values. Text values ignore case, a plural shape such as
+    ``"ovals"`` is accepted, and so is a number written as ``"2"`` or ``"two"``.
+    To make a card from its code, use ``Card.parse("2RTO")``.
+
+    >>> card = Card(number=2, color="red", shape="oval", shading="striped")
+    >>> card.name
+    'two red striped ovals'
+    >>> card.code, card.vector
+    ('2RTO', (1, 0, 0, 1))
 
     Useful attributes: ``number``, ``color``, ``shape``, ``shading``,
     ``name`` (plain English), ``code`` (compact text), ``vector`` (Z_3^4) and
     ``index`` (position in :func:`full_deck`).
     """
 
-    number: int
-    color: str
-    shape: str
-    shading: str
+    number: int = _MISSING
+    color: str = _MISSING
+    shape: str = _MISSING
+    shading: str = _MISSING
     _index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._check()
         index = 0
         for feature in FEATURES:
-            value = _normalise(feature, getattr(self, feature))
+            value = _canonical(feature, getattr(self, feature))
             # The dataclass is frozen; normalising the user's spelling (and caching
             # the index, which set finding reads millions of times) are the only
             # writes, and they happen before anyone can see the card.
             object.__setattr__(self, feature, value)
             index = index * 3 + VALUES[feature].index(value)
         object.__setattr__(self, "_index", index)
+
+    def _check(self) -> None:
+        """Raise one error that names every missing feature and every wrong value."""
+        given = {f: getattr(self, f) for f in FEATURES}
+        missing = [f for f, v in given.items() if v is _MISSING]
+        problems = [p for f, v in given.items() if v is not _MISSING and (p := _value_problem(f, v))]
+        if not missing and not problems:
+            return
+        example = "Card(number=2, color='red', shape='oval', shading='striped')"
+        code = given["number"]
+        if missing and isinstance(code, str) and len(code.strip()) == 4:
+            raise TypeError(
+                f"to make a card from its code, use Card.parse({code!r}); Card() itself "
+                f"takes the four features, like {example}."
+            )
+        if missing:
+            problems.append(f"{_and(missing)} {'is' if len(missing) == 1 else 'are'} missing")
+        message = "; ".join(problems)
+        if any(", which is a " in problem for problem in problems):
+            message += ". Give the features in the order number, color, shape, shading, or by name"
+        if missing:
+            raise TypeError(f"{message}. A card needs all four features, like {example}.")
+        raise ValueError(message)
 
     # -- other ways to write a card -------------------------------------------------
 
@@ -137,13 +212,12 @@ class Card:
                 f"like '2RTO' for two red striped ovals; got {code!r}"
             )
         values = {}
-        for feature, letter in zip(_CODE_ORDER, text):
+        for position, (feature, letter) in enumerate(zip(_CODE_ORDER, text)):
             letters = CODE_LETTERS[feature]
             if letter not in letters:
-                position = _CODE_ORDER.index(feature) + 1
                 raise ValueError(
-                    f"character {position} of a card code is the {feature}, one of "
-                    f"{'/'.join(letters)}; got {letter!r} in {code!r}"
+                    f"character {position + 1} of a card code is the {feature}, one of "
+                    f"{'/'.join(letters)}; got {code.strip()[position]!r} in {code!r}"
                 )
             values[feature] = VALUES[feature][letters.index(letter)]
         return cls(**values)
@@ -215,7 +289,7 @@ def as_card(obj: Any) -> Card:
         return Card.parse(obj)
     raise TypeError(
         f"expected a Card (for example Card(2, 'red', 'oval', 'striped')) or a card "
-        f"code like '2RTO'; got {obj!r} of type {type(obj).__name__}"
+        f"code like '2RTO'; got {_what(obj)}"
     )
 
 
@@ -235,18 +309,34 @@ def full_deck() -> list[Card]:
     return [Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES))]
 
 
-def mini_deck(**fixed: Any) -> list[Card]:
+def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
     """The cards that share the given fixed values, in :func:`full_deck` order.
 
     ``mini_deck()`` is the classic 27-card beginners' deck of red cards (the same
     as ``mini_deck(color="red")``); ``mini_deck(shading="solid")`` is another;
     fixing two features, e.g. ``mini_deck(color="red", shading="solid")``,
-    gives the 9 cards of the tic-tac-toe picture.
+    gives the 9 cards of the tic-tac-toe picture. A value alone names its
+    feature, so ``mini_deck("red", "solid")`` is the same nine cards.
+
+    >>> len(mini_deck()), len(mini_deck(color="red", shading="solid"))
+    (27, 9)
     """
-    if not fixed:
-        fixed = {"color": "red"}
     unknown = [k for k in fixed if k not in FEATURES]
     if unknown:
         raise TypeError(f"mini_deck() takes features {', '.join(FEATURES)}; got {', '.join(unknown)}")
+    for value in values:
+        features = [f for f in FEATURES if _canonical(f, value) is not None]
+        if not features:
+            raise ValueError(
+                f"mini_deck() got {value!r}, which is not a value of any feature; "
+                f"name the feature, like mini_deck(color='red')"
+            )
+        if features[0] in fixed:
+            raise TypeError(
+                f"mini_deck() got two values for {features[0]}: {fixed[features[0]]!r} and {value!r}"
+            )
+        fixed[features[0]] = value
+    if not fixed:
+        fixed = {"color": "red"}
     wanted = {feature: _normalise(feature, value) for feature, value in fixed.items()}
     return [c for c in full_deck() if all(getattr(c, f) == v for f, v in wanted.items())]

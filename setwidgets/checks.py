@@ -232,7 +232,7 @@ def _example_triples() -> list[tuple[Card, Card, Card]]:
         ("1RSO", "2RSO", "3PSO"),  # two are red and one is purple
         ("1RSO", "2GSO", "3PSS"),  # two are ovals and one is a squiggle
         ("1RSO", "2GSO", "3PTO"),  # two are solid and one is striped
-        ("1RSO", "1GTS", "2POD"),  # two have one symbol and one has two
+        ("1RSO", "1GTS", "2POD"),  # two have one symbol and one has two symbols
         ("1RSO", "1RSS", "1RSS"),  # repeated, and shapes two and one
     ]
     triples = [tuple(Card.parse(code) for code in triple) for triple in codes]

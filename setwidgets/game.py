@@ -38,7 +38,8 @@ Variants (``variant=``):
     cards. Cards above the usual table size are not replaced when a SET is
     taken, so the table shrinks back.
 ``"solitaire"``
-    One player; saying "no SET" on a table without a SET loses the game.
+    One player; a full table (12 cards, 9 for the mini deck) without a SET
+    loses the game, whether the player says "no SET" or the deck has run out.
 ``"online"``
     Whenever the table has no SET after a deal, three more cards are dealt,
     again and again, until there is one (or the deck is empty).
@@ -62,7 +63,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from setwidgets.cards import Card, full_deck, mini_deck
+from setwidgets.cards import Card, _what, full_deck, mini_deck
 from setwidgets.rules import Verdict, explain, find_sets, has_set
 
 __all__ = ["VARIANTS", "Claim", "Game", "GameError", "NoSet", "Player"]
@@ -392,13 +393,16 @@ class Game:
             self._require_playing("call SET")
             now = self._now()
             self._expire(now)
-            if any(c.player == index for c in self._queue):
-                where = (
-                    self._says(index, "holds", "hold") + " the call"
-                    if self._queue[0].player == index
-                    else self._says(index, "is", "are") + " already in line"
+            if self._queue and self._queue[0].player == index:
+                raise GameError(
+                    f"{self._says(index, 'holds', 'hold')} the call already; pick three cards on the table."
                 )
-                raise GameError(f"{where}; claim three cards with claim(cards, player=...)")
+            if any(c.player == index for c in self._queue):
+                raise GameError(
+                    f"{self._says(index, 'is', 'are')} already in line, after "
+                    f"{self._name(self._queue[0].player, start=False)}; "
+                    "wait until the players before are done."
+                )
             self._queue.append(_Call(index, now))
             if len(self._queue) == 1:
                 self._turn_start = now
@@ -435,7 +439,8 @@ class Game:
                     index,
                     chosen,
                     explain(chosen),
-                    f"Too late: {self._name(index)} had {seconds} to show a SET and lost a point.",
+                    f"Too late: {self._name(index, start=False)} had {seconds} to show a SET "
+                    "and lost a point.",
                     True,
                 )
                 return claim
@@ -453,16 +458,16 @@ class Game:
                     )
                 raise GameError(
                     f"{self._says(holder, 'holds', 'hold')} the call; "
-                    f"{self._says(index, 'is', 'are')} number {mine + 1} in line "
+                    f"{self._says(index, 'is', 'are', start=False)} number {mine + 1} in line "
                     "and may claim when the players before are done."
                 )
             entry = self._queue[0]
             missing = [c for c in chosen if c not in self._table]
             if missing and all(c in entry.taken for c in missing):
-                takers = sorted({self._name(entry.taken[c]) for c in missing})
+                takers = sorted({self._name(entry.taken[c], start=False) for c in missing})
                 message = (
                     f"Too late: {_codes(missing)} {'was' if len(missing) == 1 else 'were'} taken by "
-                    f"{' and '.join(takers)} after {self._name(index)} called. No penalty."
+                    f"{' and '.join(takers)} after {self._name(index, start=False)} called. No penalty."
                 )
                 self._finish_turn(now)
                 claim = Claim(False, index, chosen, explain(chosen), message, False)
@@ -516,14 +521,14 @@ class Game:
                 return NoSet(
                     False,
                     index,
-                    f"There is a SET on the table ({count} in all); keep looking.",
+                    f"There {'is 1 SET' if count == 1 else f'are {count} SETs'} on the table; keep looking.",
                 )
             returned: list[Card] = []
             if self._variant == "solitaire":
                 self._lost = True
                 message = (
                     f"No SET among these {len(self._table)} cards: the game is lost, "
-                    f"with {len(self._deck)} cards left in the deck."
+                    f"with {_count(len(self._deck), 'card')} left in the deck."
                 )
                 self._record("no_set", player=index, dealt=[], returned=[], lost=True)
                 self._end("no SET on the table")
@@ -535,7 +540,8 @@ class Game:
                 )
             else:
                 dealt = self._deal(3)
-                message = f"No SET among {len(self._table) - len(dealt)} cards: {len(dealt)} more were dealt."
+                more = f"{len(dealt)} more {'was' if len(dealt) == 1 else 'were'} dealt"
+                message = f"No SET among {len(self._table) - len(dealt)} cards: {more}."
             self._record(
                 "no_set",
                 player=index,
@@ -743,13 +749,15 @@ class Game:
             raise TypeError(f"now must be a time in seconds (a number); got {now!r}")
         return now
 
-    def _name(self, index: int) -> str:
-        return self._players[index].name
+    def _name(self, index: int, start: bool = True) -> str:
+        """The player's name; the default player You is "you" inside a sentence."""
+        name = self._players[index].name
+        return "you" if name == "You" and not start else name
 
-    def _says(self, index: int, verb: str, you_verb: str) -> str:
+    def _says(self, index: int, verb: str, you_verb: str, start: bool = True) -> str:
         """The player's name and a verb that agrees with it ("Ana keeps", "You keep")."""
-        name = self._name(index)
-        return f"{name} {you_verb if name == 'You' else verb}"
+        name = self._name(index, start)
+        return f"{name} {you_verb if name.lower() == 'you' else verb}"
 
     def _player_index(self, player: int | str) -> int:
         names = ", ".join(f"{i} ({p.name})" for i, p in enumerate(self._players))
@@ -789,9 +797,7 @@ class Game:
                 except ValueError as error:
                     raise GameError(f"{item!r} is not a card: {error}") from None
             else:
-                raise TypeError(
-                    f"each card is a Card or a code like '2RTO'; got {item!r} of type {type(item).__name__}"
-                )
+                raise TypeError(f"each card is a Card or a code like '2RTO'; got {_what(item)}")
         if len(chosen) != 3:
             shown = f": {_codes(chosen)}" if chosen else ""
             raise GameError(f"a SET is exactly three cards; got {len(chosen)}{shown}")
@@ -921,7 +927,12 @@ class Game:
                 dealt = self._deal(3)
                 self._record("deal", cards=[c.code for c in dealt], reason="no SET on the table")
         if not self._deck and not has_set(self._table):
-            self._end("the deck is empty and no SET is left on the table")
+            if self._variant == "solitaire" and len(self._table) >= self._table_size:
+                # RULES.md: a full table without a SET loses solitaire, even with the deck used up.
+                self._lost = True
+                self._end("no SET on the table")
+            else:
+                self._end("the deck is empty and no SET is left on the table")
 
     def _end(self, reason: str) -> None:
         self._over = True
@@ -934,12 +945,14 @@ class Game:
 def _check_variant(variant: Any) -> str:
     if not isinstance(variant, str):
         raise TypeError(f"variant must be one of {', '.join(map(repr, VARIANTS))}; got {variant!r}")
-    if variant not in VARIANTS:
+    if variant.strip().lower() not in VARIANTS:
         raise GameError(f"unknown variant {variant!r}; choose one of {', '.join(map(repr, VARIANTS))}")
-    return variant
+    return variant.strip().lower()
 
 
 def _deck_cards(deck: Any) -> list[Card]:
+    if isinstance(deck, str) and deck.strip().lower() in ("full", "mini"):
+        deck = deck.strip().lower()
     if isinstance(deck, str):
         if deck == "full":
             return full_deck()
@@ -958,9 +971,7 @@ def _deck_cards(deck: Any) -> list[Card]:
             except ValueError as error:
                 raise GameError(f"the deck holds {item!r}, which is not a card: {error}") from None
         else:
-            raise TypeError(
-                f"a deck holds Cards or codes like '2RTO'; got {item!r} of type {type(item).__name__}"
-            )
+            raise TypeError(f"a deck holds Cards or codes like '2RTO'; got {_what(item)}")
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
@@ -1012,6 +1023,11 @@ def _check_seconds(seconds: Any) -> float | None:
     if not seconds > 0:
         raise GameError(f"claim_seconds must be more than 0 (or None for no limit); got {seconds}")
     return seconds
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 card', '3 cards'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _seconds_text(seconds: float | None) -> str:

@@ -36,16 +36,31 @@ _NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 _PLURAL = {"number": "numbers", "color": "colors", "shape": "shapes", "shading": "shadings"}
 
 
+def _gather(cards: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Cards given as f(a, b, c), f([a, b, c]) or f("1RSO 2GTS 3POD"), as one tuple."""
+    if len(cards) == 1:
+        (only,) = cards
+        if isinstance(only, str):
+            return tuple(only.replace(",", " ").split()) or cards
+        if not isinstance(only, Card) and isinstance(only, Iterable):
+            return tuple(only)
+    return cards
+
+
+def _listed(things: tuple[Any, ...]) -> str:
+    """'none', or how many and which: "2: 1RSO, 2RSO"."""
+    if not things:
+        return "none"
+    return f"{len(things)}: " + ", ".join(str(t) if isinstance(t, Card) else repr(t) for t in things)
+
+
 def _three_cards(func: str, cards: tuple[Any, ...]) -> tuple[Card, Card, Card]:
-    """Accept f(a, b, c) or f([a, b, c]) and return three Cards, or explain the mistake."""
-    if len(cards) == 1 and not isinstance(cards[0], (Card, str)):
-        try:
-            cards = tuple(cards[0])
-        except TypeError:
-            pass
+    """Accept f(a, b, c), f([a, b, c]) or a string of three codes; return three Cards."""
+    cards = _gather(cards)
     if len(cards) != 3:
         raise TypeError(
-            f"{func}() needs exactly three cards, as {func}(a, b, c) or {func}([a, b, c]); got {len(cards)}"
+            f"{func}() needs exactly three cards, as {func}(a, b, c) or {func}([a, b, c]); "
+            f"got {_listed(cards)}"
         )
     a, b, c = (as_card(x) for x in cards)
     return a, b, c
@@ -118,7 +133,7 @@ class FeatureVerdict:
         if f == "number":
             return (
                 f"two have {_NUMBER_WORDS[pair]} symbol{'s' if pair > 1 else ''} "
-                f"and one has {_NUMBER_WORDS[odd]}"
+                f"and one has {_NUMBER_WORDS[odd]} symbol{'s' if odd > 1 else ''}"
             )
         return f"two are {_value_phrase(f, pair, 2)} and one is {_value_phrase(f, odd, 1)}"
 
@@ -200,13 +215,23 @@ def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
     return Verdict((a, b, c), tuple(verdicts))
 
 
-def third_card(a: Card | str, b: Card | str) -> Card:
+def third_card(a: Card | str | Iterable[Card | str], b: Card | str | None = None) -> Card:
     """The one card that makes a SET with the two given, different cards.
 
     Feature by feature: if the two agree, the third agrees too; if they
     differ, the third has the remaining value. In vectors: ``-(a + b) mod 3``.
+    Call it as ``third_card(a, b)`` or ``third_card([a, b])``.
+
+    >>> third_card("1RSO", "2GTS").code
+    '3POD'
     """
-    a, b = as_card(a), as_card(b)
+    pair = _gather((a,)) if b is None else (a, b)
+    if len(pair) != 2:
+        raise TypeError(
+            f"third_card() needs exactly two cards, as third_card(a, b) or third_card([a, b]); "
+            f"got {_listed(pair)}"
+        )
+    a, b = as_card(pair[0]), as_card(pair[1])
     if a == b:
         raise ValueError(
             f"third_card() needs two different cards; both are {a.name} ({a}). "
@@ -215,7 +240,14 @@ def third_card(a: Card | str, b: Card | str) -> Card:
     return Card.from_vector([-(x + y) for x, y in zip(a.vector, b.vector)])
 
 
-def _distinct_cards(func: str, cards: Iterable[Card | str]) -> list[Card]:
+def _distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Card]:
+    """The cards as a list, from one list or several cards; each card may appear once."""
+    if more or isinstance(cards, Card):
+        cards = (cards, *more)
+    elif isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    if not isinstance(cards, Iterable):
+        raise TypeError(f"{func}() needs a list of cards, like {func}(game.table); got {cards!r}")
     found = as_cards(cards)
     seen = set()
     for card in found:
@@ -235,13 +267,21 @@ def _third_index(i: int, j: int) -> int:
     return total
 
 
-def find_sets(cards: Iterable[Card | str]) -> list[tuple[Card, Card, Card]]:
+def find_sets(cards: Iterable[Card | str], *more: Card | str) -> list[tuple[Card, Card, Card]]:
     """Every SET among the cards, each once, as triples in the order given.
 
     Works in O(n^2): for each pair it asks whether the one card completing
-    the pair is present, instead of trying all n^3 triples.
+    the pair is present, instead of trying all n^3 triples. The cards may be
+    a list, several cards, or one string of codes.
+
+    >>> find_sets(["1RSO", "2RSO", "3RSO", "1GTS"])
+    [(Card(1, 'red', 'oval', 'solid'), Card(2, 'red', 'oval', 'solid'), Card(3, 'red', 'oval', 'solid'))]
     """
-    table = _distinct_cards("find_sets", cards)
+    return _find_sets("find_sets", cards, more)
+
+
+def _find_sets(func: str, cards: Any, more: tuple[Any, ...]) -> list[tuple[Card, Card, Card]]:
+    table = _distinct_cards(func, cards, more)
     indices = [card.index for card in table]
     position = {index: p for p, index in enumerate(indices)}
     found = []
@@ -254,9 +294,15 @@ def find_sets(cards: Iterable[Card | str]) -> list[tuple[Card, Card, Card]]:
     return found
 
 
-def has_set(cards: Iterable[Card | str]) -> bool:
-    """True when at least one SET lies among the cards."""
-    indices = [card.index for card in _distinct_cards("has_set", cards)]
+def has_set(cards: Iterable[Card | str], *more: Card | str) -> bool:
+    """True when at least one SET lies among the cards.
+
+    It stops at the first SET it meets, so it is quicker than ``find_sets``.
+
+    >>> has_set(["1RSO", "2RSO", "3RSO"]), has_set(["1RSO", "2RSO", "1GTS"])
+    (True, False)
+    """
+    indices = [card.index for card in _distinct_cards("has_set", cards, more)]
     present = set(indices)
     return any(
         _third_index(a, indices[j]) in present
@@ -265,6 +311,11 @@ def has_set(cards: Iterable[Card | str]) -> bool:
     )
 
 
-def count_sets(cards: Iterable[Card | str]) -> int:
-    """How many SETs lie among the cards."""
-    return len(find_sets(cards))
+def count_sets(cards: Iterable[Card | str], *more: Card | str) -> int:
+    """How many SETs lie among the cards.
+
+    >>> from setwidgets import mini_deck
+    >>> count_sets(mini_deck())
+    117
+    """
+    return len(_find_sets("count_sets", cards, more))

@@ -159,7 +159,7 @@ def test_odd_one_out_that_looks_at_features_in_the_wrong_order(capsys):
     assert not check_odd_one_out(odd_one_out)
     assert message(capsys) == (
         "✗ odd_one_out(1RSO, 2RSO, 2PSO) returned 'color', but 'number' comes before 'color' in "
-        "FEATURES and breaks the rule too: two have two symbols and one has one. Return the first "
+        "FEATURES and breaks the rule too: two have two symbols and one has one symbol. Return the first "
         "broken feature."
     )
 
@@ -175,7 +175,7 @@ def test_odd_one_out_that_always_says_none(capsys):
     assert not check_odd_one_out(lambda a, b, c: None)
     assert message(capsys) == (
         "✗ odd_one_out(1RSO, 2RSO, 2RSO) returned None, but these cards are not a SET: in number, "
-        "two have two symbols and one has one, so the answer is 'number'."
+        "two have two symbols and one has one symbol, so the answer is 'number'."
     )
 
 

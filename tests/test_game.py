@@ -141,7 +141,7 @@ def test_the_global_random_generator_is_never_touched():
         (
             {"deck": ["1RSO", "2RSO", 3]},
             TypeError,
-            "a deck holds Cards or codes like '2RTO'; got 3 of type int",
+            "a deck holds Cards or codes like '2RTO'; got 3 (a number)",
         ),
         ({"deck": ["1RSO", "2RSO", "1rso"]}, GameError, "the deck holds one red solid oval (1RSO) twice"),
         ({"deck": ["1RSO", "2RSO"]}, GameError, "a deck needs at least three cards to make a SET; got 2"),
@@ -241,6 +241,29 @@ def test_messages_to_the_default_player_you_read_as_english():
     assert right.message == f"You keep a SET (+1 point). {right.verdict}"
 
 
+def test_you_is_lower_case_inside_a_sentence():
+    clock = Clock()
+    g = new_game(players=["Ana", "You"], clock=clock, claim_seconds=5)
+    g.call("Ana")
+    g.call("You")
+    with pytest.raises(GameError, match="^Ana holds the call; you are number 2 in line"):
+        g.claim(g.sets_on_table()[0], player="You")
+    with pytest.raises(GameError, match="^You are already in line, after Ana;"):
+        g.call("You")
+    chosen = g.sets_on_table()[0]
+    g.claim(chosen, player="Ana")
+    late = g.claim(chosen, player="You")
+    assert late.message.endswith("were taken by Ana after you called. No penalty.")
+
+
+def test_counts_of_one_are_singular():
+    g = new_game(deck=CAP20[:13], table_size=12, variant="solitaire")
+    answer = g.no_set()
+    assert answer.message == "No SET among these 12 cards: the game is lost, with 1 card left in the deck."
+    g = new_game(deck=CAP20[:13], table_size=12)
+    assert g.no_set().message.startswith("No SET among 12 cards: 1 more was dealt.")
+
+
 def test_scores_and_winners():
     g = new_game(players=["Ana", "Ben"])
     g.claim(g.sets_on_table()[0], player="Ben")
@@ -296,7 +319,7 @@ BAD_CLAIMS = [
         "a vector",
         lambda g: g.claim([g.table[0], g.table[1], (1, 0, 0, 1)]),
         TypeError,
-        "each card is a Card or a code like '2RTO'; got (1, 0, 0, 1) of type tuple",
+        "each card is a Card or a code like '2RTO'; got (1, 0, 0, 1) (a tuple)",
     ),
     ("a number", lambda g: g.claim(7), TypeError, "a claim is three cards, as a list like [a, b, c]"),
     ("one card", lambda g: g.claim(g.table[0]), TypeError, "a claim is three cards"),
@@ -433,9 +456,11 @@ def test_a_player_cannot_call_twice():
     g.call(0)
     g.call(1)
     before = g.to_json()
-    with pytest.raises(GameError, match="Ana holds the call; claim three cards"):
+    with pytest.raises(GameError, match="^Ana holds the call already; pick three cards on the table.$"):
         g.call(0)
-    with pytest.raises(GameError, match="Ben is already in line"):
+    with pytest.raises(
+        GameError, match="^Ben is already in line, after Ana; wait until the players before are done.$"
+    ):
         g.call("Ben")
     assert g.to_json() == before
 
@@ -593,7 +618,8 @@ def test_saying_no_set_when_there_is_one_changes_nothing():
     answer = g.no_set()
     assert isinstance(answer, NoSet) and not answer.ok and not answer
     count = len(g.sets_on_table())
-    assert answer.message == f"There is a SET on the table ({count} in all); keep looking."
+    counted = "is 1 SET" if count == 1 else f"are {count} SETs"
+    assert answer.message == f"There {counted} on the table; keep looking."
     assert g.to_json() == before
 
 
@@ -658,9 +684,22 @@ def test_solitaire_ends_won_with_the_deck_cleared_or_lost_with_cards_left():
             else:
                 g.no_set()
         assert not has_set(g.table)
-        assert g.lost == bool(g.deck)
+        assert g.lost == (bool(g.deck) or len(g.table) >= 12)
         outcomes.add(g.lost)
     assert False in outcomes  # at least one of these games is won
+
+
+def test_solitaire_is_lost_when_the_deck_runs_out_on_a_full_table_without_a_set():
+    for seed in range(200):
+        g = new_game(variant="solitaire", seed=seed)
+        while not g.over and g.sets_on_table():
+            g.claim(g.sets_on_table()[0])
+        if g.over and len(g.table) == 12:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no seed below 200 ends on a full table")
+    assert g.deck == [] and g.lost
+    assert g.history[-1]["type"] == "over" and g.history[-1]["reason"] == "no SET on the table"
 
 
 def test_competition_sends_six_back_after_fifteen_without_a_set():

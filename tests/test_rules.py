@@ -52,21 +52,43 @@ def test_the_same_card_twice_is_never_a_set():
 
 
 @pytest.mark.parametrize(
-    ("args", "count"),
+    ("args", "got"),
     [
-        (("1RSO", "2RSO"), 2),
-        ((["1RSO", "2RSO"],), 2),
-        (("1RSO", "2RSO", "3RSO", "1GSO"), 4),
-        ((5,), 1),
-        ((), 0),
+        (("1RSO", "2RSO"), "2: '1RSO', '2RSO'"),
+        ((["1RSO", Card.parse("2RSO")],), "2: '1RSO', 2RSO"),
+        (("1RSO", "2RSO", "3RSO", "1GSO"), "4: '1RSO', '2RSO', '3RSO', '1GSO'"),
+        ((5,), "1: 5"),
+        ((None,), "1: None"),
+        (("1RSO 2RSO",), "2: '1RSO', '2RSO'"),
+        ((), "none"),
     ],
 )
-def test_is_set_needs_exactly_three_cards(args, count):
+def test_is_set_needs_exactly_three_cards(args, got):
     with pytest.raises(TypeError) as info:
         is_set(*args)
     assert str(info.value) == (
-        f"is_set() needs exactly three cards, as is_set(a, b, c) or is_set([a, b, c]); got {count}"
+        f"is_set() needs exactly three cards, as is_set(a, b, c) or is_set([a, b, c]); got {got}"
     )
+
+
+def test_three_cards_may_be_one_string_of_codes():
+    assert is_set("1RSO 2GTS 3POD") and is_set("1RSO, 2GTS, 3POD")
+    assert str(explain("1RSO 2RSO 3PSO")) == "Not a SET: two are red and one is purple."
+
+
+def test_the_card_functions_take_several_cards_or_one_list():
+    cards = [Card.parse(code) for code in ("1RSO", "2RSO", "3RSO", "1GTS")]
+    assert find_sets(*cards) == find_sets(cards) == find_sets("1RSO 2RSO 3RSO 1GTS")
+    assert count_sets(*cards) == 1 and has_set(*cards)
+    assert third_card(["1RSO", "2RSO"]) == third_card("1RSO", "2RSO") == Card.parse("3RSO")
+    with pytest.raises(
+        TypeError, match="^third_card\\(\\) needs exactly two cards, .*; got 3: '1RSO', '2RSO', '3RSO'$"
+    ):
+        third_card(["1RSO", "2RSO", "3RSO"])
+    with pytest.raises(
+        TypeError, match="^find_sets\\(\\) needs a list of cards, like find_sets\\(game.table\\); got 5$"
+    ):
+        find_sets(5)
 
 
 def test_is_set_passes_on_a_wrong_card():
@@ -157,8 +179,8 @@ def test_explain_a_set_names_every_feature():
         (("1RSO", "2RSO", "3PSO"), "Not a SET: two are red and one is purple."),
         (("1RSO", "1RSO", "3PSO"), "Not a SET: the same card (one red solid oval) is used more than once."),
         (("1RSO", "1RSS", "1RSO"), "Not a SET: the same card (one red solid oval) is used more than once."),
-        (("1RSO", "1GSO", "3PSO"), "Not a SET: two have one symbol and one has three."),
-        (("2RSO", "3GSO", "3PSO"), "Not a SET: two have three symbols and one has two."),
+        (("1RSO", "1GSO", "3PSO"), "Not a SET: two have one symbol and one has three symbols."),
+        (("2RSO", "3GSO", "3PSO"), "Not a SET: two have three symbols and one has two symbols."),
         (("1RSD", "1GSD", "1PSO"), "Not a SET: two are diamonds and one is an oval."),
         (("1RSO", "1GSO", "1PSS"), "Not a SET: two are ovals and one is a squiggle."),
         (("1RSO", "1GSO", "1POO"), "Not a SET: two are solid and one is open."),
@@ -261,16 +283,17 @@ def test_find_sets_gives_triples_in_the_order_given():
 def test_set_finding_rejects_a_card_given_twice(func):
     with pytest.raises(ValueError) as info:
         func(["1RSO", "2GTS", "1rso"])
-    name = "find_sets" if func is count_sets else func.__name__
-    assert str(info.value) == f"{name}() got the card one red solid oval (1RSO) twice; each card appears once"
+    assert str(info.value) == f"{func.__name__}() got the card one red solid oval (1RSO) twice; each card appears once"
 
 
 @pytest.mark.parametrize("func", [find_sets, has_set, count_sets])
 def test_set_finding_needs_a_list_of_cards(func):
-    with pytest.raises(TypeError, match="expected a list of cards"):
-        func("1RSO 2GTS 3POD")
+    with pytest.raises(TypeError, match=f"^{func.__name__}\\(\\) needs a list of cards"):
+        func(None)
     with pytest.raises(TypeError, match="expected a Card"):
         func([1, 2, 3])
+    with pytest.raises(ValueError, match="character 1 of a card code is the number"):
+        func("1RSO zzzz")
 
 
 @settings(max_examples=150)

@@ -196,6 +196,32 @@ def test_player_keys_let_two_players_share_one_screen(game, clock):
     board.close()
 
 
+def test_the_next_caller_is_told_to_pick_and_a_second_call_reads_as_a_sentence(game, clock):
+    board = Board(game, keys={"1": "Ana", "2": "Ben"}, clock=clock)
+    assert board.press("2") and board.press("1")
+    board.press("2")
+    assert board.status == "Ben holds the call already; pick three cards on the table."
+    board.press("1")
+    assert board.status == "Ana is already in line, after Ben; wait until the players before are done."
+    for p in positions_of(game, game.sets_on_table()[0]):
+        board.select(p)
+    assert board.status.startswith("Ben keeps a SET")
+    assert board.status.endswith(" Ana, pick three cards within 5 seconds.")
+    board.close()
+
+
+def test_a_final_score_of_one_reads_in_the_singular(clock):
+    game = Game(deck=["1RSO", "2RSO", "3RSO", "1GTS"], table_size=3, clock=clock)
+    board = Board(game, clock=clock)
+    if not game.sets_on_table():
+        board.no_set()
+    for p in positions_of(game, game.sets_on_table()[0]):
+        board.select(p)
+    assert game.over
+    assert "Game over: You kept 1 SET, score 1." in board.status
+    board.close()
+
+
 def test_bad_key_maps_are_refused():
     game = Game(players=2, seed=1)
     with pytest.raises(ValueError, match="already selects a card"):
@@ -241,7 +267,7 @@ def test_no_set_on_a_table_with_a_set_changes_nothing(board, game):
     table = game.table
     result = board.no_set()
     assert result.ok is False and game.table == table
-    assert board.status.startswith("There is a SET on the table")
+    assert board.status.startswith("There are ") and board.status.endswith(" on the table; keep looking.")
 
 
 def test_no_set_deals_three_more_and_the_table_grows_a_column(clock):
@@ -291,6 +317,9 @@ def test_a_whole_mini_game_to_the_end(clock):
     assert not board.buttons["new_game"].disabled
     board.select(0)
     assert board.status.startswith("Game over") and board.hint() == []
+    over = board.status
+    assert board.press(" ") and board.status == over, "a call after the end shows the final score again"
+    assert board.no_set() is None and board.status == over
     board.buttons["new_game"].click()
     assert not board.game.over and not board.buttons["call"].disabled
     board.close()

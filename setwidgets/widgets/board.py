@@ -14,7 +14,7 @@ also a method, so a lesson or a test can play without a mouse::
 
     board.select(0); board.select(4); board.select(8)   # the same as three clicks
     board.status
-    # 'Not a SET: two have two symbols and one has three; two are squiggles and one is
+    # 'Not a SET: two have two symbols and one has three symbols; two are squiggles and one is
     #  a diamond. Ana loses a point.'
 
 Keys (click the table once so it listens to the keyboard):
@@ -86,6 +86,10 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n in (1, -1) else 's'}"
 
 
 def _clock_text(seconds: float) -> str:
@@ -405,13 +409,13 @@ class Board(CardsView):
         try:
             claim = self.game.claim(cards, player)
         except GameError as error:
-            self._set_status(str(error))
+            self._refuse(error)
             return None
         self._show_claim(claim, before)
         return claim
 
     def _show_claim(self, claim: Claim, before: list[Card]) -> None:
-        self._set_status(claim.message)
+        self._set_status(claim.message + self._next_caller())
         if claim.ok:
             # Frame the SET on the old table, then show the new cards (one message, see redraw()).
             taken = dict.fromkeys(claim.cards, "found")
@@ -430,7 +434,7 @@ class Board(CardsView):
             try:
                 self.game.call(seat)
             except GameError as error:
-                self._set_status(str(error))
+                self._refuse(error)
                 return False
             if seat != self.player:
                 # The cards picked so far were someone else's idea; the caller starts afresh.
@@ -446,7 +450,7 @@ class Board(CardsView):
             try:
                 result = self.game.no_set()
             except GameError as error:
-                self._set_status(str(error))
+                self._refuse(error)
                 return None
             self._set_status(result.message)
             if result.ok:
@@ -515,7 +519,7 @@ class Board(CardsView):
             try:
                 result = self.bot.play(self.game, self.bot_player)
             except GameError as error:
-                self._set_status(str(error))
+                self._refuse(error)
                 return None
             if isinstance(result, Claim):
                 self._selected = [c for c in self._selected if c not in result.cards]
@@ -589,6 +593,20 @@ class Board(CardsView):
         self._status_text = text
         self._events = []
 
+    def _refuse(self, error: GameError) -> None:
+        """Show why the game refused a move, as a sentence (the final score once the game is over)."""
+        text = str(error)
+        self._set_status(self._over_text() if self.game.over else text[:1].upper() + text[1:])
+
+    def _next_caller(self) -> str:
+        """' Ana, pick three cards within 5 seconds.' when another caller's turn has begun."""
+        caller = self.game.caller
+        if caller is None or self.game.over:
+            return ""
+        seconds = self.game.claim_seconds
+        within = "" if seconds is None else f" within {seconds:g} seconds"
+        return f" {self.game.players[caller].name}, pick three cards{within}."
+
     def _on_event(self, event: dict[str, Any]) -> None:
         self._events.append(event)
         if not self._acting:
@@ -623,12 +641,13 @@ class Board(CardsView):
         players = game.players
         if len(players) == 1:
             p = players[0]
-            return f"Game over: {p.name} kept {len(p.sets)} SETs, score {p.score}. " + AGAIN
+            kept = f"{len(p.sets)} SET{'' if len(p.sets) == 1 else 's'}"
+            return f"Game over: {p.name} kept {kept}, score {p.score}. " + AGAIN
         best = max(p.score for p in players)
         winners = game.winners
         if len(winners) == 1:
-            return f"Game over: {winners[0]} wins with {best} points. " + AGAIN
-        return f"Game over: {' and '.join(winners)} tie with {best} points. " + AGAIN
+            return f"Game over: {winners[0]} wins with {_points(best)}. " + AGAIN
+        return f"Game over: {' and '.join(winners)} tie with {_points(best)}. " + AGAIN
 
     def _update_text(self) -> None:
         self._status_widget.value = f"<span>{escape(self._status_text)}</span>"
