@@ -283,7 +283,10 @@ def test_find_sets_gives_triples_in_the_order_given():
 def test_set_finding_rejects_a_card_given_twice(func):
     with pytest.raises(ValueError) as info:
         func(["1RSO", "2GTS", "1rso"])
-    assert str(info.value) == f"{func.__name__}() got the card one red solid oval (1RSO) twice; each card appears once"
+    assert (
+        str(info.value)
+        == f"{func.__name__}() got the card one red solid oval (1RSO) twice; each card appears once"
+    )
 
 
 @pytest.mark.parametrize("func", [find_sets, has_set, count_sets])
