@@ -202,6 +202,9 @@ class Card:
         The code is number, color, shading, shape (case does not matter):
         number 1/2/3; color R(ed)/G(reen)/P(urple); shading S(olid)/
         T (striped)/O(pen); shape O(val)/S(quiggle)/D(iamond).
+
+        >>> Card.parse("2RTO").name
+        'two red striped ovals'
         """
         if not isinstance(code, str):
             raise TypeError(f"a card code is a string like '2RTO'; got {code!r}")
@@ -305,6 +308,10 @@ def full_deck() -> list[Card]:
 
     ``full_deck()[i].index == i``, and the order follows :data:`VALUES`: the
     first card is one red solid oval, the last three purple open diamonds.
+
+    >>> deck = full_deck()
+    >>> len(deck), deck[0].name, deck[-1].name
+    (81, 'one red solid oval', 'three purple open diamonds')
     """
     return [Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES))]
 

@@ -72,6 +72,11 @@ def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
     Call it as ``is_set(a, b, c)`` or ``is_set([a, b, c])``; cards may be
     Card objects or codes such as ``"2RTO"``. Three cards that are not all
     different are never a SET.
+
+    >>> is_set("1RSO", "2GTS", "3POD")
+    True
+    >>> is_set("1RSO", "2RSO", "3PSO")
+    False
     """
     a, b, c = _three_cards("is_set", cards)
     if len({a, b, c}) < 3:
@@ -198,7 +203,18 @@ def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
     """Explain, feature by feature, whether three cards form a SET.
 
     Returns a :class:`Verdict`; print it for one sentence in the magic-rule
-    form, e.g. ``Not a SET: two are red and one is purple.``
+    form, and use ``verdict.details()`` for one line per feature.
+
+    >>> print(explain("1RSO", "2RSO", "3PSO"))
+    Not a SET: two are red and one is purple.
+    >>> explain("1RSO", "2RSO", "3PSO").is_set
+    False
+    >>> print(explain("1RSO", "2RSO", "3PSO").details())
+    Not a SET: two are red and one is purple.
+    - number: all different numbers
+    - color: two are red and one is purple (card 3, three purple solid ovals, is the odd one out)
+    - shape: all are ovals
+    - shading: all are solid
     """
     a, b, c = _three_cards("explain", cards)
     verdicts = []

@@ -1,6 +1,8 @@
 """The project's own promises: one set of dependencies, a README whose commands CI runs,
 and a core that stays free of Jupyter."""
 
+import doctest
+import importlib
 import re
 import subprocess
 import sys
@@ -91,6 +93,16 @@ def test_public_names_are_importable_from_the_package(name):
     import setwidgets
 
     assert getattr(setwidgets, name).__doc__, f"setwidgets.{name} needs a docstring a student can read"
+
+
+@pytest.mark.parametrize(
+    "module", ["setwidgets.cards", "setwidgets.rules", "setwidgets.game", "setwidgets.bot"]
+)
+def test_the_examples_in_the_docstrings_run_as_shown(module):
+    """The ``>>>`` examples a student reads with help() give the output printed beside them."""
+    tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried.attempted > 0, f"{module} should show at least one example"
+    assert tried.failed == 0
 
 
 def _readme_python_blocks() -> list[str]:

@@ -503,6 +503,19 @@ def test_checker_follows_its_dropdowns_and_its_cards_property():
     with pytest.raises(ValueError, match="card code"):
         checker.set_cards("1RSO", "2RSO", "nope")
     assert checker.cards == [Card.parse(c) for c in ("1RSO", "1RSO", "2GTS")]
+    with pytest.raises(TypeError, match="set_cards\\(\\) needs exactly three cards.*; got 2: '1RSO', '2RSO'"):
+        checker.set_cards(["1RSO", "2RSO"])
+    assert checker.cards == [Card.parse(c) for c in ("1RSO", "1RSO", "2GTS")]
+
+
+def test_checker_and_explorer_take_cards_as_a_list_or_a_string_of_codes():
+    checker = MagicRuleChecker()
+    assert str(checker.set_cards(["1RSO", "2RSO", "3PSO"])) == "Not a SET: two are red and one is purple."
+    assert checker.set_cards("1RSO 2GTS 3POD").is_set
+    explorer = ThirdCardExplorer()
+    assert explorer.set_cards(["2RTO", "3GTO"]) == Card(1, "purple", "oval", "striped")
+    with pytest.raises(TypeError, match="set_cards\\(\\) needs two cards"):
+        explorer.set_cards(["2RTO"])
 
 
 # -- ThirdCardExplorer -----------------------------------------------------------------------------------

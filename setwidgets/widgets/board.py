@@ -98,7 +98,21 @@ def _clock_text(seconds: float) -> str:
 
 
 class Board(CardsView):
-    """A live SET table for a :class:`~setwidgets.game.Game` (see the module docstring).
+    """A live SET table for a :class:`~setwidgets.game.Game`: click three cards that form a SET.
+
+    ::
+
+        from setwidgets import Game
+        from setwidgets.widgets import Board
+
+        board = Board(Game(deck="mini", seed=1))
+        board            # shows the table; click (or press a card's letter) to select
+
+    Each card has a letter in its corner (top row ``q w e r t y u``, middle
+    ``a s d f g h j``, bottom ``z x c v b n m``). Space calls SET, ``?`` asks
+    for a hint, Escape clears the selection. The buttons call SET, say there
+    is no SET (more cards are dealt) and start a new game. To race the
+    computer: ``Board(Game(players=["You", "Computer"]), bot=Bot("beginner"))``.
 
     Parameters
     ----------

@@ -20,10 +20,10 @@ from html import escape
 
 from ipywidgets import HTML, Layout
 
-from setwidgets.cards import Card, as_card, as_cards
+from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.rules import FeatureVerdict, Verdict, explain
+from setwidgets.rules import FeatureVerdict, Verdict, _three_cards, explain
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
 
@@ -49,9 +49,20 @@ def feature_line(verdict: Verdict, fv: FeatureVerdict) -> str:
 class MagicRuleChecker(CardsView):
     """Three card pickers, the three cards, and the magic rule applied to each feature.
 
-    ``cards`` is three cards (Card objects or codes; default a SET). Public:
-    :meth:`set_cards`, :attr:`cards`, :attr:`verdict`, :attr:`text`,
-    :attr:`card_rects`, :attr:`pickers`.
+    Pick three cards with the dropdowns (or from code) and read, feature by
+    feature, "all the same", "all different" or "two are ... and one is ...";
+    the odd card out is framed::
+
+        from setwidgets.widgets import MagicRuleChecker
+
+        checker = MagicRuleChecker(["1RSO", "2RSO", "3PSO"])
+        checker                       # shows the cards and the sentence
+        print(checker.verdict)        # Not a SET: two are red and one is purple.
+        checker.set_cards("1RSO 2GTS 3POD")   # three other cards
+
+    ``cards`` is three cards (Card objects or codes; default a SET); ``theme``
+    is "classic", "colorblind" or "printable". Also public: :attr:`cards`,
+    :attr:`text`, :attr:`card_rects` (where each card is drawn) and :attr:`pickers`.
     """
 
     def __init__(
@@ -88,9 +99,13 @@ class MagicRuleChecker(CardsView):
     def cards(self, cards: Iterable[Card | str]) -> None:
         self.set_cards(*as_cards(cards))
 
-    def set_cards(self, a: Card | str, b: Card | str, c: Card | str) -> Verdict:
-        """Show three other cards; returns their :class:`~setwidgets.rules.Verdict`."""
-        new = [as_card(a), as_card(b), as_card(c)]
+    def set_cards(self, *cards: Card | str | Iterable[Card | str]) -> Verdict:
+        """Show three other cards; returns their :class:`~setwidgets.rules.Verdict`.
+
+        Give them as ``set_cards(a, b, c)``, ``set_cards([a, b, c])`` or
+        ``set_cards("1RSO 2GTS 3POD")``.
+        """
+        new = _three_cards("set_cards", cards)
         self._updating = True
         try:
             for picker, card in zip(self.pickers, new):

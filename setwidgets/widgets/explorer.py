@@ -19,6 +19,7 @@ words and then does the same sum with vectors mod 3::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 
 from ipywidgets import HTML, Layout
@@ -26,7 +27,7 @@ from ipywidgets import HTML, Layout
 from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.rules import third_card
+from setwidgets.rules import _gather, third_card
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
 
@@ -64,8 +65,19 @@ def vector_sum(a: Card | str, b: Card | str, c: Card | str) -> str:
 class ThirdCardExplorer(CardsView):
     """Two card pickers and the unique third card that makes a SET with them.
 
-    Public: :meth:`set_cards`, :attr:`cards`, :attr:`third` (None when both
-    pickers show the same card), :attr:`text`, :attr:`card_rects`, :attr:`pickers`.
+    Pick two cards and see the card that completes them, with the reason for
+    each feature in words and as arithmetic mod 3::
+
+        from setwidgets.widgets import ThirdCardExplorer
+
+        explorer = ThirdCardExplorer("1RSO", "2GTS")
+        explorer                      # shows the two cards, the third and why
+        explorer.third                # Card(3, 'purple', 'diamond', 'open')
+        explorer.set_cards("2RTO", "2GTO")
+
+    Also public: :attr:`cards`, :attr:`third` (None when both pickers show
+    the same card), :attr:`text`, :attr:`card_rects` (where each card is
+    drawn) and :attr:`pickers`.
     """
 
     def __init__(
@@ -99,9 +111,17 @@ class ThirdCardExplorer(CardsView):
         """The two picked cards."""
         return [picker.card for picker in self.pickers]
 
-    def set_cards(self, a: Card | str, b: Card | str) -> Card | None:
-        """Pick two other cards; returns the third card (None if they are the same card)."""
-        new = [as_card(a), as_card(b)]
+    def set_cards(self, a: Card | str | Iterable[Card | str], b: Card | str | None = None) -> Card | None:
+        """Pick two other cards; returns the third card (None if they are the same card).
+
+        Give them as ``set_cards(a, b)`` or ``set_cards([a, b])``.
+        """
+        pair = _gather((a,)) if b is None else (a, b)
+        if len(pair) != 2:
+            raise TypeError(
+                f"set_cards() needs two cards, as set_cards(a, b) or set_cards([a, b]); got {len(pair)}"
+            )
+        new = [as_card(pair[0]), as_card(pair[1])]
         self._updating = True
         try:
             for picker, card in zip(self.pickers, new):
