@@ -1,0 +1,146 @@
+"""The course's own notebooks in a real JupyterLab: lessons and release copies run, and their widgets render.
+
+Each test copies one notebook file, unchanged, into the folder JupyterLab serves
+(at the same path as in the repository), opens it in a fresh page and runs its
+cells one after another, as a student pressing Shift+Enter would. Then it checks
+
+- every code cell ran, in order;
+- the errors are exactly the expected ones: none in a lesson; in a release copy,
+  where the student has not written the answers yet, a NotImplementedError in
+  each cell that calls an answer, and nothing else (no ImportError, no warning);
+- every SVG picture loaded, and the page shows as many card widgets of each kind
+  as the notebook makes, each painted with the cards, frames and text the kernel
+  says it holds (asked in the kernel itself, so the test follows the notebook);
+- a few sentences a student must see.
+
+Screenshots of each whole notebook, and of each cell with a widget, go to
+test-artifacts/course-<name>*.png.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from .coursepages import STDERR, SVG, WIDGET_VIEW, CoursePage
+from .harness import ROOT, NotebookPage, Server
+
+pytestmark = pytest.mark.browser
+
+NIE = "NotImplementedError"
+
+
+@dataclass(frozen=True)
+class CourseNotebook:
+    """A notebook of the course and what a student sees after running it from the top."""
+
+    path: str
+    widgets: dict[str, int]
+    errors: dict[int, str] = field(default_factory=dict)
+    """Cell index (markdown cells counted) -> the exception that cell raises."""
+    texts: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        stem = Path(self.path).stem
+        return f"release-{stem}" if self.path.startswith("exercises/") else stem
+
+
+NOTEBOOKS = [
+    CourseNotebook(
+        "lessons/00_start_here.ipynb",
+        {"MagicRuleChecker": 1},
+        texts=("two red striped ovals", "Not a SET: two are ovals and one is a diamond."),
+    ),
+    CourseNotebook("lessons/01_the_cards.ipynb", {}, texts=("27 cards", "cards in the full deck: 81")),
+    CourseNotebook("lessons/02_the_magic_rule.ipynb", {"MagicRuleChecker": 1, "Board": 2}),
+    CourseNotebook("lessons/03_two_cards_decide_the_third.ipynb", {"ThirdCardExplorer": 1}),
+    CourseNotebook("lessons/04_playing_the_mini_deck.ipynb", {"Board": 4}),
+    CourseNotebook(
+        "exercises/release/01_magic_rule/magic_rule.ipynb",
+        {"MagicRuleChecker": 1},
+        # The cells that call is_set or odd_one_out; the check cells catch it and give a hint.
+        errors={9: NIE, 13: NIE, 17: NIE, 20: NIE},
+        texts=(
+            "is_set is not written yet",
+            "odd_one_out is not written yet",
+            "Write is_set above first; then this cell lists the SETs it finds on the board.",
+            "Your functions say: Write is_set and odd_one_out above first.",
+        ),
+    ),
+    CourseNotebook(
+        "exercises/release/02_third_card/third_card.ipynb",
+        {"ThirdCardExplorer": 1},
+        errors={4: NIE, 7: NIE, 13: NIE, 18: NIE, 20: NIE},
+        texts=(
+            "third_card is not written yet",
+            "third_card_mod3 is not written yet",
+            "count_sets is not written yet",
+            "Your third card for 1RSO and 2GTS: write third_card above first.",
+            "Your third_card says: write third_card above first.",
+        ),
+    ),
+]
+
+
+@pytest.fixture
+def open_course_notebook(
+    lab: Server, lab_root: Path, new_page
+) -> Iterator[Callable[[CourseNotebook], CoursePage]]:
+    """Copy a course notebook into Lab's folder, open it and run it; its kernel is shut down after."""
+
+    def open_it(course: CourseNotebook) -> CoursePage:
+        target = lab_root / course.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / course.path, target)
+        nb = NotebookPage(new_page(), lab)
+        nb.open(course.path, timeout=120)
+        page = CoursePage(nb)
+        page.run_each_cell(timeout=240)
+        return page
+
+    yield open_it
+    lab.shutdown_kernels()
+
+
+@pytest.mark.parametrize("course", NOTEBOOKS, ids=[c.id for c in NOTEBOOKS])
+def test_course_notebook_runs_and_shows_its_widgets(course: CourseNotebook, open_course_notebook) -> None:
+    page = open_course_notebook(course)
+    name = f"course-{course.id}"
+    cells = page.code_cells()
+
+    counts = [cell.execution_count for cell in cells]
+    assert counts == list(range(1, len(cells) + 1)), f"code cells should run once each, in order: {counts}"
+
+    raised = {cell.index: ", ".join(cell.errors) for cell in cells if cell.errors}
+    details = {cell.index: cell.error_lines for cell in cells if cell.errors}
+    assert raised == course.errors, (
+        f"cells that raised (index: exception) are {raised}; expected {course.errors}. Errors: {details}"
+    )
+    noise = {cell.index: cell.stderr for cell in cells if cell.stderr}
+    assert not noise, f"cells wrote to stderr: {noise}"
+    # What the page renders agrees: one red traceback per error, and nothing else on stderr.
+    assert page.rendered(STDERR).count() == len(course.errors)
+
+    pictures = page.pictures()
+    assert len(pictures) == sum(cell.count(SVG, without=WIDGET_VIEW) for cell in cells)
+    broken = [i for i, (loaded, width, height) in enumerate(pictures) if not (loaded and width and height)]
+    assert not broken, f"SVG pictures that did not load (in page order): {broken} of {pictures}"
+
+    widgets = page.check_widgets()
+    assert Counter(w.kind for w in widgets) == Counter(course.widgets), (
+        f"the notebook made {Counter(w.kind for w in widgets)}; expected {course.widgets}"
+    )
+    assert sum(cell.count(WIDGET_VIEW) for cell in cells) >= min(1, len(widgets))
+
+    text = page.page_text()
+    missing = [t for t in course.texts if t not in text]
+    assert not missing, f"the notebook should show {missing}"
+
+    page.screenshot_whole(name)
+    page.screenshot_widget_cells(name)
