@@ -1,4 +1,4 @@
-"""Drive a real JupyterLab (or Voila) in Debian's Chromium and look at canvas pixels.
+"""Drive a real JupyterLab (or Notebook 7, or Voila) in Debian's Chromium and look at canvas pixels.
 
 The browser tests and ``benchmarks/bench_browser.py`` share this module::
 
@@ -201,7 +201,7 @@ def write_notebook(path: Path, cells: Sequence[str]) -> Path:
 
 
 class Server:
-    """A Jupyter server process (JupyterLab or Voila) in its own process group.
+    """A Jupyter server process (JupyterLab, Notebook 7 or Voila) in its own process group.
 
     Use it as a context manager: the process group is killed on exit, so kernels
     started by the server go too. The server's output goes to ``log_path``, and
@@ -366,6 +366,29 @@ def start_lab(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Server:
         argv.append("--allow-root")
     server = Server(
         argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / "lab.log", token
+    )
+    return server.start(timeout)
+
+
+def start_notebook(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Server:
+    """Start Notebook 7 (``jupyter notebook``) from .venv on a free loopback port, serving ``root_dir``.
+
+    The same token, settings and environment as :func:`start_lab`; a notebook opens at
+    ``/notebooks/<name>``, and ``window.jupyterapp`` is exposed the same way.
+    """
+    port, token = free_port(), secrets.token_hex(16)
+    env = _jupyter_env(work_dir)
+    argv = [
+        str(VENV_BIN / "jupyter"), "notebook", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        f"--JupyterNotebookApp.workspaces_dir={work_dir / 'workspaces'}",
+        f"--JupyterNotebookApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+        "--JupyterNotebookApp.expose_app_in_browser=True",
+    ]  # fmt: skip
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    server = Server(
+        argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / "notebook.log", token
     )
     return server.start(timeout)
 

@@ -1,0 +1,77 @@
+"""A Board in Notebook 7 (``jupyter notebook``), whose page is not JupyterLab's.
+
+Notebook 7 opens a notebook at ``/notebooks/<name>`` in a one-document page built from
+JupyterLab's parts: the cells, the Run menu (``runmenu:run-all``) and the kernel's
+session context are the same, so :meth:`NotebookPage.run_all` works there; only
+opening the page differs (its URL, and no file browser to collapse).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .boardpage import BoardPage, board_cells
+from .harness import _JS_KERNEL_IDLE, NotebookPage, Server, start_notebook, write_notebook
+from .painted import CLASSIC, around, assert_frames, card_background_share
+
+pytestmark = pytest.mark.browser
+
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def notebook7(tmp_path_factory: pytest.TempPathFactory, chromium: object) -> Iterator[tuple[Server, Path]]:
+    """Notebook 7 serving a folder of its own; stopped with its kernels at the end."""
+    root = tmp_path_factory.mktemp("notebook7-root")
+    with start_notebook(root, tmp_path_factory.mktemp("notebook7-work")) as server:
+        yield server, root
+
+
+def open_in_notebook7(nb: NotebookPage, name: str, timeout: float = 60.0) -> None:
+    """Open ``name`` in Notebook 7's page and wait until its kernel is connected and idle."""
+    nb.page.goto(nb.server.url(f"notebooks/{name}?token={nb.server.token}"), wait_until="domcontentloaded")
+    nb.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout * 1000)
+    found = nb.page.wait_for_function(
+        f"""() => {{
+            if (document.querySelector('.jp-Dialog .jp-mod-accept')) return 'dialog';
+            return ({_JS_KERNEL_IDLE})() ? 'idle' : false;
+        }}""",
+        timeout=timeout * 1000,
+    ).json_value()
+    if found == "dialog":  # "Select kernel": the notebook's own python3 is the suggestion
+        nb.page.click(".jp-Dialog .jp-mod-accept")
+        nb.wait_kernel_idle(timeout)
+
+
+def test_a_board_in_notebook7_is_painted_and_answers_clicks(notebook7, new_page) -> None:
+    server, root = notebook7
+    write_notebook(root / "board7.ipynb", board_cells(SEED))
+    nb = NotebookPage(new_page(), server)
+    open_in_notebook7(nb, "board7.ipynb")
+    # This is Notebook 7's own page, not JupyterLab's.
+    assert nb.page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+    assert "/notebooks/board7.ipynb" in nb.page.url
+    assert nb.page.locator("#jp-main-dock-panel").count() == 0, "JupyterLab's main dock panel is shown"
+
+    nb.run_all()
+    assert nb.prompts() == ["[1]:", "[2]:"]
+    board = BoardPage(nb, SEED)
+    assert board.twin.game.table[0].code in nb.cell_output(1)
+    board.assert_table_shown()
+    for position, rect in enumerate(board.rects):
+        assert card_background_share(nb, board.canvas, rect) > 0.3, (
+            f"card {position} has no white card under it"
+        )
+    assert_frames(nb, board.canvas, board.rects, {})
+    assert board.status() == board.twin.status
+    nb.screenshot("notebook7-01-board")
+
+    board.click(7)
+    selected = CLASSIC.highlights["selected"][0]
+    nb.wait_color(board.canvas, selected, around(board.rects[7]), min_pixels=100)
+    assert_frames(nb, board.canvas, board.rects, {7: "selected"})
+    assert board.twin.selected == [7]
+    nb.screenshot("notebook7-02-card-selected")
