@@ -130,6 +130,10 @@ _JS_PROMPTS = (
     "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent)"
 )
 
+# textContent, not innerText: Lab does not lay out cells scrolled out of view, and innerText is empty there.
+_JS_ERRORS = """() => [...document.querySelectorAll(
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")]
+    .map(e => e.textContent).filter(t => t.includes('Traceback') || t.includes('Error'))"""
 
 _JS_ARM_TIMING = _JS_ARM_TIMING.replace("DIGEST", _JS_DIGEST)
 
@@ -469,10 +473,12 @@ class NotebookPage:
                 if attempt:
                     raise HarnessError(f"Run All Cells did not start any cell: {self.prompts()}") from None
         all_done = "p => p.length > 0 && p.every(t => /\\[\\d+\\]/.test(t))"
-        self.page.wait_for_function(f"() => ({all_done})(({_JS_PROMPTS})())", timeout=timeout * 1000)
+        # Run All stops at a cell that raised, so the rest never get a count: stop waiting then too.
+        self.page.wait_for_function(
+            f"() => ({_JS_ERRORS})().length > 0 || ({all_done})(({_JS_PROMPTS})())", timeout=timeout * 1000
+        )
         self.wait_kernel_idle(timeout)
-        errors = self.page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-        tracebacks = [t for t in errors.all_inner_texts() if "Traceback" in t or "Error" in t]
+        tracebacks = self.page.evaluate(_JS_ERRORS)
         if tracebacks:
             raise HarnessError("A notebook cell raised:\n" + "\n".join(tracebacks))
 

@@ -5,6 +5,7 @@ If these fail, the widget tests beside them cannot be trusted either way.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,12 @@ def clicked_pixel(text: str) -> tuple[int, int]:
     """The canvas pixel a 'clicked x,y' line reports (the kernel gets fractional positions)."""
     x, y = text.removeprefix("clicked ").split(",")
     return int(float(x)), int(float(y))
+
+
+def test_a_cell_that_raises_out_of_view_is_reported_at_once(notebook_page) -> None:
+    """Run All stops at the error; the harness must say so, not wait for cells that never run."""
+    cells = [f"print('line {i}\\n' * 20)" for i in range(30)] + ["1 / 0", "print('never')"]
+    started = time.monotonic()
+    with pytest.raises(HarnessError, match="ZeroDivisionError"):
+        notebook_page("raises_late.ipynb", cells)
+    assert time.monotonic() - started < 50, "the error should be reported before the 60 s timeout"
