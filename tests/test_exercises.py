@@ -56,7 +56,7 @@ PROBED = {
         "<b>Your third_card says:</b> ValueError: third_card needs two different cards; got 1RSO twice\n"
         "<b>Your third_card says:</b> 3RSO (three red solid ovals)\n"
     ),
-    ("third_card.ipynb", "release"): "<b>Your third_card says:</b> write third_card above first.\n" * 2,
+    ("third_card.ipynb", "release"): "<b>Your third_card says:</b> Write third_card above first.\n" * 2,
 }
 
 

@@ -196,6 +196,21 @@ def test_player_keys_let_two_players_share_one_screen(game, clock):
     board.close()
 
 
+def test_the_call_button_shows_only_when_someone_races(clock):
+    alone = Board(Game(seed=1, clock=clock), clock=clock)
+    assert alone.buttons["call"].layout.display == "none"
+    assert alone.press(" ") and alone.game.caller == 0, "space still calls, for those who like to"
+    for board in (
+        Board(Game(players=["Ana", "Ben"], seed=1, clock=clock), clock=clock),
+        Board(
+            Game(players=["You", "Computer"], seed=1, clock=clock), bot=Bot("beginner", rng=1), clock=clock
+        ),
+    ):
+        assert board.buttons["call"].layout.display != "none"
+        board.close()
+    alone.close()
+
+
 def test_the_next_caller_is_told_to_pick_and_a_second_call_reads_as_a_sentence(game, clock):
     board = Board(game, keys={"1": "Ana", "2": "Ben"}, clock=clock)
     assert board.press("2") and board.press("1")

@@ -185,6 +185,9 @@ class Board(CardsView):
             "new_game": Button(description="New game", tooltip="Shuffle and deal a new game"),
         }
         self.buttons["call"].button_style = "primary"
+        if len(game.players) == 1 and bot is None:
+            # Alone there is nobody to race: a click on three cards is the claim.
+            self.buttons["call"].layout.display = "none"
         for name, button in self.buttons.items():
             button.add_class(f"setw-button-{name.replace('_', '-')}")
         self.buttons["call"].on_click(lambda _: self.call())

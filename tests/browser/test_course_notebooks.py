@@ -81,8 +81,8 @@ NOTEBOOKS = [
             "third_card is not written yet",
             "third_card_mod3 is not written yet",
             "count_sets is not written yet",
-            "Your third card for 1RSO and 2GTS: write third_card above first.",
-            "Your third_card says: write third_card above first.",
+            "Your third card for 1RSO and 2GTS: Write third_card above first.",
+            "Your third_card says: Write third_card above first.",
         ),
     ),
 ]
