@@ -357,3 +357,20 @@ def test_every_set_is_three_distinct_pictures():
         pictures = {card_svg(c, theme=theme).split("</desc>")[1] for c in DECK}
         assert len(pictures) == 81, theme
     assert len(find_sets(DECK)) == 1080
+
+
+@pytest.mark.parametrize("theme", ["classic", "colorblind", "printable"])
+def test_the_corner_letter_keeps_clear_of_the_symbols(theme):
+    """The widest bold capital (about 0.95 of its size wide) must not touch any symbol's outline."""
+    label = next(
+        i for i in geo.card_items(geo.card_picture(DECK[0], theme), theme, "w") if isinstance(i, geo.Label)
+    )
+    right, top = label.x + 0.95 * label.size, label.y - 0.75 * label.size
+    margin = geo.OUTLINE_WIDTH / 2 + 2
+    for card in DECK:
+        for x, y, _w, h in geo.card_picture(card, theme).symbols:
+            overlaps_across = x - margin < right
+            overlaps_down = y - margin < label.y and top < y + h + margin
+            assert not (overlaps_across and overlaps_down), (
+                f"{card}: letter box ends at {right}, symbol at {x}"
+            )

@@ -498,7 +498,8 @@ def card_items(
     else:
         items.extend(picture.items)
     if letter:
-        items.append(Label(10.0, 22.0, letter.upper(), 17.0, theme.letter, weight="bold"))
+        # Small and tucked into the corner: on a three-symbol card the first symbol starts 26 units in.
+        items.append(Label(7.0, 20.0, letter.upper(), 15.0, theme.letter, weight="bold"))
     return items
 
 
