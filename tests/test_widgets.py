@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from ipycanvas.canvas import _CANVAS_MANAGER, COMMANDS
 
-from setwidgets import Bot, Card, Game, explain, find_sets, is_set, third_card
-from setwidgets.widgets import Board, CardPicker, MagicRuleChecker, ThirdCardExplorer
+from setwidgets import Bot, Card, Game, explain, find_sets, is_set, mini_deck, third_card
+from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer
 from setwidgets.widgets._view import WIDGET_VIEW
 from setwidgets.widgets.board import card_letter
 
@@ -531,6 +531,61 @@ def test_checker_and_explorer_take_cards_as_a_list_or_a_string_of_codes():
     assert explorer.set_cards(["2RTO", "3GTO"]) == Card(1, "purple", "oval", "striped")
     with pytest.raises(TypeError, match="set_cards\\(\\) needs two cards"):
         explorer.set_cards(["2RTO"])
+
+
+# -- CardTable and the checker under it ------------------------------------------------------------------
+
+NINE = mini_deck()[:9]
+
+
+def test_a_card_table_picks_three_by_click_or_letter_and_starts_again():
+    table = CardTable(NINE)
+    heard = []
+    table.on_pick(heard.append)
+    assert table.letters == list("abcdefghi") and len(table.card_rects) == 9
+    assert len({round(r[1]) for r in table.card_rects}) == 3, "three rows (of three) for nine cards"
+    x, y, w, h = table.card_rects[4]
+    assert table.click(x + w / 2, y + h / 2) == 4
+    assert table.click(0, 0) is None, "the gap between cards picks nothing"
+    assert table.press("A") and table.picked == [4, 0] and heard == []
+    assert table.pick(4) is None and table.picked == [0], "a second click unframes"
+    assert table.press("b") and table.press("c")
+    assert heard == [[NINE[0], NINE[1], NINE[2]]] and table.highlights == dict.fromkeys([0, 1, 2], "selected")
+    table.press("i")
+    assert table.picked == [8] and len(heard) == 1, "a complete pick starts again"
+    assert table.press("escape") and table.picked == []
+    assert not table.press("z")
+    assert "a: one red solid oval" in table.static_html()
+
+
+def test_a_card_table_refuses_what_it_cannot_show():
+    with pytest.raises(ValueError, match="a CardTable shows each card once; one red solid oval \\(1RSO\\)"):
+        CardTable(["1RSO", "1RSO", "2RSO"])
+    with pytest.raises(ValueError, match="picks must be a whole number from 1 to 2; got 3"):
+        CardTable(["1RSO", "2RSO"])
+    table = CardTable(NINE)
+    with pytest.raises(ValueError, match="position must be a whole number from 0 to 8"):
+        table.pick(9)
+    with pytest.raises(TypeError, match="on_pick\\(\\) needs a function"):
+        table.on_pick("print")
+    assert table.picked == []
+
+
+def test_a_checker_over_a_table_checks_the_three_cards_clicked():
+    checker = MagicRuleChecker(table=NINE)
+    assert checker.cards == NINE[:3] and checker.table.picked == [0, 1, 2]
+    for letter in "aei":
+        checker.table.press(letter)
+    assert checker.cards == [NINE[0], NINE[4], NINE[8]] and checker.verdict.is_set
+    for letter in "abd":
+        checker.table.press(letter)
+    assert str(checker.verdict) == str(explain(NINE[0], NINE[1], NINE[3]))
+    assert not checker.verdict.is_set and checker.highlights == {1: "odd", 2: "odd"}
+    checker.set_cards("3PSO", "2RSO", "1RSO")
+    assert checker.table.picked == [], "cards not on the table leave the table unframed"
+    checker.set_cards(NINE[6], NINE[7], NINE[8])
+    assert checker.table.picked == [6, 7, 8]
+    assert checker.children[1] is checker.table and "Click three cards" in checker.children[0].value
 
 
 # -- ThirdCardExplorer -----------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 - :class:`Board`: play SET on a live table (mouse, keys, several players, a computer opponent);
 - :class:`MagicRuleChecker`: three cards, checked feature by feature;
 - :class:`ThirdCardExplorer`: two cards and the one card that completes their SET;
-- :class:`CardPicker`: four dropdowns that pick a card.
+- :class:`CardPicker`: four dropdowns that pick a card;
+- :class:`CardTable`: some cards to pick from by clicking (a checker can sit under one).
 
 The widgets hold no rules of their own: they call :mod:`setwidgets.game` and
 :mod:`setwidgets.rules` and redraw from what those return. Each one also
@@ -15,5 +16,6 @@ from setwidgets.widgets.board import Board
 from setwidgets.widgets.checker import MagicRuleChecker
 from setwidgets.widgets.explorer import ThirdCardExplorer
 from setwidgets.widgets.pickers import CardPicker
+from setwidgets.widgets.table import CardTable
 
-__all__ = ["Board", "CardPicker", "MagicRuleChecker", "ThirdCardExplorer"]
+__all__ = ["Board", "CardPicker", "CardTable", "MagicRuleChecker", "ThirdCardExplorer"]

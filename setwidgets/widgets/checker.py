@@ -26,6 +26,7 @@ from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import FeatureVerdict, Verdict, _three_cards, explain
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
+from setwidgets.widgets.table import CardTable
 
 __all__ = ["MagicRuleChecker", "feature_line"]
 
@@ -60,9 +61,16 @@ class MagicRuleChecker(CardsView):
         print(checker.verdict)        # Not a SET: two are red and one is purple.
         checker.set_cards("1RSO 2GTS 3POD")   # three other cards
 
-    ``cards`` is three cards (Card objects or codes; default a SET); ``theme``
-    is "classic", "colorblind" or "printable". Also public: :attr:`cards`,
-    :attr:`text`, :attr:`card_rects` (where each card is drawn) and :attr:`pickers`.
+    To pick the cards from a table instead, give the table's cards: click three
+    of them (or press their letters) and the checker shows those three::
+
+        checker = MagicRuleChecker(table=mini_deck()[:9])
+
+    ``cards`` is three cards (Card objects or codes; default a SET, or the
+    first three of the table); ``theme`` is "classic", "colorblind" or
+    "printable". Also public: :attr:`cards`, :attr:`text`, :attr:`card_rects`
+    (where each card is drawn), :attr:`pickers` and :attr:`table` (a
+    :class:`~setwidgets.widgets.CardTable`, or None).
     """
 
     def __init__(
@@ -70,8 +78,13 @@ class MagicRuleChecker(CardsView):
         cards: Iterable[Card | str] | None = None,
         theme: str | Theme = "classic",
         width: int | None = None,
+        table: Iterable[Card | str] | None = None,
+        columns: int | None = None,
     ) -> None:
-        chosen = as_cards(DEFAULT_CARDS if cards is None else cards)
+        self.table = None if table is None else CardTable(table, columns=columns, theme=theme, width=width)
+        if cards is None:
+            cards = DEFAULT_CARDS if self.table is None or len(self.table.cards) < 3 else self.table.cards[:3]
+        chosen = as_cards(cards)
         if len(chosen) != 3:
             raise ValueError(f"MagicRuleChecker needs three cards; got {len(chosen)}")
         self.theme = get_theme(theme)
@@ -81,13 +94,20 @@ class MagicRuleChecker(CardsView):
         self._verdict_widget.add_class("setw-verdict")
         self._features_widget = HTML()
         self._features_widget.add_class("setw-features")
+        above = []
+        if self.table is not None:
+            how = HTML("Click three cards of the table (or press their letters) to check them.")
+            how.add_class("setw-how")
+            above = [how, self.table]
         super().__init__(
-            children=[*self.pickers, self.picture_box, self._verdict_widget, self._features_widget],
+            children=[*above, *self.pickers, self.picture_box, self._verdict_widget, self._features_widget],
             layout=Layout(width="100%"),
         )
         self.add_class("setw-checker")
         for picker in self.pickers:
             picker.on_change(lambda _card: self._update())
+        if self.table is not None:
+            self.table.on_pick(lambda picked: self.set_cards(picked))
         self._update()
 
     @property
@@ -136,6 +156,9 @@ class MagicRuleChecker(CardsView):
     def _update(self) -> None:
         if getattr(self, "_updating", False):
             return
+        if self.table is not None:
+            # Cards chosen with the dropdowns are framed on the table too, when they lie there.
+            self.table.show_picked(self.cards)
         verdict = self.verdict
         css = "setw-ok" if verdict.is_set else "setw-not"
         self._verdict_widget.value = f'<b class="{css}">{escape(str(verdict))}</b>'

@@ -39,6 +39,7 @@ WIDGET_CLASSES = {
     "Board": "setw-board",
     "MagicRuleChecker": "setw-checker",
     "ThirdCardExplorer": "setw-explorer",
+    "CardTable": "setw-table",
 }
 
 # Run every cell in turn, as a student pressing Shift+Enter down the notebook: unlike Run All,
@@ -80,11 +81,11 @@ _KERNEL_WIDGETS = textwrap.dedent(
     def _setw_report():
         import json
         from ipywidgets.widgets.widget import _instances
-        from setwidgets.widgets import Board, MagicRuleChecker, ThirdCardExplorer
+        from setwidgets.widgets import Board, CardTable, MagicRuleChecker, ThirdCardExplorer
 
         rows = []
         for widget in list(_instances.values()):
-            if not isinstance(widget, (Board, MagicRuleChecker, ThirdCardExplorer)):
+            if not isinstance(widget, (Board, CardTable, MagicRuleChecker, ThirdCardExplorer)):
                 continue
             row = {
                 "kind": type(widget).__name__,
@@ -96,6 +97,9 @@ _KERNEL_WIDGETS = textwrap.dedent(
             if isinstance(widget, Board):
                 row["cards"] = [card.code for card in widget.game.table]
                 row["texts"] = {"setw-status": widget.status, "setw-scores": widget.scores}
+            elif isinstance(widget, CardTable):
+                row["cards"] = [card.code for card in widget.cards]
+                row["texts"] = {}
             elif isinstance(widget, MagicRuleChecker):
                 row["cards"] = [card.code for card in widget.cards]
                 row["texts"] = {"setw-verdict": str(widget.verdict)}
@@ -237,7 +241,8 @@ class CoursePage:
         )
 
     def widget_canvas(self, kind_css: str, nth: int) -> Any:
-        canvas = self.widget(kind_css, nth).locator("canvas").first
+        # The widget's own canvas: a checker may hold a card table's canvas above its own.
+        canvas = self.widget(kind_css, nth).locator(f"canvas.{kind_css}-canvas").first
         canvas.wait_for(state="attached", timeout=60_000)
         return canvas
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from setwidgets import FEATURES, explain, third_card
+from setwidgets import FEATURES, explain, mini_deck, third_card
 from setwidgets.widgets import MagicRuleChecker, ThirdCardExplorer
 from setwidgets.widgets.checker import feature_line
 
 from .harness import NotebookPage, python_cells
-from .painted import around, assert_card_shown, assert_frames
+from .painted import CLASSIC, around, assert_card_shown, assert_frames
 
 pytestmark = pytest.mark.browser
 
@@ -69,8 +69,12 @@ def test_the_checker_explains_the_cards_picked_in_the_browser(notebook_page) -> 
     before = nb.digest(canvas)
     pick(nb, ".setw-checker", 1, "color", "red")
     twin.set_cards("1RSO", "2RSS", "3PSD")
-    verdict = nb.wait_text(".setw-checker .setw-verdict", "Not a SET")
-    assert verdict == str(twin.verdict) == "Not a SET: two are red and one is purple."
+    assert not twin.verdict.is_set
+    assert (
+        nb.wait_text(".setw-checker .setw-verdict", str(twin.verdict))
+        == str(twin.verdict)
+        == "Not a SET: two are red and one is purple."
+    )
     # The verdict and the feature lines are two widgets, updated one after the other.
     lines = nb.wait_text(".setw-checker .setw-features", "✗ color").splitlines()
     expected = [f"{'✓' if fv.ok else '✗'} {feature_line(twin.verdict, fv)}" for fv in twin.verdict.features]
@@ -127,3 +131,55 @@ def test_the_explorer_shows_the_third_card_of_the_two_picked(notebook_page) -> N
     assert_cards_shown(nb, canvas, twin)
     assert nb.ink(canvas, third_place) == 0, "the third card's place should be empty"
     nb.screenshot("explorer-03-same-card-twice")
+
+
+def test_the_checker_checks_three_cards_clicked_on_its_table(notebook_page) -> None:
+    nb = notebook_page(
+        "checker_table.ipynb",
+        python_cells(
+            """
+            from setwidgets import mini_deck
+            from setwidgets.widgets import MagicRuleChecker
+
+            MagicRuleChecker(table=mini_deck()[:9])
+            """
+        ),
+    )
+    twin = MagicRuleChecker(table=mini_deck()[:9])
+    table = nb.canvas("canvas.setw-table-canvas")
+    checker = nb.canvas("canvas.setw-checker-canvas")
+    nb.wait_painted(table, min_pixels=5000)
+    nb.wait_painted(checker, min_pixels=5000)
+    for position, (card, rect) in enumerate(zip(twin.table.cards, twin.table.card_rects)):
+        assert_card_shown(
+            nb,
+            table,
+            rect,
+            card,
+            where=f"table card {position}",
+            highlight=twin.table.highlights.get(position),
+        )
+    assert_frames(nb, table, twin.table.card_rects, {0: "selected", 1: "selected", 2: "selected"})
+    assert_cards_shown(nb, checker, twin)
+    nb.screenshot("checker-table-01-first-three")
+
+    # Click a, e, i on the table: a SET, framed on the table and in the checker.
+    for position in (0, 4, 8):
+        nb.click_rect_centre(table, twin.table.card_rects[position])
+        twin.table.pick(position)
+    assert twin.verdict.is_set
+    assert nb.wait_text(".setw-checker .setw-verdict", str(twin.verdict)) == str(twin.verdict)
+    nb.wait_color(table, CLASSIC.highlights["selected"][0], around(twin.table.card_rects[8]), min_pixels=100)
+    assert_frames(nb, table, twin.table.card_rects, {0: "selected", 4: "selected", 8: "selected"})
+    assert_cards_shown(nb, checker, twin)
+    nb.screenshot("checker-table-02-a-set-clicked")
+
+    # Then a, b, d: not a SET, and the checker frames the odd cards out.
+    for position in (0, 1, 3):
+        nb.click_rect_centre(table, twin.table.card_rects[position])
+        twin.table.pick(position)
+    assert not twin.verdict.is_set
+    assert nb.wait_text(".setw-checker .setw-verdict", str(twin.verdict)) == str(twin.verdict)
+    nb.wait_color(checker, CLASSIC.highlights["odd"][0], around(twin.card_rects[2]), min_pixels=100)
+    assert_cards_shown(nb, checker, twin)
+    nb.screenshot("checker-table-03-not-a-set-clicked")

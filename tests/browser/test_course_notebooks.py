@@ -63,7 +63,7 @@ NOTEBOOKS = [
     CourseNotebook("lessons/04_playing_the_mini_deck.ipynb", {"Board": 4}),
     CourseNotebook(
         "exercises/release/01_magic_rule/magic_rule.ipynb",
-        {"MagicRuleChecker": 1},
+        {"MagicRuleChecker": 1, "CardTable": 1},
         # The cells that call is_set or odd_one_out; the check cells catch it and give a hint.
         errors={9: NIE, 13: NIE, 17: NIE, 20: NIE},
         texts=(

@@ -1,0 +1,192 @@
+"""CardTable: a fixed set of cards to pick from by clicking, without a game around them.
+
+A lesson or an exercise lays out some cards (nine from the mini deck, a
+student's own hand) and lets the reader pick three: each click (or the card's
+letter on the keyboard) frames a card, and the third one hands the three to
+whoever listens, such as a :class:`~setwidgets.widgets.MagicRuleChecker`::
+
+    from setwidgets import mini_deck
+    from setwidgets.widgets import CardTable
+
+    table = CardTable(mini_deck()[:9], columns=3)
+    table.on_pick(lambda cards: print(" ".join(map(str, cards))))
+    table                        # click three cards, or press a, b, c ...
+    table.pick(0); table.pick(4); table.pick(8)   # the same as three clicks
+
+The table holds no rules: it only says which cards were picked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from string import ascii_lowercase
+
+from ipywidgets import Layout
+
+from setwidgets.cards import Card, as_cards
+from setwidgets.draw import geometry as geo
+from setwidgets.draw.themes import Theme, get_theme
+from setwidgets.widgets._view import CardsView
+
+__all__ = ["CardTable"]
+
+
+class CardTable(CardsView):
+    """Cards laid out in a grid; click three (or press their letters) to pick them.
+
+    Parameters
+    ----------
+    cards:
+        The cards to show (Card objects or codes), at most 26.
+    columns:
+        Cards per row (default: as square as possible, like 3 for nine cards).
+    picks:
+        How many cards make one pick (default 3, as many as a SET).
+    theme:
+        "classic", "colorblind" or "printable".
+    width:
+        The largest width in pixels; it shrinks to fit narrower output areas.
+
+    Each card has a letter (a, b, c, ... in reading order). Public: :attr:`cards`,
+    :attr:`picked` (the framed positions), :meth:`pick`, :meth:`click`,
+    :meth:`press`, :meth:`clear`, :meth:`on_pick`, :attr:`card_rects`.
+    """
+
+    def __init__(
+        self,
+        cards: Iterable[Card | str],
+        columns: int | None = None,
+        picks: int = 3,
+        theme: str | Theme = "classic",
+        width: int | None = None,
+    ) -> None:
+        shown = as_cards(cards)
+        if not 1 <= len(shown) <= len(ascii_lowercase):
+            raise ValueError(f"a CardTable shows 1 to {len(ascii_lowercase)} cards; got {len(shown)}")
+        if len(set(shown)) < len(shown):
+            twice = next(c for c in shown if shown.count(c) > 1)
+            raise ValueError(f"a CardTable shows each card once; {twice.name} ({twice}) is there twice")
+        if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int) or columns < 1):
+            raise ValueError(f"columns must be a whole number of 1 or more; got {columns!r}")
+        if isinstance(picks, bool) or not isinstance(picks, int) or not 1 <= picks <= len(shown):
+            raise ValueError(f"picks must be a whole number from 1 to {len(shown)}; got {picks!r}")
+        self.cards: Sequence[Card] = tuple(shown)
+        self.columns = columns
+        self.picks = picks
+        self.theme = get_theme(theme)
+        self._picked: list[int] = []
+        self._listeners: list[Callable[[list[Card]], None]] = []
+        self._setup_canvas("setw-table", width)
+        super().__init__(children=[self.picture_box], layout=Layout(width="100%"))
+        self.add_class("setw-table")
+        self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
+        self.canvas.on_key_down(lambda key, *_: self.press(key))
+        self.redraw()
+
+    @property
+    def letters(self) -> list[str]:
+        """The letter of each position: 'a' for the first card, 'b' for the second, ..."""
+        return list(ascii_lowercase[: len(self.cards)])
+
+    @property
+    def picked(self) -> list[int]:
+        """The positions framed so far, in the order they were picked."""
+        return list(self._picked)
+
+    @property
+    def picked_cards(self) -> list[Card]:
+        """The cards framed so far, in the order they were picked."""
+        return [self.cards[p] for p in self._picked]
+
+    def on_pick(self, callback: Callable[[list[Card]], None]) -> None:
+        """Call ``callback(cards)`` each time a pick is complete (three cards, unless ``picks`` says)."""
+        if not callable(callback):
+            raise TypeError(f"on_pick() needs a function taking the list of picked cards; got {callback!r}")
+        self._listeners.append(callback)
+
+    def pick(self, position: int) -> list[Card] | None:
+        """Frame the card at ``position`` (0 is the first), or unframe it if it is framed.
+
+        A pick that is already complete starts again with this card. Returns the
+        picked cards when this card completes a pick, else None.
+        """
+        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(self.cards):
+            raise ValueError(
+                f"position must be a whole number from 0 to {len(self.cards) - 1} (a card on the table); "
+                f"got {position!r}"
+            )
+        if len(self._picked) == self.picks:
+            self._picked = []
+        if position in self._picked:
+            self._picked.remove(position)
+        else:
+            self._picked.append(position)
+        self.redraw()
+        if len(self._picked) < self.picks:
+            return None
+        cards = self.picked_cards
+        for listener in self._listeners:
+            listener(cards)
+        return cards
+
+    def show_picked(self, cards: Iterable[Card | str]) -> None:
+        """Frame these cards as the current pick, without telling the listeners.
+
+        When some of them are not on the table, no card is framed: a pick is
+        all on the table or not shown at all.
+        """
+        wanted = as_cards(cards)
+        on_table = all(c in self.cards for c in wanted)
+        picked = [self.cards.index(c) for c in wanted] if on_table else []
+        if picked != self._picked:
+            self._picked = picked
+            self.redraw()
+
+    def clear(self) -> None:
+        """Unframe every card."""
+        self._picked = []
+        self.redraw()
+
+    def click(self, x: float, y: float) -> int | None:
+        """A click at canvas pixel (x, y): picks the card there; returns its position or None."""
+        for value in (x, y):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"click() takes canvas coordinates (numbers); got ({x!r}, {y!r})")
+        for position, (rx, ry, rw, rh) in enumerate(self.card_rects):
+            if rx <= x <= rx + rw and ry <= y <= ry + rh:
+                self.pick(position)
+                return position
+        return None
+
+    def press(self, key: str) -> bool:
+        """A key press: a card's letter picks that card, Escape clears. True when it did something."""
+        if not isinstance(key, str):
+            raise TypeError(f"press() takes a key such as 'a'; got {key!r}")
+        name = key.lower()
+        if name == "escape":
+            self.clear()
+            return True
+        if name in self.letters:
+            self.pick(self.letters.index(name))
+            return True
+        return False
+
+    def _scene(self) -> geo.Scene:
+        columns = self.columns or math.ceil(math.sqrt(len(self.cards)))
+        return geo.scene(
+            list(self.cards),
+            columns=columns,
+            letters=self.letters,
+            highlight=dict.fromkeys(self._picked, "selected"),
+            theme=self.theme,
+            scale=0.7,
+            background=self.theme.table,
+        )
+
+    def _static_text(self) -> list[str]:
+        return [f"{letter}: {card.name}" for letter, card in zip(self.letters, self.cards)]
+
+    def __repr__(self) -> str:
+        picked = " ".join(c.code for c in self.picked_cards) or "none"
+        return f"<CardTable: {len(self.cards)} cards; picked {picked}>"
