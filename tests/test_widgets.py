@@ -340,6 +340,30 @@ def test_a_whole_mini_game_to_the_end(clock):
     board.close()
 
 
+@pytest.mark.parametrize("variant", ["standard", "competition", "online"])
+def test_a_whole_full_deck_game_to_the_end_through_the_board(clock, variant):
+    game = Game(seed=21, players=["Ana", "Ben"], variant=variant, clock=clock)
+    board = Board(game, keys={"1": "Ana", "2": "Ben"}, clock=clock)
+    turn = 0
+    while not game.over:
+        sets = game.sets_on_table()
+        if not sets:
+            assert board.no_set().ok
+            continue
+        board.press("12"[turn % 2])
+        for p in positions_of(game, sets[0]):
+            board.select(p)
+        turn += 1
+        # What the board shows is what the game holds, after every move.
+        assert len(board.card_rects) == len(game.table)
+        assert [name.split(": ", 1)[1] for name in board.card_names] == [c.name for c in game.table]
+    kept = sum(len(p.sets) for p in game.players)
+    assert kept == turn and 3 * kept + len(game.table) == 81 and game.deck == []
+    assert board.status.endswith("Press New game to play again.") and "Game over" in board.status
+    assert board.scores == " · ".join(f"{p.name} {p.score}" for p in game.players)
+    board.close()
+
+
 def test_buttons_do_what_their_names_say(board, game):
     names = {b.description for b in board.buttons.values()}
     assert names == {"SET!", "No SET here", "Hint", "New game"}
