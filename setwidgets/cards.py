@@ -28,7 +28,9 @@ exactly when their vectors add up to (0, 0, 0, 0) mod 3.
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,7 +116,14 @@ def _value_problem(feature: str, value: Any) -> str | None:
     return problem
 
 
-_MISSING: Any = None
+class _Missing:
+    """The default of a feature nobody gave (None is a value a student may pass by mistake)."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
 
 
 def _and(words: Sequence[str]) -> str:
@@ -179,7 +188,7 @@ class Card:
             return
         example = "Card(number=2, color='red', shape='oval', shading='striped')"
         code = given["number"]
-        if missing and isinstance(code, str) and len(code.strip()) == 4:
+        if missing and isinstance(code, str) and _parses(code):
             raise TypeError(
                 f"to make a card from its code, use Card.parse({code!r}); Card() itself "
                 f"takes the four features, like {example}."
@@ -281,6 +290,25 @@ class Card:
         return card_svg(self)
 
 
+def _parses(code: str) -> bool:
+    try:
+        Card.parse(code)
+    except ValueError:
+        return False
+    return True
+
+
+# help(Card) and Shift-Tab show the four features as required, not as "= <missing>".
+Card.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [inspect.Parameter(f, inspect.Parameter.POSITIONAL_OR_KEYWORD) for f in FEATURES]
+)
+
+
+def split_codes(text: str) -> list[str]:
+    """The card codes in a string such as ``"1RSO 2GTS, 3POD"`` (spaces, commas or semicolons)."""
+    return [word for word in re.split(r"[\s,;]+", text) if word]
+
+
 def as_card(obj: Any) -> Card:
     """Return ``obj`` as a Card: a Card is returned as it is, a code is parsed.
 
@@ -297,8 +325,14 @@ def as_card(obj: Any) -> Card:
 
 
 def as_cards(objs: Any, what: str = "cards") -> list[Card]:
-    """Return a list of Cards from an iterable of Cards or codes (not one string)."""
-    if isinstance(objs, (str, Card)) or not isinstance(objs, Iterable):
+    """Return a list of Cards from a list of Cards or codes, or one string of codes.
+
+    >>> [card.code for card in as_cards("1RSO 2GTS, 3POD")]
+    ['1RSO', '2GTS', '3POD']
+    """
+    if isinstance(objs, str):
+        objs = split_codes(objs)
+    if isinstance(objs, Card) or not isinstance(objs, Iterable):
         raise TypeError(f"expected a list of {what}; got {objs!r}")
     return [as_card(obj) for obj in objs]
 

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -63,7 +62,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from setwidgets.cards import Card, _what, full_deck, mini_deck
+from setwidgets.cards import Card, _what, full_deck, mini_deck, split_codes
 from setwidgets.rules import Verdict, explain, find_sets, has_set
 
 __all__ = ["VARIANTS", "Claim", "Game", "GameError", "NoSet", "Player"]
@@ -779,7 +778,7 @@ class Game:
     def _parse_three(self, cards: Any) -> Triple:
         """Three different cards of this game's deck, or an error saying what is wrong."""
         if isinstance(cards, str):
-            items: list[Any] = [w for w in re.split(r"[\s,;]+", cards) if w]
+            items: list[Any] = split_codes(cards)
         elif isinstance(cards, Card) or not isinstance(cards, Iterable):
             raise TypeError(
                 f"a claim is three cards, as a list like [a, b, c] or codes like "
@@ -817,7 +816,8 @@ class Game:
     def _not_on_table(self, missing: list[Card]) -> str:
         reasons = []
         for card in missing:
-            owner = next((p.name for p in self._players if any(card in s for s in p.sets)), None)
+            owners = [i for i, p in enumerate(self._players) if any(card in s for s in p.sets)]
+            owner = self._name(owners[0], start=False) if owners else None
             where = f"{owner} already took it" if owner else "it is still in the deck"
             reasons.append(f"{card} ({card.name}) is not on the table: {where}")
         return "; ".join(reasons) + ". Choose three cards on the table."
@@ -928,7 +928,7 @@ class Game:
                 self._record("deal", cards=[c.code for c in dealt], reason="no SET on the table")
         if not self._deck and not has_set(self._table):
             if self._variant == "solitaire" and len(self._table) >= self._table_size:
-                # RULES.md: a full table without a SET loses solitaire, even with the deck used up.
+                # The rules: a full table without a SET loses solitaire, even with the deck used up.
                 self._lost = True
                 self._end("no SET on the table")
             else:

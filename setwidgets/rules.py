@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from setwidgets.cards import FEATURES, Card, as_card, as_cards
+from setwidgets.cards import FEATURES, Card, as_card, as_cards, split_codes
 
 __all__ = [
     "FeatureVerdict",
@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
+_ONE_ARGUMENT: Any = object()  # third_card([a, b]): the second card was not given separately
 _PLURAL = {"number": "numbers", "color": "colors", "shape": "shapes", "shading": "shadings"}
 
 
@@ -41,7 +42,7 @@ def _gather(cards: tuple[Any, ...]) -> tuple[Any, ...]:
     if len(cards) == 1:
         (only,) = cards
         if isinstance(only, str):
-            return tuple(only.replace(",", " ").split()) or cards
+            return tuple(split_codes(only))
         if not isinstance(only, Card) and isinstance(only, Iterable):
             return tuple(only)
     return cards
@@ -231,7 +232,7 @@ def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
     return Verdict((a, b, c), tuple(verdicts))
 
 
-def third_card(a: Card | str | Iterable[Card | str], b: Card | str | None = None) -> Card:
+def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUMENT) -> Card:
     """The one card that makes a SET with the two given, different cards.
 
     Feature by feature: if the two agree, the third agrees too; if they
@@ -241,7 +242,7 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str | None = None
     >>> third_card("1RSO", "2GTS").code
     '3POD'
     """
-    pair = _gather((a,)) if b is None else (a, b)
+    pair = _gather((a,)) if b is _ONE_ARGUMENT else (a, b)
     if len(pair) != 2:
         raise TypeError(
             f"third_card() needs exactly two cards, as third_card(a, b) or third_card([a, b]); "
@@ -260,8 +261,6 @@ def _distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[C
     """The cards as a list, from one list or several cards; each card may appear once."""
     if more or isinstance(cards, Card):
         cards = (cards, *more)
-    elif isinstance(cards, str):
-        cards = cards.replace(",", " ").split()
     if not isinstance(cards, Iterable):
         raise TypeError(f"{func}() needs a list of cards, like {func}(game.table); got {cards!r}")
     found = as_cards(cards)

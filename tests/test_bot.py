@@ -129,7 +129,8 @@ def test_bad_settings_say_what_is_expected(kwargs, error, message):
 def test_a_bad_table_is_refused():
     bot = Bot()
     with pytest.raises(TypeError, match="expected a list of cards on the table"):
-        bot.delay("1RSO 2RSO 3RSO")
+        bot.delay(5)
+    assert bot.choose("1RSO 2RSO 3RSO") == tuple(Card.parse(c) for c in ("1RSO", "2RSO", "3RSO"))
     with pytest.raises(ValueError, match="got the card one red solid oval \\(1RSO\\) twice"):
         bot.delay(["1RSO", "1RSO", "2RSO"])
     with pytest.raises(ValueError, match="twice"):

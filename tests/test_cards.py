@@ -2,6 +2,7 @@
 
 import copy
 import dataclasses
+import inspect
 import pickle
 
 import pytest
@@ -218,7 +219,25 @@ def test_as_cards_accepts_any_iterable_of_cards_and_codes():
     assert as_cards([]) == []
 
 
-@pytest.mark.parametrize("objs", ["1RSO", DECK[0], 7, None])
+def test_as_cards_reads_a_string_of_codes():
+    assert as_cards("1RSO 2GTS, 3POD;1RSS") == [Card.parse(c) for c in ("1RSO", "2GTS", "3POD", "1RSS")]
+    assert as_cards("1RSO") == [DECK[0]] and as_cards("  ") == []
+
+
+def test_none_is_a_wrong_value_not_a_missing_feature_and_the_signature_asks_for_all_four():
+    with pytest.raises(ValueError, match="^number must be one of 1, 2, 3; got None$"):
+        Card(None, "red", "oval", "solid")
+    assert str(inspect.signature(Card)) == "(number, color, shape, shading)"
+
+
+def test_card_parse_is_suggested_only_for_a_real_code():
+    with pytest.raises(
+        TypeError, match="^number must be one of 1, 2, 3; got '1234'; color, shape and shading"
+    ):
+        Card("1234")
+
+
+@pytest.mark.parametrize("objs", [DECK[0], 7, None])
 def test_as_cards_needs_a_list(objs):
     with pytest.raises(TypeError, match="expected a list of cards"):
         as_cards(objs)

@@ -256,6 +256,14 @@ def test_you_is_lower_case_inside_a_sentence():
     assert late.message.endswith("were taken by Ana after you called. No penalty.")
 
 
+def test_you_already_took_it_is_lower_case_too():
+    g = new_game()
+    taken = g.sets_on_table()[0]
+    g.claim(taken)
+    with pytest.raises(GameError, match="is not on the table: you already took it"):
+        g.claim([taken[0], *g.table[:2]])
+
+
 def test_counts_of_one_are_singular():
     g = new_game(deck=CAP20[:13], table_size=12, variant="solitaire")
     answer = g.no_set()
@@ -673,7 +681,7 @@ def test_solitaire_is_lost_on_a_table_without_a_set():
     assert [e["type"] for e in g.history[-2:]] == ["no_set", "over"]
 
 
-def test_solitaire_ends_won_with_the_deck_cleared_or_lost_with_cards_left():
+def test_solitaire_is_won_only_when_the_deck_runs_out_on_a_short_table_without_a_set():
     outcomes = set()
     for seed in range(12):
         g = new_game(variant="solitaire", seed=seed)

@@ -72,7 +72,11 @@ def test_is_set_needs_exactly_three_cards(args, got):
 
 
 def test_three_cards_may_be_one_string_of_codes():
-    assert is_set("1RSO 2GTS 3POD") and is_set("1RSO, 2GTS, 3POD")
+    assert is_set("1RSO 2GTS 3POD") and is_set("1RSO, 2GTS, 3POD") and is_set("1RSO; 2GTS; 3POD")
+    with pytest.raises(TypeError, match="; got none$"):
+        is_set("   ")
+    with pytest.raises(TypeError, match="got None \\(nothing\\)$"):
+        third_card("1RSO", None)
     assert str(explain("1RSO 2RSO 3PSO")) == "Not a SET: two are red and one is purple."
 
 

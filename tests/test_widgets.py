@@ -225,6 +225,32 @@ def test_the_next_caller_is_told_to_pick_and_a_second_call_reads_as_a_sentence(g
     board.close()
 
 
+def test_the_next_caller_hears_the_seconds_really_left(game, clock):
+    board = Board(game, keys={"1": "Ana", "2": "Ben"}, clock=clock)
+    board.press("1")
+    clock.now += 1
+    board.press("2")
+    clock.now += 7  # now 8: Ana's 5 seconds ran out at 5 and Ben's began then, so 2 are left
+    board.tick()
+    assert (
+        board.status
+        == "Ana loses a point: no SET shown within 5 seconds. Ben, pick three cards within 2 seconds."
+    )
+    board.close()
+
+
+def test_a_solitaire_deal_without_any_set_says_only_that_the_game_is_lost(clock):
+    no_set_at_all = ["1RSO", "1RSS", "1RTO", "1RTS", "2RSO", "2RSS", "2RTO", "2RTS", "1GSO"]
+    assert not find_sets(no_set_at_all)
+    game = Game(deck=no_set_at_all, variant="solitaire", table_size=9, clock=clock)
+    board = Board(game, clock=clock)
+    assert game.over and game.lost
+    assert (
+        board.status.startswith("Game over: no SET on the table") and "Click three cards" not in board.status
+    )
+    board.close()
+
+
 def test_a_final_score_of_one_reads_in_the_singular(clock):
     game = Game(deck=["1RSO", "2RSO", "3RSO", "1GTS"], table_size=3, clock=clock)
     board = Board(game, clock=clock)
@@ -553,8 +579,12 @@ def test_checker_and_explorer_take_cards_as_a_list_or_a_string_of_codes():
     assert checker.set_cards("1RSO 2GTS 3POD").is_set
     explorer = ThirdCardExplorer()
     assert explorer.set_cards(["2RTO", "3GTO"]) == Card(1, "purple", "oval", "striped")
-    with pytest.raises(TypeError, match="set_cards\\(\\) needs two cards"):
+    assert explorer.set_cards("2RTO 3GTO") == Card(1, "purple", "oval", "striped")
+    with pytest.raises(TypeError, match="set_cards\\(\\) needs exactly two cards, .*; got 1: '2RTO'$"):
         explorer.set_cards(["2RTO"])
+    with pytest.raises(TypeError, match="; got none$"):
+        explorer.set_cards("")
+    assert MagicRuleChecker("1RSO 2RSO 3PSO").cards == [Card.parse(c) for c in ("1RSO", "2RSO", "3PSO")]
 
 
 # -- CardTable and the checker under it ------------------------------------------------------------------
@@ -585,11 +615,23 @@ def test_a_card_table_picks_three_by_click_or_letter_and_starts_again():
 def test_a_card_table_refuses_what_it_cannot_show():
     with pytest.raises(ValueError, match="a CardTable shows each card once; one red solid oval \\(1RSO\\)"):
         CardTable(["1RSO", "1RSO", "2RSO"])
-    with pytest.raises(ValueError, match="picks must be a whole number from 1 to 2; got 3"):
+    with pytest.raises(ValueError, match="picks must be from 1 to 2, the number of cards shown; got 3"):
         CardTable(["1RSO", "2RSO"])
+    with pytest.raises(TypeError, match="columns must be a whole number such as 3; got '3'"):
+        CardTable(NINE, columns="3")
+    with pytest.raises(ValueError, match="^table= needs at least three cards to pick from; got 2$"):
+        MagicRuleChecker(table=["1RSO", "2RSO"])
+    with pytest.raises(TypeError, match="columns= lays out the cards of table="):
+        MagicRuleChecker(columns=3)
     table = CardTable(NINE)
     with pytest.raises(ValueError, match="position must be a whole number from 0 to 8"):
         table.pick(9)
+    with pytest.raises(TypeError, match="position must be a whole number such as 0"):
+        table.pick("a")
+    table.show_picked(NINE[:3] + NINE[3:4])
+    assert table.picked == [], "four cards are not a pick of three"
+    table.show_picked([NINE[0], NINE[0], NINE[1]])
+    assert table.picked == [], "nor is a card twice"
     with pytest.raises(TypeError, match="on_pick\\(\\) needs a function"):
         table.on_pick("print")
     assert table.picked == []

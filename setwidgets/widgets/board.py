@@ -294,6 +294,8 @@ class Board(CardsView):
         self._after_change()
 
     def _welcome(self) -> str:
+        if self.game.over:
+            return ""  # dealt out with no SET at all: the final words say it
         n = len(self.game.table)
         text = f"{n} cards on the table. Click three cards that form a SET"
         if self.bot is not None:
@@ -620,8 +622,10 @@ class Board(CardsView):
         caller = self.game.caller
         if caller is None or self.game.over:
             return ""
-        seconds = self.game.claim_seconds
-        within = "" if seconds is None else f" within {seconds:g} seconds"
+        left = self.game.time_left()
+        # The next caller's time started when the last one's ran out, so it may be partly gone.
+        seconds = None if left is None else max(1, math.ceil(left))
+        within = "" if seconds is None else f" within {seconds} second{'' if seconds == 1 else 's'}"
         return f" {self.game.players[caller].name}, pick three cards{within}."
 
     def _on_event(self, event: dict[str, Any]) -> None:
@@ -633,7 +637,8 @@ class Board(CardsView):
     def _after_change(self) -> None:
         messages = [e["message"] for e in self._events if e.get("message")]
         if messages:
-            self._status_text = " ".join(messages)
+            timed_out = any(e.get("type") == "timeout" for e in self._events)
+            self._status_text = " ".join(messages) + (self._next_caller() if timed_out else "")
         self._events = []
         table = self.game.table
         self._selected = [c for c in self._selected if c in table]

@@ -64,6 +64,8 @@ class MagicRuleChecker(CardsView):
     To pick the cards from a table instead, give the table's cards: click three
     of them (or press their letters) and the checker shows those three::
 
+        from setwidgets import mini_deck
+
         checker = MagicRuleChecker(table=mini_deck()[:9])
 
     ``cards`` is three cards (Card objects or codes; default a SET, or the
@@ -81,9 +83,15 @@ class MagicRuleChecker(CardsView):
         table: Iterable[Card | str] | None = None,
         columns: int | None = None,
     ) -> None:
+        if table is None and columns is not None:
+            raise TypeError("columns= lays out the cards of table=; give the table's cards too")
+        if table is not None:
+            table = as_cards(table, "cards for the table")
+            if len(table) < 3:
+                raise ValueError(f"table= needs at least three cards to pick from; got {len(table)}")
         self.table = None if table is None else CardTable(table, columns=columns, theme=theme, width=width)
         if cards is None:
-            cards = DEFAULT_CARDS if self.table is None or len(self.table.cards) < 3 else self.table.cards[:3]
+            cards = DEFAULT_CARDS if self.table is None else self.table.cards[:3]
         chosen = as_cards(cards)
         if len(chosen) != 3:
             raise ValueError(f"MagicRuleChecker needs three cards; got {len(chosen)}")

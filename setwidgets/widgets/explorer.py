@@ -27,7 +27,7 @@ from ipywidgets import HTML, Layout
 from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.rules import _gather, third_card
+from setwidgets.rules import _gather, _listed, third_card
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
 
@@ -111,15 +111,16 @@ class ThirdCardExplorer(CardsView):
         """The two picked cards."""
         return [picker.card for picker in self.pickers]
 
-    def set_cards(self, a: Card | str | Iterable[Card | str], b: Card | str | None = None) -> Card | None:
+    def set_cards(self, *cards: Card | str | Iterable[Card | str]) -> Card | None:
         """Pick two other cards; returns the third card (None if they are the same card).
 
-        Give them as ``set_cards(a, b)`` or ``set_cards([a, b])``.
+        Give them as ``set_cards(a, b)``, ``set_cards([a, b])`` or ``set_cards("1RSO 2GTS")``.
         """
-        pair = _gather((a,)) if b is None else (a, b)
+        pair = _gather(cards)
         if len(pair) != 2:
             raise TypeError(
-                f"set_cards() needs two cards, as set_cards(a, b) or set_cards([a, b]); got {len(pair)}"
+                f"set_cards() needs exactly two cards, as set_cards(a, b) or set_cards([a, b]); "
+                f"got {_listed(pair)}"
             )
         new = [as_card(pair[0]), as_card(pair[1])]
         self._updating = True

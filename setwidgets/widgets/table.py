@@ -67,10 +67,16 @@ class CardTable(CardsView):
         if len(set(shown)) < len(shown):
             twice = next(c for c in shown if shown.count(c) > 1)
             raise ValueError(f"a CardTable shows each card once; {twice.name} ({twice}) is there twice")
-        if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int) or columns < 1):
-            raise ValueError(f"columns must be a whole number of 1 or more; got {columns!r}")
-        if isinstance(picks, bool) or not isinstance(picks, int) or not 1 <= picks <= len(shown):
-            raise ValueError(f"picks must be a whole number from 1 to {len(shown)}; got {picks!r}")
+        if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int)):
+            raise TypeError(f"columns must be a whole number such as 3; got {columns!r}")
+        if columns is not None and columns < 1:
+            raise ValueError(f"columns must be 1 or more; got {columns!r}")
+        if isinstance(picks, bool) or not isinstance(picks, int):
+            raise TypeError(f"picks must be a whole number such as 3; got {picks!r}")
+        if not 1 <= picks <= len(shown):
+            raise ValueError(
+                f"picks must be from 1 to {len(shown)}, the number of cards shown; got {picks!r}"
+            )
         self.cards: Sequence[Card] = tuple(shown)
         self.columns = columns
         self.picks = picks
@@ -111,7 +117,9 @@ class CardTable(CardsView):
         A pick that is already complete starts again with this card. Returns the
         picked cards when this card completes a pick, else None.
         """
-        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(self.cards):
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise TypeError(f"position must be a whole number such as 0 (the first card); got {position!r}")
+        if not 0 <= position < len(self.cards):
             raise ValueError(
                 f"position must be a whole number from 0 to {len(self.cards) - 1} (a card on the table); "
                 f"got {position!r}"
@@ -133,11 +141,12 @@ class CardTable(CardsView):
     def show_picked(self, cards: Iterable[Card | str]) -> None:
         """Frame these cards as the current pick, without telling the listeners.
 
-        When some of them are not on the table, no card is framed: a pick is
-        all on the table or not shown at all.
+        When they are not a whole pick of different cards all on the table, no
+        card is framed: a pick is shown whole or not at all.
         """
         wanted = as_cards(cards)
-        on_table = all(c in self.cards for c in wanted)
+        whole = len(wanted) == self.picks and len(set(wanted)) == len(wanted)
+        on_table = whole and all(c in self.cards for c in wanted)
         picked = [self.cards.index(c) for c in wanted] if on_table else []
         if picked != self._picked:
             self._picked = picked
