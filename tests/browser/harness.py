@@ -356,22 +356,7 @@ def _jupyter_env(work_dir: Path) -> dict[str, str]:
 
 def start_lab(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Server:
     """Start JupyterLab from .venv on a free loopback port, serving ``root_dir``."""
-    port, token = free_port(), secrets.token_hex(16)
-    env = _jupyter_env(work_dir)
-    argv = [
-        str(VENV_BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
-        f"--LabApp.workspaces_dir={work_dir / 'workspaces'}",
-        f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
-        # window.jupyterapp tells the harness when the notebook's kernel is really connected.
-        "--LabApp.expose_app_in_browser=True",
-    ]  # fmt: skip
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    server = Server(
-        argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / "lab.log", token
-    )
-    return server.start(timeout)
+    return _start_jupyter("lab", "LabApp", root_dir, work_dir, timeout)
 
 
 def start_notebook(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Server:
@@ -380,19 +365,24 @@ def start_notebook(root_dir: Path, work_dir: Path, timeout: float = 60.0) -> Ser
     The same token, settings and environment as :func:`start_lab`; a notebook opens at
     ``/notebooks/<name>``, and ``window.jupyterapp`` is exposed the same way.
     """
+    return _start_jupyter("notebook", "JupyterNotebookApp", root_dir, work_dir, timeout)
+
+
+def _start_jupyter(command: str, app: str, root_dir: Path, work_dir: Path, timeout: float) -> Server:
     port, token = free_port(), secrets.token_hex(16)
     env = _jupyter_env(work_dir)
     argv = [
-        str(VENV_BIN / "jupyter"), "notebook", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        str(VENV_BIN / "jupyter"), command, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
-        f"--JupyterNotebookApp.workspaces_dir={work_dir / 'workspaces'}",
-        f"--JupyterNotebookApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
-        "--JupyterNotebookApp.expose_app_in_browser=True",
+        f"--{app}.workspaces_dir={work_dir / 'workspaces'}",
+        f"--{app}.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+        # window.jupyterapp tells the harness when the notebook's kernel is really connected.
+        f"--{app}.expose_app_in_browser=True",
     ]  # fmt: skip
     if os.geteuid() == 0:
         argv.append("--allow-root")
     server = Server(
-        argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / "notebook.log", token
+        argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / f"{command}.log", token
     )
     return server.start(timeout)
 
@@ -433,7 +423,14 @@ class NotebookPage:
 
     def open(self, name: str, timeout: float = 60.0) -> None:
         """Open ``name`` in a fresh JupyterLab layout and wait for its kernel to be idle."""
-        url = self.server.url(f"lab/tree/{name}?reset&token={self.server.token}")
+        self.open_page(f"lab/tree/{name}?reset", timeout)
+        # The file browser only takes room from the notebook (and the screenshots).
+        self.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+
+    def open_page(self, path: str, timeout: float = 60.0) -> None:
+        """Open a notebook page of the server (Lab's or Notebook 7's) and wait for an idle kernel."""
+        sep = "&" if "?" in path else "?"
+        url = self.server.url(f"{path}{sep}token={self.server.token}")
         self.page.goto(url, wait_until="domcontentloaded")
         self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout * 1000)
         # JupyterLab may still ask which kernel to start (USER_SETTINGS asks it not to): accept
@@ -448,8 +445,6 @@ class NotebookPage:
         if found == "dialog":
             self.page.click(".jp-Dialog .jp-mod-accept")
             self.wait_kernel_idle(timeout)
-        # The file browser only takes room from the notebook (and the screenshots).
-        self.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
     def wait_kernel_idle(self, timeout: float = 60.0) -> None:
         """Wait until the notebook's kernel status says Idle."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .boardpage import BoardPage, board_cells
-from .harness import _JS_KERNEL_IDLE, NotebookPage, Server, start_notebook, write_notebook
+from .harness import NotebookPage, Server, start_notebook, write_notebook
 from .painted import CLASSIC, around, assert_frames, card_background_share
 
 pytestmark = pytest.mark.browser
@@ -30,27 +30,11 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory, chromium: object) -> Ite
         yield server, root
 
 
-def open_in_notebook7(nb: NotebookPage, name: str, timeout: float = 60.0) -> None:
-    """Open ``name`` in Notebook 7's page and wait until its kernel is connected and idle."""
-    nb.page.goto(nb.server.url(f"notebooks/{name}?token={nb.server.token}"), wait_until="domcontentloaded")
-    nb.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout * 1000)
-    found = nb.page.wait_for_function(
-        f"""() => {{
-            if (document.querySelector('.jp-Dialog .jp-mod-accept')) return 'dialog';
-            return ({_JS_KERNEL_IDLE})() ? 'idle' : false;
-        }}""",
-        timeout=timeout * 1000,
-    ).json_value()
-    if found == "dialog":  # "Select kernel": the notebook's own python3 is the suggestion
-        nb.page.click(".jp-Dialog .jp-mod-accept")
-        nb.wait_kernel_idle(timeout)
-
-
 def test_a_board_in_notebook7_is_painted_and_answers_clicks(notebook7, new_page) -> None:
     server, root = notebook7
     write_notebook(root / "board7.ipynb", board_cells(SEED))
     nb = NotebookPage(new_page(), server)
-    open_in_notebook7(nb, "board7.ipynb")
+    nb.open_page("notebooks/board7.ipynb")
     # This is Notebook 7's own page, not JupyterLab's.
     assert nb.page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
     assert "/notebooks/board7.ipynb" in nb.page.url
