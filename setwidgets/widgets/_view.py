@@ -99,6 +99,16 @@ class CardsView(VBox):
         """Where each card is drawn: ``(x, y, w, h)`` in canvas pixels, one per position."""
         return [tuple(r) for r in self._current_scene().rects]  # type: ignore[misc]
 
+    def position_at(self, x: float, y: float) -> int | None:
+        """The position of the card drawn at canvas pixel (x, y), or None between cards."""
+        for value in (x, y):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"click() takes canvas coordinates (numbers); got ({x!r}, {y!r})")
+        for position, (rx, ry, rw, rh) in enumerate(self.card_rects):
+            if rx <= x <= rx + rw and ry <= y <= ry + rh:
+                return position
+        return None
+
     @property
     def card_names(self) -> list[str]:
         """The cards drawn, in words, with their letters (what a screen reader hears)."""

@@ -355,14 +355,10 @@ class Board(CardsView):
 
         Returns the card's position, or None when the click is between cards.
         """
-        for value in (x, y):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"click() takes canvas coordinates (numbers); got ({x!r}, {y!r})")
-        for position, (rx, ry, rw, rh) in enumerate(self.card_rects):
-            if rx <= x <= rx + rw and ry <= y <= ry + rh:
-                self.select(position)
-                return position
-        return None
+        position = self.position_at(x, y)
+        if position is not None:
+            self.select(position)
+        return position
 
     def press(self, key: str) -> bool:
         """A key press: a card letter, space (call SET), a player's call key, ``?`` or Escape.

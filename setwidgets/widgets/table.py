@@ -159,14 +159,10 @@ class CardTable(CardsView):
 
     def click(self, x: float, y: float) -> int | None:
         """A click at canvas pixel (x, y): picks the card there; returns its position or None."""
-        for value in (x, y):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"click() takes canvas coordinates (numbers); got ({x!r}, {y!r})")
-        for position, (rx, ry, rw, rh) in enumerate(self.card_rects):
-            if rx <= x <= rx + rw and ry <= y <= ry + rh:
-                self.pick(position)
-                return position
-        return None
+        position = self.position_at(x, y)
+        if position is not None:
+            self.pick(position)
+        return position
 
     def press(self, key: str) -> bool:
         """A key press: a card's letter picks that card, Escape clears. True when it did something."""
