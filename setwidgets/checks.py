@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from setwidgets import _words
 from setwidgets.cards import FEATURES, Card, full_deck, mini_deck
 from setwidgets.rules import FeatureVerdict, explain, find_sets, third_card
 
@@ -154,7 +155,7 @@ def _run(name: str, func: Callable, cases: Sequence[_Case], seconds: float | Non
                 checked += 1
     except _OutOfTime:
         message = (
-            f"{case.label} did not finish within {seconds:g} second{'' if seconds == 1 else 's'}. "
+            f"{case.label} did not finish within {_words.seconds(seconds)}. "
             "Look for a loop that never ends (a while loop whose condition never changes?), "
             "then run the cell that defines it again."
         )

@@ -62,6 +62,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from setwidgets import _words
 from setwidgets.cards import Card, _what, full_deck, mini_deck, split_codes
 from setwidgets.rules import Verdict, explain, find_sets, has_set
 
@@ -432,7 +433,7 @@ class Game:
             now = self._now()
             timed_out = self._expire(now)
             if index in timed_out:
-                seconds = _seconds_text(self._claim_seconds)
+                seconds = _words.seconds(self._claim_seconds)
                 claim = Claim(
                     False,
                     index,
@@ -527,7 +528,7 @@ class Game:
                 self._lost = True
                 message = (
                     f"No SET among these {len(self._table)} cards: the game is lost, "
-                    f"with {_count(len(self._deck), 'card')} left in the deck."
+                    f"with {_words.count(len(self._deck), 'card')} left in the deck."
                 )
                 self._record("no_set", player=index, dealt=[], returned=[], lost=True)
                 self._end("no SET on the table")
@@ -874,7 +875,7 @@ class Game:
             out.append(late.player)
             # The next caller's seconds started when the previous caller's ran out.
             self._turn_start = max(deadline, self._queue[0].called_at) if self._queue else None
-            seconds = _seconds_text(self._claim_seconds)
+            seconds = _words.seconds(self._claim_seconds)
             self._record(
                 "timeout",
                 player=late.player,
@@ -1023,15 +1024,6 @@ def _check_seconds(seconds: Any) -> float | None:
     if not seconds > 0:
         raise GameError(f"claim_seconds must be more than 0 (or None for no limit); got {seconds}")
     return seconds
-
-
-def _count(n: int, noun: str) -> str:
-    """'1 card', '3 cards'."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _seconds_text(seconds: float | None) -> str:
-    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def _rng_state(rng: random.Random) -> list[Any]:

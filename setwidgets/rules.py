@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from setwidgets.cards import FEATURES, Card, as_card, as_cards, split_codes
+from setwidgets.cards import FEATURES, Card, as_card, split_codes
 
 __all__ = [
     "FeatureVerdict",
@@ -55,16 +55,21 @@ def _listed(things: tuple[Any, ...]) -> str:
     return f"{len(things)}: " + ", ".join(str(t) if isinstance(t, Card) else repr(t) for t in things)
 
 
+def _exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
+    """Accept f(a, b), f([a, b]) or a string of codes; return ``count`` Cards or explain the mistake."""
+    cards = _gather(cards)
+    if len(cards) != count:
+        names = ", ".join("abc"[:count])
+        raise TypeError(
+            f"{func}() needs exactly {('two', 'three')[count - 2]} cards, as {func}({names}) or "
+            f"{func}([{names}]); got {_listed(cards)}"
+        )
+    return tuple(as_card(x) for x in cards)
+
+
 def _three_cards(func: str, cards: tuple[Any, ...]) -> tuple[Card, Card, Card]:
     """Accept f(a, b, c), f([a, b, c]) or a string of three codes; return three Cards."""
-    cards = _gather(cards)
-    if len(cards) != 3:
-        raise TypeError(
-            f"{func}() needs exactly three cards, as {func}(a, b, c) or {func}([a, b, c]); "
-            f"got {_listed(cards)}"
-        )
-    a, b, c = (as_card(x) for x in cards)
-    return a, b, c
+    return _exactly(func, cards, 3)  # type: ignore[return-value]
 
 
 def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
@@ -242,13 +247,7 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUME
     >>> third_card("1RSO", "2GTS").code
     '3POD'
     """
-    pair = _gather((a,)) if b is _ONE_ARGUMENT else (a, b)
-    if len(pair) != 2:
-        raise TypeError(
-            f"third_card() needs exactly two cards, as third_card(a, b) or third_card([a, b]); "
-            f"got {_listed(pair)}"
-        )
-    a, b = as_card(pair[0]), as_card(pair[1])
+    a, b = _exactly("third_card", (a,) if b is _ONE_ARGUMENT else (a, b), 2)
     if a == b:
         raise ValueError(
             f"third_card() needs two different cards; both are {a.name} ({a}). "
@@ -258,12 +257,10 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUME
 
 
 def _distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Card]:
-    """The cards as a list, from one list or several cards; each card may appear once."""
-    if more or isinstance(cards, Card):
-        cards = (cards, *more)
-    if not isinstance(cards, Iterable):
+    """The cards as a list, from one list, several cards or a string of codes; each appears once."""
+    if not more and not isinstance(cards, (Card, Iterable)):
         raise TypeError(f"{func}() needs a list of cards, like {func}(game.table); got {cards!r}")
-    found = as_cards(cards)
+    found = [as_card(card) for card in _gather((cards, *more))]
     seen = set()
     for card in found:
         if card in seen:

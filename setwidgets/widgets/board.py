@@ -46,6 +46,8 @@ from typing import Any
 
 from ipywidgets import HTML, Button, HBox, Layout
 
+from setwidgets import _words
+from setwidgets._words import count
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
 from setwidgets.draw import geometry as geo
@@ -86,10 +88,6 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
-
-
-def _points(n: int) -> str:
-    return f"{n} point{'' if n in (1, -1) else 's'}"
 
 
 def _clock_text(seconds: float) -> str:
@@ -320,8 +318,7 @@ class Board(CardsView):
         for p in self.game.players:
             text = f"{p.name} {p.score}"
             if p.penalties:
-                text += f" ({len(p.sets)} SET{'s' if len(p.sets) != 1 else ''}, {p.penalties} penalt"
-                text += "ies)" if p.penalties != 1 else "y)"
+                text += f" ({count(len(p.sets), 'SET')}, {count(p.penalties, 'penalty')})"
             parts.append(text)
         return " · ".join(parts)
 
@@ -455,7 +452,7 @@ class Board(CardsView):
                 # The cards picked so far were someone else's idea; the caller starts afresh.
                 self._selected = []
             seconds = self.game.claim_seconds
-            within = "" if seconds is None else f" within {seconds:g} seconds"
+            within = "" if seconds is None else f" within {_words.seconds(seconds)}"
             self._set_status(f"{self.game.players[seat].name} called SET! Pick three cards{within}.")
             return True
 
@@ -621,7 +618,7 @@ class Board(CardsView):
         left = self.game.time_left()
         # The next caller's time started when the last one's ran out, so it may be partly gone.
         seconds = None if left is None else max(1, math.ceil(left))
-        within = "" if seconds is None else f" within {seconds} second{'' if seconds == 1 else 's'}"
+        within = "" if seconds is None else f" within {_words.seconds(seconds)}"
         return f" {self.game.players[caller].name}, pick three cards{within}."
 
     def _on_event(self, event: dict[str, Any]) -> None:
@@ -659,19 +656,18 @@ class Board(CardsView):
         players = game.players
         if len(players) == 1:
             p = players[0]
-            kept = f"{len(p.sets)} SET{'' if len(p.sets) == 1 else 's'}"
-            return f"Game over: {p.name} kept {kept}, score {p.score}. " + AGAIN
+            return f"Game over: {p.name} kept {count(len(p.sets), 'SET')}, score {p.score}. " + AGAIN
         best = max(p.score for p in players)
         winners = game.winners
         if len(winners) == 1:
-            return f"Game over: {winners[0]} wins with {_points(best)}. " + AGAIN
-        return f"Game over: {' and '.join(winners)} tie with {_points(best)}. " + AGAIN
+            return f"Game over: {winners[0]} wins with {count(best, 'point')}. " + AGAIN
+        return f"Game over: {' and '.join(winners)} tie with {count(best, 'point')}. " + AGAIN
 
     def _update_text(self) -> None:
         self._status_widget.value = f"<span>{escape(self._status_text)}</span>"
         self._scores_widget.value = f"<b>{escape(self.scores)}</b>"
         deck = len(self.game.deck)
-        self._deck_widget.value = f"Deck: {deck} card{'s' if deck != 1 else ''}"
+        self._deck_widget.value = f"Deck: {count(deck, 'card')}"
         timer = escape(self.timer)
         if self._timer_widget.value != timer:
             self._timer_widget.value = timer

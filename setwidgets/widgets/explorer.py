@@ -27,7 +27,7 @@ from ipywidgets import HTML, Layout
 from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.rules import _gather, _listed, third_card
+from setwidgets.rules import _exactly, third_card
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
 
@@ -116,13 +116,7 @@ class ThirdCardExplorer(CardsView):
 
         Give them as ``set_cards(a, b)``, ``set_cards([a, b])`` or ``set_cards("1RSO 2GTS")``.
         """
-        pair = _gather(cards)
-        if len(pair) != 2:
-            raise TypeError(
-                f"set_cards() needs exactly two cards, as set_cards(a, b) or set_cards([a, b]); "
-                f"got {_listed(pair)}"
-            )
-        new = [as_card(pair[0]), as_card(pair[1])]
+        new = _exactly("set_cards", cards, 2)
         self._updating = True
         try:
             for picker, card in zip(self.pickers, new):

@@ -163,23 +163,24 @@ def test_the_checker_checks_three_cards_clicked_on_its_table(notebook_page) -> N
     assert_cards_shown(nb, checker, twin)
     nb.screenshot("checker-table-01-first-three")
 
+    def click_three(positions: tuple[int, int, int]) -> None:
+        """Click the cards in the browser, pick them on the twin, and wait for the twin's verdict."""
+        for position in positions:
+            nb.click_rect_centre(table, twin.table.card_rects[position])
+            twin.table.pick(position)
+        assert nb.wait_text(".setw-checker .setw-verdict", str(twin.verdict)) == str(twin.verdict)
+
     # Click a, e, i on the table: a SET, framed on the table and in the checker.
-    for position in (0, 4, 8):
-        nb.click_rect_centre(table, twin.table.card_rects[position])
-        twin.table.pick(position)
+    click_three((0, 4, 8))
     assert twin.verdict.is_set
-    assert nb.wait_text(".setw-checker .setw-verdict", str(twin.verdict)) == str(twin.verdict)
     nb.wait_color(table, CLASSIC.highlights["selected"][0], around(twin.table.card_rects[8]), min_pixels=100)
     assert_frames(nb, table, twin.table.card_rects, {0: "selected", 4: "selected", 8: "selected"})
     assert_cards_shown(nb, checker, twin)
     nb.screenshot("checker-table-02-a-set-clicked")
 
     # Then a, b, d: not a SET, and the checker frames the odd cards out.
-    for position in (0, 1, 3):
-        nb.click_rect_centre(table, twin.table.card_rects[position])
-        twin.table.pick(position)
+    click_three((0, 1, 3))
     assert not twin.verdict.is_set
-    assert nb.wait_text(".setw-checker .setw-verdict", str(twin.verdict)) == str(twin.verdict)
     nb.wait_color(checker, CLASSIC.highlights["odd"][0], around(twin.card_rects[2]), min_pixels=100)
     assert_cards_shown(nb, checker, twin)
     nb.screenshot("checker-table-03-not-a-set-clicked")
