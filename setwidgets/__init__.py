@@ -4,8 +4,10 @@ The core needs nothing but Python::
 
     from setwidgets import Card, full_deck, mini_deck, is_set, explain, third_card, find_sets, Game
 
-The live widgets (``setwidgets.widgets``) are imported on demand, so the core
-can run in an autograder or a plain script.
+The live widgets are imported on demand: ``from setwidgets import Board`` works
+as well as ``from setwidgets.widgets import Board``, yet ``import setwidgets``
+alone loads no Jupyter module, so the core runs in an autograder or a plain
+script without JupyterLab.
 """
 
 from setwidgets.bot import Bot
@@ -23,6 +25,22 @@ from setwidgets.rules import (
 )
 
 __version__ = "0.1.0"
+
+# The widgets need ipywidgets and ipycanvas; they load on first use, not with the core
+# (and stay out of __all__, so "from setwidgets import *" in an autograder loads no Jupyter module).
+_WIDGETS = ("Board", "CardPicker", "CardTable", "MagicRuleChecker", "ThirdCardExplorer")
+
+
+def __getattr__(name: str):
+    if name in _WIDGETS:
+        from setwidgets import widgets
+
+        return getattr(widgets, name)
+    raise AttributeError(f"module 'setwidgets' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WIDGETS])
 
 __all__ = [
     "CODE_LETTERS",

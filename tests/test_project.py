@@ -119,3 +119,23 @@ def test_the_readme_examples_run_and_print_what_their_comments_say(index):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == promised
+
+
+def test_widgets_come_from_the_package_on_demand_only():
+    """``from setwidgets import Board`` works, while the core alone loads no widget module."""
+    code = (
+        "import sys, setwidgets\n"
+        "from setwidgets import *\n"
+        "assert 'ipywidgets' not in sys.modules, 'the core loaded ipywidgets'\n"
+        "from setwidgets import Board, MagicRuleChecker\n"
+        "from setwidgets.widgets import Board as B\n"
+        "assert Board is B and 'ipywidgets' in sys.modules\n"
+        "try:\n"
+        "    setwidgets.Nonsense\n"
+        "except AttributeError as e:\n"
+        "    assert 'Nonsense' in str(e)\n"
+        "else:\n"
+        "    raise SystemExit('no AttributeError')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,60 @@
+"""Fixtures shared by the whole suite: a clock moved by hand, and a home that stays clean.
+
+Every ``JUPYTER_*`` folder (config, data, runtime, Lab settings and workspaces)
+points into one temporary folder for the whole run, before any test starts a
+kernel, nbgrader or Lab. nbgrader's cache of submissions
+(``$JUPYTER_DATA_DIR/nbgrader_cache``) and Lab's settings therefore never land in the
+user's home directory. Subprocesses inherit these variables.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_JUPYTER_HOME = Path(tempfile.mkdtemp(prefix="setwidgets-test-jupyter-"))
+JUPYTER_DIRS = {
+    "JUPYTER_CONFIG_DIR": _JUPYTER_HOME / "config",
+    "JUPYTER_DATA_DIR": _JUPYTER_HOME / "data",
+    "JUPYTER_RUNTIME_DIR": _JUPYTER_HOME / "runtime",
+    "JUPYTERLAB_SETTINGS_DIR": _JUPYTER_HOME / "lab-settings",
+    "JUPYTERLAB_WORKSPACES_DIR": _JUPYTER_HOME / "lab-workspaces",
+    "IPYTHONDIR": _JUPYTER_HOME / "ipython",
+}
+
+
+def _isolate_jupyter() -> None:
+    for name, path in JUPYTER_DIRS.items():
+        path.mkdir(parents=True, exist_ok=True)
+        os.environ[name] = str(path)
+
+
+# At import time, not in a fixture: collection already imports modules that read these.
+_isolate_jupyter()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_JUPYTER_HOME, ignore_errors=True)
+
+
+class Clock:
+    """A clock the test moves by hand: ``clock()`` is the time, ``clock.advance(s)`` moves it."""
+
+    def __init__(self, t: float = 100.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """A fresh hand-moved clock at t = 100 s."""
+    return Clock()
