@@ -91,3 +91,19 @@ def test_lesson_runs_headless_without_errors_or_warnings(path):
             # A warning in a lesson confuses a student as much as an error does.
             stderr = output.get("name") == "stderr"
             assert not stderr, f"cell {index} of {path.name} wrote to stderr:\n{output.text}"
+
+
+PACKAGE_HELPERS = ("show", "cards_svg", "card_svg", "cards_html")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids)
+def test_lesson_takes_its_helpers_from_the_package(path):
+    """A lesson does not define again what the package offers (one home for each helper)."""
+    nb = nbformat.read(path, as_version=4)
+    code = "\n".join(cell.source for cell in _code_cells(nb))
+    defined = set(re.findall(r"^def (\w+)\(", code, re.MULTILINE))
+    assert not defined & set(PACKAGE_HELPERS), f"{path.name} defines {defined & set(PACKAGE_HELPERS)}"
+    if re.search(r"^\s*show\(", code, re.MULTILINE):
+        assert re.search(r"^from setwidgets(\.draw)? import .*\bshow\b", code, re.MULTILINE), (
+            f"{path.name} uses show() without importing it from setwidgets.draw"
+        )
