@@ -32,21 +32,6 @@ def run_alone(coroutine):
         return pool.submit(asyncio.run, coroutine).result(timeout=60)
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
 @pytest.fixture
 def game(clock):
     return Game(players=["Ana", "Ben"], seed=11, clock=clock)
@@ -108,7 +93,7 @@ def test_board_layout_letters_and_rects(board, game):
     assert len(rects) == len(game.table) == 12
     assert board.canvas.width >= max(x + w for x, y, w, h in rects)
     assert board.canvas.height >= max(y + h for x, y, w, h in rects)
-    assert board.letters() == list("qazwsxedcrfv")
+    assert board.letters == list("qazwsxedcrfv")
     assert [card_letter(p) for p in (12, 13, 14, 18, 20, 21)] == ["t", "g", "b", "u", "m", None]
     assert board.status.startswith("12 cards on the table")
     assert board.scores == "Ana 0 · Ben 0"
@@ -228,9 +213,9 @@ def test_the_next_caller_is_told_to_pick_and_a_second_call_reads_as_a_sentence(g
 def test_the_next_caller_hears_the_seconds_really_left(game, clock):
     board = Board(game, keys={"1": "Ana", "2": "Ben"}, clock=clock)
     board.press("1")
-    clock.now += 1
+    clock.advance(1)
     board.press("2")
-    clock.now += 7  # now 8: Ana's 5 seconds ran out at 5 and Ben's began then, so 2 are left
+    clock.advance(7)  # now 8: Ana's 5 seconds ran out at 5 and Ben's began then, so 2 are left
     board.tick()
     assert (
         board.status
@@ -276,11 +261,11 @@ def test_bad_key_maps_are_refused():
 def test_the_claim_countdown_and_its_penalty(board, game, clock):
     board.call()
     assert board.timer == "Time 00:00 · Ana: 5 s to pick"
-    clock.now += 2.2
+    clock.advance(2.2)
     board.tick()
     assert board.timer == "Time 00:02 · Ana: 3 s to pick"
     board.select(0)
-    clock.now += 3.0
+    clock.advance(3.0)
     board.tick()
     assert game.caller is None and game.players[0].penalties == 1
     assert board.status == "Ana loses a point: no SET shown within 5 seconds."
@@ -319,7 +304,7 @@ def test_no_set_deals_three_more_and_the_table_grows_a_column(clock):
     result = board.no_set()
     assert result.ok and len(game.table) == 15 and len(board.card_rects) == 15
     assert board.canvas.width > width
-    assert board.letters()[12:] == ["t", "g", "b"]
+    assert board.letters[12:] == ["t", "g", "b"]
     assert board.status == "No SET among 12 cards: 3 more were dealt."
     assert board.hint() and board.status.startswith("Hint")
     board.close()
@@ -345,7 +330,7 @@ def test_new_game_deals_again_with_the_same_settings_and_a_reproducible_seed(boa
 def test_a_whole_mini_game_to_the_end(clock):
     game = Game(deck="mini", seed=3, clock=clock)
     board = Board(game, clock=clock)
-    assert len(board.card_rects) == 9 and board.letters() == list("qazwsxedc")
+    assert len(board.card_rects) == 9 and board.letters == list("qazwsxedc")
     while not game.over:
         sets = game.sets_on_table()
         if sets:
@@ -397,6 +382,32 @@ def test_buttons_do_what_their_names_say(board, game):
     assert game.caller == 0
     board.buttons["hint"].click()
     assert board.status.startswith("Hint")
+    board.buttons["new_game"].click()
+    assert board.game is not game and board.status.startswith("New game (seed")
+
+
+def test_the_no_set_button_deals_three_more_on_a_table_without_a_set(clock, sent):
+    game = Game(seed=seed_without_set(), clock=clock)
+    board = Board(game, clock=clock)
+    table, width = game.table, board.canvas.width
+    board.buttons["no_set"].click()
+    assert [e["type"] for e in game.history[-1:]] == ["no_set"], "the click reached the game"
+    assert game.table[:12] == table and len(game.table) == 15 and len(game.deck) == 81 - 15
+    assert board.status == "No SET among 12 cards: 3 more were dealt."
+    assert board._status_widget.value == "<span>No SET among 12 cards: 3 more were dealt.</span>"
+    assert board._deck_widget.value == "Deck: 66 cards"
+    assert len(board.card_rects) == 15 and board.letters[12:] == ["t", "g", "b"]
+    assert board.canvas.width > width and sent[-1].count("fillText") > 0, "the table was drawn again"
+    board.close()
+
+
+def test_the_no_set_button_on_a_table_with_a_set_says_so_and_changes_nothing(board, game, sent):
+    table, history = game.table, len(game.history)
+    said = Game(players=["Ana", "Ben"], seed=11).no_set().message  # what the game answers, on a twin
+    assert board.status != said
+    board.buttons["no_set"].click()
+    assert board.status == said and said.endswith("on the table; keep looking.")
+    assert game.table == table and len(game.history) == history and board.selected == []
 
 
 def test_moves_made_outside_the_board_show_up_on_it(board, game):
@@ -412,8 +423,10 @@ def test_bad_input_raises_and_changes_nothing(board, game):
     table = game.table
     with pytest.raises(ValueError, match="from 0 to 11"):
         board.select(12)
-    with pytest.raises(ValueError, match="a whole number such as 0"):
+    with pytest.raises(TypeError, match="position must be a whole number like 0 \\(the top-left card\\)"):
         board.select(True)
+    with pytest.raises(TypeError, match="write 2, without the '.0'"):
+        board.select(2.0)
     with pytest.raises(TypeError, match="canvas coordinates"):
         board.click("left", 3)
     assert game.table == table and board.selected == []
@@ -626,7 +639,7 @@ def test_a_card_table_refuses_what_it_cannot_show():
     table = CardTable(NINE)
     with pytest.raises(ValueError, match="position must be a whole number from 0 to 8"):
         table.pick(9)
-    with pytest.raises(TypeError, match="position must be a whole number such as 0"):
+    with pytest.raises(TypeError, match="position must be a whole number like 0 \\(the first card\\)"):
         table.pick("a")
     table.show_picked(NINE[:3] + NINE[3:4])
     assert table.picked == [], "four cards are not a pick of three"

@@ -10,12 +10,42 @@ The widgets hold no rules of their own: they call :mod:`setwidgets.game` and
 :mod:`setwidgets.rules` and redraw from what those return. Each one also
 shows a static picture where no live widget can run (a saved notebook, an
 HTML export, nbgrader feedback).
+
+The widgets load on first use, so the parts that need no Jupyter module (the
+Board's wording in ``_status``, its seats and keys in ``_keys``) can be
+imported and tested without ipywidgets.
 """
 
-from setwidgets.widgets.board import Board
-from setwidgets.widgets.checker import MagicRuleChecker
-from setwidgets.widgets.explorer import ThirdCardExplorer
-from setwidgets.widgets.pickers import CardPicker
-from setwidgets.widgets.table import CardTable
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from setwidgets.widgets.board import Board
+    from setwidgets.widgets.checker import MagicRuleChecker
+    from setwidgets.widgets.explorer import ThirdCardExplorer
+    from setwidgets.widgets.pickers import CardPicker
+    from setwidgets.widgets.table import CardTable
 
 __all__ = ["Board", "CardPicker", "CardTable", "MagicRuleChecker", "ThirdCardExplorer"]
+
+_HOMES = {
+    "Board": "board",
+    "CardPicker": "pickers",
+    "CardTable": "table",
+    "MagicRuleChecker": "checker",
+    "ThirdCardExplorer": "explorer",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        value = getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+        globals()[name] = value  # found once, then a plain attribute
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

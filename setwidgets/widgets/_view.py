@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from ipycanvas import Canvas, hold_canvas
 from ipywidgets import HTML, Layout, VBox
 
+from setwidgets._inputs import whole_number
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.canvas import paint_scene
 from setwidgets.draw.svg import scene_svg
@@ -36,6 +39,53 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 def nbgrader_running() -> bool:
     """True while nbgrader executes the notebook (autograde, validate, feedback)."""
     return bool(os.environ.get("NBGRADER_EXECUTION"))
+
+
+@dataclass(frozen=True)
+class Lettering:
+    """Which letter (a key on the keyboard) names which card position.
+
+    ``rows`` holds one string of letters per row of cards; positions run down
+    the columns, so with three rows positions 0, 1, 2 take the first letter of
+    each row, 3, 4, 5 the second, and so on. With one row, the letters simply
+    follow the positions. A position beyond the letters has none (None).
+
+    >>> Lettering(("abc",)).letters(4)
+    ['a', 'b', 'c', None]
+    >>> Lettering(("qw", "as")).letters(4)
+    ['q', 'a', 'w', 's']
+    """
+
+    rows: tuple[str, ...]
+
+    def letter(self, position: int) -> str | None:
+        """The letter of a position (0 is the first card), or None when the letters run out."""
+        position = whole_number(position, "position", minimum=0, example="0")
+        row, column = position % len(self.rows), position // len(self.rows)
+        letters = self.rows[row]
+        return letters[column] if column < len(letters) else None
+
+    def letters(self, count: int) -> list[str | None]:
+        """The letters of positions 0 to ``count - 1``, in order."""
+        return [self.letter(p) for p in range(count)]
+
+    def position(self, key: str, count: int) -> int | None:
+        """The position among ``count`` cards whose letter is ``key`` (either case), or None."""
+        name = key.lower()
+        return next((p for p in range(count) if self.letter(p) == name), None)
+
+
+def check_position(position: Any, cards: Sequence[object], first: str) -> int:
+    """``position`` as an int naming one of ``cards`` (a whole number from 0), or a clear error.
+
+    ``first`` says where position 0 is, for the message: "the top-left card".
+    """
+    number = whole_number(position, "position", example=f"0 ({first})")
+    if not 0 <= number < len(cards):
+        raise ValueError(
+            f"position must be a whole number from 0 to {len(cards) - 1} (a card on the table); got {number}"
+        )
+    return number
 
 
 _HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"

@@ -35,64 +35,31 @@ like anyone else. While nbgrader runs a notebook the computer never moves.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import random
 import time
 from collections.abc import Callable, Mapping
 from contextlib import contextmanager
-from html import escape
 from typing import Any
 
 from ipywidgets import HTML, Button, HBox, Layout
 
-from setwidgets import _words
-from setwidgets._words import count
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import Claim, Game, GameError, NoSet
-from setwidgets.widgets._view import CardsView, nbgrader_running
+from setwidgets.widgets import _keys, _status
+from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY, HINT_KEY, KEY_ROWS, LETTERS, card_letter
+from setwidgets.widgets._scheduler import RETRY_SECONDS, Loop, Scheduler
+from setwidgets.widgets._view import CardsView, check_position
 
 __all__ = ["CALL_KEY", "KEY_ROWS", "Board", "card_letter"]
 
-KEY_ROWS: tuple[str, str, str] = ("qwertyu", "asdfghj", "zxcvbnm")
-"""The letters of the cards: one keyboard row per table row, left to right."""
-CALL_KEY = " "
-"""The space bar calls SET (for the first player, unless ``keys`` says otherwise)."""
-HINT_KEY = "?"
-CLEAR_KEY = "escape"
-
-ROWS = 3
+ROWS = len(KEY_ROWS)
 """A table has three rows; three more cards make one more column."""
 FLASH_SECONDS = 0.7
 """How long a taken SET stays framed before the new cards are shown."""
-TICK_SECONDS = 0.5
-IDLE_SECONDS = 600.0
-AGAIN = "Press New game to play again."
-
-
-def card_letter(position: int) -> str | None:
-    """The keyboard letter of a table position (None beyond 21 cards).
-
-    Positions run down the columns: 0, 1, 2 are the first column (q, a, z),
-    3, 4, 5 the second (w, s, x), and so on.
-    """
-    row, column = position % ROWS, position // ROWS
-    return KEY_ROWS[row][column] if column < len(KEY_ROWS[row]) else None
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def _clock_text(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
 class Board(CardsView):
@@ -122,7 +89,7 @@ class Board(CardsView):
         A :class:`~setwidgets.bot.Bot` to race, or None.
     keys:
         Extra keys that call SET for a player, e.g. ``{"1": 0, "2": "Ben"}``
-        (by index or name). Space calls for the first player unless mapped here.
+        (by number or name). Space calls for the first player unless mapped here.
     width:
         The largest width of the table in pixels; it shrinks to fit narrower
         output areas and keeps its proportions.
@@ -132,12 +99,14 @@ class Board(CardsView):
         The computer's seat (default: the player named "Computer", else the last player).
     clock:
         Time in seconds for the game clock shown on the board (tests pass a fake one).
+    loop:
+        The event loop that runs the computer and the clock (default: the kernel's).
 
     What a program or a test can use: :meth:`click`, :meth:`select`,
     :meth:`press`, :meth:`call`, :meth:`no_set`, :meth:`hint`,
     :meth:`new_game`, :meth:`bot_move`, :meth:`tick`; :attr:`status`,
-    :attr:`selected`, :attr:`highlights`, :attr:`card_rects`, :attr:`card_names`,
-    :attr:`canvas`, :attr:`scores`, :attr:`timer`.
+    :attr:`selected`, :attr:`letters`, :attr:`highlights`, :attr:`card_rects`,
+    :attr:`card_names`, :attr:`canvas`, :attr:`scores`, :attr:`timer`.
     """
 
     def __init__(
@@ -151,6 +120,7 @@ class Board(CardsView):
         player: int | str | None = None,
         bot_player: int | str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        loop: Loop | None = None,
     ) -> None:
         if not isinstance(game, Game):
             raise TypeError(f"Board() shows a Game, as in Board(Game(seed=1)); got {game!r}")
@@ -162,36 +132,20 @@ class Board(CardsView):
         self.bot = bot
         self._clock = clock
         self.game = game
-        self.bot_player = self._find_bot_seat(game, bot_player) if bot is not None else None
-        self.player = self._find_player(game, player)
-        self.call_keys = self._check_keys(game, keys)
+        self.bot_player = _keys.bot_seat(game, bot_player) if bot is not None else None
+        self.player = _keys.player_seat(game, player, self.bot_player)
+        self.call_keys = _keys.call_keys(game, keys, self.player)
         self._seeds = random.Random(game.seed if game.seed is not None else 0)
+        self._scheduler = Scheduler(
+            self._timed_move, self._timed_tick, self._clock_wanted, clock=clock, loop=loop
+        )
 
         self._setup_canvas("setw-board", width)
-        self._status_widget = HTML()
-        self._status_widget.add_class("setw-status")
-        self._scores_widget = HTML()
-        self._scores_widget.add_class("setw-scores")
-        self._deck_widget = HTML()
-        self._deck_widget.add_class("setw-deck")
-        self._timer_widget = HTML()
-        self._timer_widget.add_class("setw-timer")
-        self.buttons = {
-            "call": Button(description="SET!", tooltip="Call SET (space bar), then pick three cards"),
-            "no_set": Button(description="No SET here", tooltip="Nobody can find a SET: deal more cards"),
-            "hint": Button(description="Hint", tooltip="Show a card of a SET (?)"),
-            "new_game": Button(description="New game", tooltip="Shuffle and deal a new game"),
-        }
-        self.buttons["call"].button_style = "primary"
-        if len(game.players) == 1 and bot is None:
-            # Alone there is nobody to race: a click on three cards is the claim.
-            self.buttons["call"].layout.display = "none"
-        for name, button in self.buttons.items():
-            button.add_class(f"setw-button-{name.replace('_', '-')}")
-        self.buttons["call"].on_click(lambda _: self.call())
-        self.buttons["no_set"].on_click(lambda _: self.no_set())
-        self.buttons["hint"].on_click(lambda _: self.hint())
-        self.buttons["new_game"].on_click(lambda _: self.new_game())
+        self._status_widget = self._line("setw-status")
+        self._scores_widget = self._line("setw-scores")
+        self._deck_widget = self._line("setw-deck")
+        self._timer_widget = self._line("setw-timer")
+        self.buttons = self._buttons(alone=len(game.players) == 1 and bot is None)
         info = HBox(
             [self._scores_widget, self._deck_widget, self._timer_widget],
             layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
@@ -201,78 +155,33 @@ class Board(CardsView):
             layout=Layout(width="100%"),
         )
         self.add_class("setw-board")
-
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_key_down(self._key_down)
-        self._loop = _running_loop()
-        self._bot_handle: asyncio.TimerHandle | None = None
-        self._tick_handle: asyncio.TimerHandle | None = None
         self._start(game, "")
 
-    # -- seats and keys ---------------------------------------------------------------------------
-
     @staticmethod
-    def _seat(game: Game, who: int | str, what: str) -> int:
-        names = [p.name for p in game.players]
-        if isinstance(who, str) and who in names:
-            return names.index(who)
-        if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names):
-            return who
-        listed = ", ".join(f"{i} ({n})" for i, n in enumerate(names))
-        raise ValueError(f"{what} must be a player's number or name; the players are {listed}; got {who!r}")
+    def _line(css_class: str) -> HTML:
+        line = HTML()
+        line.add_class(css_class)
+        return line
 
-    def _find_bot_seat(self, game: Game, bot_player: int | str | None) -> int:
-        names = [p.name for p in game.players]
-        if bot_player is not None:
-            return self._seat(game, bot_player, "bot_player")
-        if "Computer" in names:
-            return names.index("Computer")
-        if len(names) > 1:
-            return len(names) - 1
-        raise ValueError(
-            "the computer needs a seat at the table: make the game with a player for it, "
-            "e.g. Game(players=['You', 'Computer'])"
-        )
-
-    def _find_player(self, game: Game, player: int | str | None) -> int:
-        if player is not None:
-            seat = self._seat(game, player, "player")
-        else:
-            seat = (
-                next(i for i in range(len(game.players)) if i != self.bot_player)
-                if len(game.players) > 1
-                else 0
-            )
-        if seat == self.bot_player:
-            raise ValueError(f"player {seat} is the computer's seat; choose another player to click for")
-        return seat
-
-    def _check_keys(self, game: Game, keys: Mapping[str, int | str] | None) -> dict[str, int]:
-        table: dict[str, int] = {CALL_KEY: self.player}
-        if keys is None:
-            return table
-        if not isinstance(keys, Mapping):
-            raise TypeError(
-                f'keys maps a key to the player who calls with it, like {{"1": 0, "2": 1}}; got {keys!r}'
-            )
-        letters = {c for row in KEY_ROWS for c in row}
-        for key, who in keys.items():
-            if not isinstance(key, str) or not key:
-                raise ValueError(f"a key is a non-empty string such as '1'; got {key!r}")
-            name = self._key_name(key)
-            if name in letters or name in (HINT_KEY, CLEAR_KEY):
-                raise ValueError(
-                    f"the key {key!r} already selects a card or gives a hint; "
-                    "choose another one, such as a digit"
-                )
-            table[name] = self._seat(game, who, f"the player for key {key!r}")
-        return table
-
-    @staticmethod
-    def _key_name(key: str) -> str:
-        if key.lower() in ("space", "spacebar"):
-            return CALL_KEY
-        return key if key == CALL_KEY else key.lower()
+    def _buttons(self, alone: bool) -> dict[str, Button]:
+        """The buttons under the table, each wired to the move of its name."""
+        buttons = {
+            "call": Button(description="SET!", tooltip="Call SET (space bar), then pick three cards"),
+            "no_set": Button(description="No SET here", tooltip="Nobody can find a SET: deal more cards"),
+            "hint": Button(description="Hint", tooltip="Show a card of a SET (?)"),
+            "new_game": Button(description="New game", tooltip="Shuffle and deal a new game"),
+        }
+        buttons["call"].button_style = "primary"
+        if alone:
+            # Alone there is nobody to race: a click on three cards is the claim.
+            buttons["call"].layout.display = "none"
+        moves = {"call": self.call, "no_set": self.no_set, "hint": self.hint, "new_game": self.new_game}
+        for name, button in buttons.items():
+            button.add_class(f"setw-button-{name.replace('_', '-')}")
+            button.on_click(lambda _button, move=moves[name]: move())
+        return buttons
 
     # -- state -----------------------------------------------------------------------------------
 
@@ -287,18 +196,13 @@ class Board(CardsView):
         self._started = self._clock()
         self._ended: float | None = None
         self._table_key: tuple[Card, ...] | None = None
-        self._last_input = self._started
-        self._status_text = f"{status} {self._welcome()}".strip()
+        self._scheduler.touch()
+        self._status_text = status or _status.welcome(game, self._rival())
         self._after_change()
 
-    def _welcome(self) -> str:
-        if self.game.over:
-            return ""  # dealt out with no SET at all: the final words say it
-        n = len(self.game.table)
-        text = f"{n} cards on the table. Click three cards that form a SET"
-        if self.bot is not None:
-            text += f", before {self.game.players[self.bot_player].name} does"
-        return text + "."
+    def _rival(self) -> str | None:
+        """The computer's name, when it races."""
+        return None if self.bot_player is None else self.game.players[self.bot_player].name
 
     @property
     def status(self) -> str:
@@ -312,31 +216,20 @@ class Board(CardsView):
         return [table.index(c) for c in self._selected if c in table]
 
     @property
+    def letters(self) -> list[str | None]:
+        """The keyboard letter of each card on the table, by position (None beyond 21 cards)."""
+        return LETTERS.letters(len(self.game.table))
+
+    @property
     def scores(self) -> str:
         """The score line as text, e.g. ``'You 2 · Computer 1'``."""
-        parts = []
-        for p in self.game.players:
-            text = f"{p.name} {p.score}"
-            if p.penalties:
-                text += f" ({count(len(p.sets), 'SET')}, {count(p.penalties, 'penalty')})"
-            parts.append(text)
-        return " · ".join(parts)
+        return _status.scores(self.game)
 
     @property
     def timer(self) -> str:
         """The timer line: game time, and the seconds left to the caller."""
         end = self._ended if self._ended is not None else self._clock()
-        text = f"Time {_clock_text(end - self._started)}"
-        caller = self.game.caller
-        if caller is not None:
-            left = self.game.time_left()
-            name = self.game.players[caller].name
-            text += f" · {name} is picking" if left is None else f" · {name}: {math.ceil(left)} s to pick"
-        return text
-
-    def letters(self) -> list[str | None]:
-        """The keyboard letter of each card on the table, by position."""
-        return [card_letter(p) for p in range(len(self.game.table))]
+        return _status.timer(self.game, end - self._started)
 
     # -- input: mouse, keys, buttons ---------------------------------------------------------------
 
@@ -364,7 +257,7 @@ class Board(CardsView):
         """
         if not isinstance(key, str):
             raise TypeError(f"press() takes a key such as 'q' or ' '; got {key!r}")
-        name = self._key_name(key)
+        name = _keys.key_name(key)
         if name in self.call_keys:
             self.call(self.call_keys[name])
             return True
@@ -375,11 +268,11 @@ class Board(CardsView):
             with self._action():
                 self._selected = []
             return True
-        for position in range(len(self.game.table)):
-            if card_letter(position) == name:
-                self.select(position)
-                return True
-        return False
+        position = LETTERS.position(name, len(self.game.table))
+        if position is None:
+            return False
+        self.select(position)
+        return True
 
     def select(self, position: int) -> Claim | None:
         """Select or deselect the card at a table position (0 is the top-left card).
@@ -388,21 +281,11 @@ class Board(CardsView):
         player who called SET (or the board's player when nobody called).
         Returns the :class:`~setwidgets.game.Claim` when a claim was made.
         """
-        table = self.game.table
-        if isinstance(position, bool) or not isinstance(position, int):
-            raise ValueError(
-                f"position must be a whole number such as 0 (the top-left card); got {position!r}"
-            )
         if self.game.over:
             with self._action():
-                self._set_status(self._over_text())
+                self._set_status(_status.game_over(self.game))
             return None
-        if not 0 <= position < len(table):
-            raise ValueError(
-                f"position must be a whole number from 0 to {len(table) - 1} (a card on the table); "
-                f"got {position!r}"
-            )
-        card = table[position]
+        card = self.game.table[check_position(position, self.game.table, "the top-left card")]
         with self._action():
             self._marks = {c: kind for c, kind in self._marks.items() if kind == "hint"}
             if card in self._selected:
@@ -427,7 +310,7 @@ class Board(CardsView):
         return claim
 
     def _show_claim(self, claim: Claim, before: list[Card]) -> None:
-        self._set_status(claim.message + self._next_caller())
+        self._set_status(_status.after(claim.message, self.game))
         if claim.ok:
             # Frame the SET on the old table, then show the new cards (one message, see redraw()).
             taken = dict.fromkeys(claim.cards, "found")
@@ -441,7 +324,7 @@ class Board(CardsView):
 
         Returns True when the call was accepted; otherwise the status line says why.
         """
-        seat = self.player if player is None else self._seat(self.game, player, "player")
+        seat = self.player if player is None else _keys.seat(self.game, player, "player")
         with self._action():
             try:
                 self.game.call(seat)
@@ -451,9 +334,7 @@ class Board(CardsView):
             if seat != self.player:
                 # The cards picked so far were someone else's idea; the caller starts afresh.
                 self._selected = []
-            seconds = self.game.claim_seconds
-            within = "" if seconds is None else f" within {_words.seconds(seconds)}"
-            self._set_status(f"{self.game.players[seat].name} called SET! Pick three cards{within}.")
+            self._set_status(_status.called(self.game, seat))
             return True
 
     def no_set(self) -> NoSet | None:
@@ -473,20 +354,11 @@ class Board(CardsView):
         """Mark one more card of a SET on the table (one, then two, then all three)."""
         with self._action():
             if self.game.over:
-                self._set_status(self._over_text())
+                self._set_status(_status.game_over(self.game))
                 return []
             cards = self.game.hint()
             self._marks = dict.fromkeys(cards, "hint")
-            if not cards:
-                self._set_status(
-                    f"There is no SET among these {len(self.game.table)} cards: press “No SET here”."
-                )
-            elif len(cards) == 1:
-                self._set_status("Hint: the framed card is part of a SET.")
-            elif len(cards) == 2:
-                self._set_status("Hint: the two framed cards are in a SET. Which card completes it?")
-            else:
-                self._set_status("Hint: the three framed cards form a SET.")
+            self._set_status(_status.hint(cards, self.game))
             return cards
 
     def new_game(self, seed: int | None = None) -> Game:
@@ -508,10 +380,10 @@ class Board(CardsView):
             clock=self._clock,
         )
         old.on_change(self._on_event, remove=True)
-        self._start(game, f"New game (seed {seed}).")
+        self._start(game, _status.new_game(game.seed, game, self._rival()))
         return game
 
-    # -- the computer -------------------------------------------------------------------------------
+    # -- the computer and the clock --------------------------------------------------------------------
 
     def bot_move(self) -> Claim | NoSet | None:
         """Let the computer move now: claim a SET, or say there is none.
@@ -524,7 +396,7 @@ class Board(CardsView):
             return None
         caller = self.game.caller
         if caller is not None and caller != self.bot_player:
-            self._schedule_bot(retry=True)
+            self._scheduler.move_in(lambda: RETRY_SECONDS)
             return None
         before = self.game.table
         with self._action():
@@ -537,28 +409,8 @@ class Board(CardsView):
                 self._selected = [c for c in self._selected if c not in result.cards]
                 self._show_claim(result, before)
             else:
-                self._set_status(f"{self.game.players[self.bot_player].name}: {result.message}")
+                self._set_status(_status.bot_says(self.game, self.bot_player, result.message))
             return result
-
-    def _can_schedule(self) -> bool:
-        # Only a board that a browser shows runs its clock and its computer player: no one
-        # races a board in a notebook run by nbclient or nbgrader, and its output stays the same.
-        return self._live and self._loop is not None and not self._loop.is_closed() and not nbgrader_running()
-
-    def _schedule_bot(self, retry: bool = False) -> None:
-        if self._bot_handle is not None:
-            self._bot_handle.cancel()
-            self._bot_handle = None
-        if self.bot is None or self.game.over or not self._can_schedule():
-            return
-        delay = 1.0 if retry else self.bot.delay(self.game.table)
-        self._bot_handle = self._loop.call_later(delay, self._bot_fire)
-
-    def _bot_fire(self) -> None:
-        self._bot_handle = None
-        self.bot_move()
-
-    # -- the clock -----------------------------------------------------------------------------------
 
     def tick(self) -> None:
         """Update the timer; a caller whose seconds ran out gets the game's penalty.
@@ -572,20 +424,20 @@ class Board(CardsView):
         else:
             self._update_text()
 
-    def _schedule_tick(self) -> None:
-        if self._tick_handle is not None or self.game.over or not self._can_schedule():
-            return
-        self._tick_handle = self._loop.call_later(TICK_SECONDS, self._tick_fire)
+    def _timed_move(self) -> None:
+        self.bot_move()
 
-    def _tick_fire(self) -> None:
-        self._tick_handle = None
-        if self.comm is None:  # closed
-            return
+    def _timed_tick(self) -> bool:
         self.tick()
-        # A board nobody touched for a while (an old output, a forgotten tab) stops ticking;
-        # the next click or key starts the clock display again.
-        if self.game.caller is not None or self._clock() - self._last_input < IDLE_SECONDS:
-            self._schedule_tick()
+        return self.game.caller is not None  # a countdown runs: keep ticking, idle or not
+
+    def _clock_wanted(self) -> bool:
+        return not self.game.over and self.comm is not None
+
+    def _plan_bot(self) -> None:
+        """Give the computer its delay on a new table (it looks again from the start)."""
+        bot, table = self.bot, self.game.table
+        self._scheduler.move_in(None if bot is None or self.game.over else lambda: bot.delay(table))
 
     # -- keeping the view in step with the game ---------------------------------------------------------
 
@@ -593,7 +445,7 @@ class Board(CardsView):
     def _action(self):
         """Group one input's game moves: redraw once at the end, whatever happened."""
         self._acting += 1
-        self._last_input = self._clock()
+        self._scheduler.touch()
         try:
             yield
         finally:
@@ -606,20 +458,7 @@ class Board(CardsView):
         self._events = []
 
     def _refuse(self, error: GameError) -> None:
-        """Show why the game refused a move, as a sentence (the final score once the game is over)."""
-        text = str(error)
-        self._set_status(self._over_text() if self.game.over else text[:1].upper() + text[1:])
-
-    def _next_caller(self) -> str:
-        """' Ana, pick three cards within 5 seconds.' when another caller's turn has begun."""
-        caller = self.game.caller
-        if caller is None or self.game.over:
-            return ""
-        left = self.game.time_left()
-        # The next caller's time started when the last one's ran out, so it may be partly gone.
-        seconds = None if left is None else max(1, math.ceil(left))
-        within = "" if seconds is None else f" within {_words.seconds(seconds)}"
-        return f" {self.game.players[caller].name}, pick three cards{within}."
+        self._set_status(_status.refused(error, self.game))
 
     def _on_event(self, event: dict[str, Any]) -> None:
         self._events.append(event)
@@ -628,17 +467,16 @@ class Board(CardsView):
             self._after_change()
 
     def _after_change(self) -> None:
-        messages = [e["message"] for e in self._events if e.get("message")]
-        if messages:
-            timed_out = any(e.get("type") == "timeout" for e in self._events)
-            self._status_text = " ".join(messages) + (self._next_caller() if timed_out else "")
+        said = _status.from_events(self._events, self.game)
+        if said is not None:
+            self._status_text = said
         self._events = []
         table = self.game.table
         self._selected = [c for c in self._selected if c in table]
         self._marks = {c: k for c, k in self._marks.items() if c in table}
         if self.game.over and self._ended is None:
             self._ended = self._clock()
-            self._status_text = (self._status_text + " " + self._over_text()).strip()
+            self._status_text = f"{self._status_text} {_status.game_over(self.game)}".strip()
         self._update_text()
         for name in ("call", "no_set", "hint"):
             self.buttons[name].disabled = self.game.over
@@ -646,29 +484,14 @@ class Board(CardsView):
         self.redraw(before=flash, pause=FLASH_SECONDS if flash is not None else 0.0)
         if tuple(table) != self._table_key:
             self._table_key = tuple(table)
-            self._schedule_bot()
-        self._schedule_tick()
-
-    def _over_text(self) -> str:
-        game = self.game
-        if game.lost:
-            return "Game over: no SET on the table, so this solitaire game is lost. " + AGAIN
-        players = game.players
-        if len(players) == 1:
-            p = players[0]
-            return f"Game over: {p.name} kept {count(len(p.sets), 'SET')}, score {p.score}. " + AGAIN
-        best = max(p.score for p in players)
-        winners = game.winners
-        if len(winners) == 1:
-            return f"Game over: {winners[0]} wins with {count(best, 'point')}. " + AGAIN
-        return f"Game over: {' and '.join(winners)} tie with {count(best, 'point')}. " + AGAIN
+            self._plan_bot()
+        self._scheduler.keep_ticking()
 
     def _update_text(self) -> None:
-        self._status_widget.value = f"<span>{escape(self._status_text)}</span>"
-        self._scores_widget.value = f"<b>{escape(self.scores)}</b>"
-        deck = len(self.game.deck)
-        self._deck_widget.value = f"Deck: {count(deck, 'card')}"
-        timer = escape(self.timer)
+        self._status_widget.value = _status.html(self._status_text)
+        self._scores_widget.value = _status.html(self.scores, "b")
+        self._deck_widget.value = _status.deck(self.game)
+        timer = _status.html(self.timer)
         if self._timer_widget.value != timer:
             self._timer_widget.value = timer
 
@@ -689,19 +512,17 @@ class Board(CardsView):
         kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
         kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
         slots = max(len(table), self.game.table_size)
-        letters = [card_letter(p) for p in range(len(table))]
-        scene = geo.scene(
+        return geo.scene(
             table,
             rows=ROWS,
             order="columns",
-            letters=letters,
+            letters=LETTERS.letters(len(table)),
             highlight=kinds,
             theme=self.theme,
             scale=self._scale(),
             background=self.theme.table,
             slots=math.ceil(slots / ROWS) * ROWS,
         )
-        return scene
 
     @property
     def card_rects(self) -> list[tuple[float, float, float, float]]:
@@ -710,8 +531,9 @@ class Board(CardsView):
 
     def _client_ready(self) -> None:
         super()._client_ready()
-        self._schedule_bot()
-        self._schedule_tick()
+        self._scheduler.start()
+        self._plan_bot()
+        self._scheduler.keep_ticking()
 
     def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
         """Paint the table (see :meth:`CardsView.redraw`); the lines around it keep to its width."""
@@ -723,15 +545,13 @@ class Board(CardsView):
         return width
 
     def _static_text(self) -> list[str]:
-        return [self.status, self.scores, f"Deck: {len(self.game.deck)} cards"]
+        return [self.status, self.scores, _status.deck(self.game)]
 
     def close(self) -> None:
         """Stop the computer and the clock, and close the widget."""
-        for name in ("_bot_handle", "_tick_handle"):
-            handle = getattr(self, name, None)
-            if handle is not None:
-                handle.cancel()
-            setattr(self, name, None)
+        scheduler = getattr(self, "_scheduler", None)
+        if scheduler is not None:
+            scheduler.stop()
         if hasattr(self, "_status_text"):
             self.game.on_change(self._on_event, remove=True)
         super().close()

@@ -27,9 +27,12 @@ from ipywidgets import Layout
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.widgets._view import CardsView
+from setwidgets.widgets._view import CardsView, Lettering, check_position
 
 __all__ = ["CardTable"]
+
+LETTERS = Lettering((ascii_lowercase,))
+"""A table's letters follow its cards in reading order: a, b, c, ..."""
 
 
 class CardTable(CardsView):
@@ -91,9 +94,9 @@ class CardTable(CardsView):
         self.redraw()
 
     @property
-    def letters(self) -> list[str]:
-        """The letter of each position: 'a' for the first card, 'b' for the second, ..."""
-        return list(ascii_lowercase[: len(self.cards)])
+    def letters(self) -> list[str | None]:
+        """The keyboard letter of each card, by position: 'a' for the first card, 'b' for the second, ..."""
+        return LETTERS.letters(len(self.cards))
 
     @property
     def picked(self) -> list[int]:
@@ -117,13 +120,7 @@ class CardTable(CardsView):
         A pick that is already complete starts again with this card. Returns the
         picked cards when this card completes a pick, else None.
         """
-        if isinstance(position, bool) or not isinstance(position, int):
-            raise TypeError(f"position must be a whole number such as 0 (the first card); got {position!r}")
-        if not 0 <= position < len(self.cards):
-            raise ValueError(
-                f"position must be a whole number from 0 to {len(self.cards) - 1} (a card on the table); "
-                f"got {position!r}"
-            )
+        position = check_position(position, self.cards, "the first card")
         if len(self._picked) == self.picks:
             self._picked = []
         if position in self._picked:
@@ -168,14 +165,14 @@ class CardTable(CardsView):
         """A key press: a card's letter picks that card, Escape clears. True when it did something."""
         if not isinstance(key, str):
             raise TypeError(f"press() takes a key such as 'a'; got {key!r}")
-        name = key.lower()
-        if name == "escape":
+        if key.lower() == "escape":
             self.clear()
             return True
-        if name in self.letters:
-            self.pick(self.letters.index(name))
-            return True
-        return False
+        position = LETTERS.position(key, len(self.cards))
+        if position is None:
+            return False
+        self.pick(position)
+        return True
 
     def _scene(self) -> geo.Scene:
         columns = self.columns or math.ceil(math.sqrt(len(self.cards)))

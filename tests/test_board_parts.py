@@ -1,0 +1,386 @@
+"""The Board's parts, each on its own: its wording, its seats and keys, its letters, its timers.
+
+The wording (``_status``) is pure: a game in, a sentence out, with no widget.
+The scheduler runs on a hand-made event loop whose time is the ``clock``
+fixture's, so a test moves time by hand and sees exactly which timers fire.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from setwidgets import Bot, Game, GameError, full_deck
+from setwidgets.widgets import Board, CardTable, _keys, _status
+from setwidgets.widgets._scheduler import IDLE_SECONDS, TICK_SECONDS, Scheduler
+from setwidgets.widgets._view import Lettering, check_position
+
+
+class Handle:
+    def __init__(self, when, callback):
+        self.when, self.callback, self.cancelled = when, callback, False
+
+    def cancel(self):
+        self.cancelled = True
+
+
+class HandLoop:
+    """An event loop whose time is the test's clock: ``run(seconds)`` fires what falls due, in order."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.handles: list[Handle] = []
+        self.closed = False
+
+    def call_later(self, delay, callback):
+        handle = Handle(self.clock() + delay, callback)
+        self.handles.append(handle)
+        return handle
+
+    def is_closed(self):
+        return self.closed
+
+    @property
+    def waiting(self):
+        return [h for h in self.handles if not h.cancelled and h.when > -1]
+
+    def run(self, seconds):
+        end = self.clock() + seconds
+        while True:
+            due = [h for h in self.handles if not h.cancelled and h.when <= end]
+            if not due:
+                break
+            handle = min(due, key=lambda h: h.when)
+            self.handles.remove(handle)
+            self.clock.t = max(self.clock.t, handle.when)
+            handle.callback()
+        self.clock.t = end
+
+
+@pytest.fixture
+def loop(clock):
+    return HandLoop(clock)
+
+
+@pytest.fixture(autouse=True)
+def not_in_nbgrader(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+
+
+def deck_of_one_card():
+    """A game whose deck holds exactly one card after the deal."""
+    game = Game(deck=full_deck()[:13], table_size=12, seed=1)
+    assert len(game.deck) == 1, "twelve of these cards hold a SET, so one card is left in the deck"
+    return game
+
+
+# -- the wording -------------------------------------------------------------------------------------
+
+
+def test_the_first_words_count_the_cards_and_name_the_rival(clock):
+    game = Game(players=["You", "Computer"], seed=11, clock=clock)
+    assert _status.welcome(game) == "12 cards on the table. Click three cards that form a SET."
+    assert _status.welcome(game, "Computer").endswith("form a SET, before Computer does.")
+    assert _status.new_game(5, game).startswith("New game (seed 5). 12 cards on the table.")
+
+
+def test_counted_nouns_agree_with_their_number():
+    game = deck_of_one_card()
+    assert _status.deck(game) == "Deck: 1 card"
+    assert _status.deck(Game(seed=1)) == "Deck: 69 cards"
+    penalized = Game(players=["Ana", "Ben"], seed=11)
+    table = penalized.table
+    wrong = next(
+        (a, b, c)
+        for a in table
+        for b in table
+        for c in table
+        if len({a, b, c}) == 3 and not penalized.claim((a, b, c), "Ben").ok
+    )
+    assert wrong and _status.scores(penalized) == "Ana 0 · Ben -1 (0 SETs, 1 penalty)"
+
+
+def test_the_board_itself_says_deck_1_card(clock):
+    board = Board(deck_of_one_card(), clock=clock)
+    assert "Deck: 1 card" in board._repr_mimebundle_()["text/plain"].splitlines()
+    assert board._deck_widget.value == "Deck: 1 card"
+    board.close()
+
+
+def test_the_timer_line_shows_the_game_time_and_the_callers_seconds(clock):
+    game = Game(players=["Ana", "Ben"], seed=11, clock=clock)
+    assert _status.timer(game, 75.4) == "Time 01:15"
+    game.call("Ben")
+    clock.advance(2.2)
+    assert _status.timer(game, 2.2) == "Time 00:02 · Ben: 3 s to pick"
+    untimed = Game(players=["Ana", "Ben"], seed=11, claim_seconds=None, clock=clock)
+    untimed.call(0)
+    assert _status.timer(untimed, 0) == "Time 00:00 · Ana is picking"
+    assert _status.called(untimed, 0) == "Ana called SET! Pick three cards."
+    assert _status.clock_text(-3) == "00:00" and _status.clock_text(3600) == "60:00"
+
+
+def test_the_next_caller_is_told_how_long_is_left(clock):
+    game = Game(players=["Ana", "Ben"], seed=11, clock=clock)
+    assert _status.next_caller(game) == "" and _status.after("Done.", game) == "Done."
+    game.call("Ana")
+    assert _status.called(game, 0) == "Ana called SET! Pick three cards within 5 seconds."
+    game.call("Ben")
+    clock.advance(5.5)  # Ana's time ran out at 5; Ben's began then
+    events = []
+    game.on_change(events.append)
+    game.expire()
+    said = _status.from_events(events, game)
+    assert said == "Ana loses a point: no SET shown within 5 seconds. Ben, pick three cards within 5 seconds."
+    clock.advance(4.9)
+    assert _status.next_caller(game) == "Ben, pick three cards within 1 second."
+    assert _status.from_events([], game) is None
+    assert _status.from_events([{"type": "hint"}, {"type": "claim", "message": "A."}], game) == "A."
+
+
+@pytest.mark.parametrize(
+    ("shown", "said"),
+    [
+        (0, "There is no SET among these 12 cards: press “No SET here”."),
+        (1, "Hint: the framed card is part of a SET."),
+        (2, "Hint: the two framed cards are in a SET. Which card completes it?"),
+        (3, "Hint: the three framed cards form a SET."),
+    ],
+)
+def test_a_hint_says_how_much_it_shows(shown, said):
+    game = Game(seed=11)
+    assert _status.hint(game.sets_on_table()[0][:shown], game) == said
+
+
+NO_SET_AT_ALL = ["1RSO", "1RSS", "1RTO", "1RTS", "2RSO", "2RSS", "2RTO", "2RTS", "1GSO"]
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (["Ana", "Ben"], "Game over: Ana and Ben tie with 0 points. "),
+        (["Ana", "Ben", "Cy"], "Game over: Ana, Ben and Cy tie with 0 points. "),
+        (["Ana"], "Game over: Ana kept 0 SETs, score 0. "),
+    ],
+)
+def test_the_final_words_after_a_deal_without_any_set(players, said):
+    game = Game(deck=NO_SET_AT_ALL, players=players, table_size=9)
+    assert game.over and _status.game_over(game) == said + _status.AGAIN
+
+
+def test_the_final_words_name_the_winner_in_the_singular():
+    game = Game(deck=["1RSO", "2RSO", "3RSO"], players=["Ana", "Ben"], table_size=3)
+    assert _status.game_over(game) == ""
+    game.claim(game.table, "Ben")
+    assert _status.game_over(game) == "Game over: Ben wins with 1 point. " + _status.AGAIN
+    alone = Game(deck=["1RSO", "2RSO", "3RSO"], table_size=3)
+    alone.claim(alone.table)
+    assert _status.game_over(alone).startswith("Game over: You kept 1 SET, score 1.")
+
+
+def test_a_lost_solitaire_game_says_so_and_a_refused_move_then_gives_the_final_words():
+    lost = Game(deck=NO_SET_AT_ALL, variant="solitaire", table_size=9)
+    assert _status.game_over(lost).startswith(
+        "Game over: no SET on the table, so this solitaire game is lost."
+    )
+    assert _status.refused(GameError("anything"), lost) == _status.game_over(lost)
+
+
+def test_a_refused_move_reads_as_a_sentence_and_html_is_escaped():
+    game = Game(seed=1)
+    assert _status.refused(GameError("there is no player 3"), game) == "There is no player 3"
+    assert _status.html("<b>&</b>") == "<span>&lt;b&gt;&amp;&lt;/b&gt;</span>"
+    assert _status.html("x", "b") == "<b>x</b>"
+
+
+def test_the_wording_needs_no_jupyter_module():
+    code = (
+        "import sys\n"
+        "from setwidgets.widgets import _status\n"
+        "assert 'ipywidgets' not in sys.modules and 'ipycanvas' not in sys.modules, sorted(sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+
+
+# -- seats and keys -------------------------------------------------------------------------------------
+
+
+def test_seats_are_the_games_own_numpy_and_names_included():
+    game = Game(players=["Ana", "Ben", "Computer"], seed=1)
+    assert _keys.bot_seat(game) == 2 and _keys.bot_seat(game, np.int64(0)) == 0
+    assert _keys.player_seat(game, None, 2) == 0 and _keys.player_seat(game, "Ben", 2) == 1
+    keys = _keys.call_keys(game, {"1": np.int64(0), "2": "Ben", "Space": 1}, player=0)
+    assert keys == {" ": 1, "1": 0, "2": 1}
+    assert all(type(seat) is int for seat in keys.values())
+    board = Board(game, keys={"1": np.int32(1)}, player=np.int64(1), bot=Bot("expert", rng=1))
+    assert board.player == 1 and board.call_keys["1"] == 1 and board.bot_player == 2
+    assert board.call(np.int64(0)) and game.caller == 0
+    board.close()
+
+
+def test_a_wrong_seat_gets_the_games_message_and_names_the_argument():
+    game = Game(players=["Ana", "Ben"], seed=1)
+    with pytest.raises(
+        GameError, match=r"^the player for key '3': there is no player 5; the players are 0 \(Ana\)"
+    ):
+        _keys.call_keys(game, {"3": 5}, player=0)
+    with pytest.raises(GameError, match="^bot_player: there is no player called 'Cy'"):
+        Board(game, bot=Bot(), bot_player="Cy")
+    with pytest.raises(TypeError, match=r"^player: a player is given by number or name; got 1.0"):
+        Board(game, player=1.0)
+    with pytest.raises(TypeError, match="^a key is a string such as '1'; got 1 \\(a number\\)"):
+        _keys.call_keys(game, {1: 0}, player=0)
+    with pytest.raises(ValueError, match="non-empty"):
+        _keys.call_keys(game, {"": 0}, player=0)
+    with pytest.raises(ValueError, match="already selects a card"):
+        _keys.call_keys(game, {"Q": 0}, player=0)
+    board = Board(game)
+    with pytest.raises(GameError, match="^player: there is no player 2; the players are"):
+        board.call(2)
+    assert game.caller is None
+    board.close()
+
+
+# -- letters, on the Board and on a CardTable -----------------------------------------------------------
+
+
+def test_board_and_card_table_letters_alike():
+    board, table = Board(Game(seed=1)), CardTable(full_deck()[:26])
+    for widget, first in ((board, ["q", "a", "z", "w"]), (table, ["a", "b", "c", "d"])):
+        letters = widget.letters
+        assert type(letters) is list and letters[:4] == first
+        assert len(letters) == len(widget.card_rects)
+        for position, letter in enumerate(letters):
+            assert widget.press(letter.upper()), f"{letter} selects position {position}"
+            widget.press("escape")
+    assert type(Board.letters) is type(CardTable.letters) is property
+    # Past the last letter a position has none, the same on both.
+    assert Lettering(_keys.KEY_ROWS).letters(22)[-1] is None and _keys.card_letter(21) is None
+    assert Lettering(("ab",)).letters(3) == ["a", "b", None]
+    with pytest.raises(ValueError, match="position must be at least 0"):
+        _keys.card_letter(-1)
+    with pytest.raises(TypeError, match="position must be a whole number"):
+        _keys.card_letter("q")
+    assert _keys.card_letter(np.int64(3)) == "w"
+    board.close()
+
+
+def test_a_position_is_checked_the_same_everywhere():
+    cards = full_deck()[:9]
+    assert check_position(np.int64(8), cards, "the first card") == 8
+    with pytest.raises(ValueError, match="from 0 to 8 \\(a card on the table\\); got 9$"):
+        check_position(9, cards, "the first card")
+    with pytest.raises(TypeError, match="like 0 \\(the first card\\); got True"):
+        check_position(True, cards, "the first card")
+    table, board = CardTable(cards), Board(Game(seed=1))
+    assert table.pick(np.int64(2)) is None and table.picked == [2]
+    assert board.select(np.int64(2)) is None and board.selected == [2]
+    board.close()
+
+
+# -- the scheduler --------------------------------------------------------------------------------------
+
+
+class Recorder:
+    def __init__(self):
+        self.moves = 0
+        self.ticks = 0
+        self.counting_down = False
+        self.wanted = True
+
+    def scheduler(self, clock, loop, **options):
+        return Scheduler(self.move, self.tick, lambda: self.wanted, clock=clock, loop=loop, **options)
+
+    def move(self):
+        self.moves += 1
+
+    def tick(self):
+        self.ticks += 1
+        return self.counting_down
+
+
+def test_nothing_runs_before_start_without_a_loop_or_under_nbgrader(clock, loop, monkeypatch):
+    asked = []
+    r = Recorder()
+    s = r.scheduler(clock, loop)
+    s.move_in(lambda: asked.append(1) or 1.0)
+    s.keep_ticking()
+    assert not s.running and loop.waiting == [] and asked == [], "a bot's delay is not drawn in vain"
+    s.start()
+    assert s.running
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    s.move_in(lambda: 1.0)
+    assert not s.running and loop.waiting == []
+    monkeypatch.delenv("NBGRADER_EXECUTION")
+    loop.closed = True
+    assert not s.running
+    no_loop = Scheduler(r.move, r.tick, lambda: True, clock=clock)
+    no_loop.start()
+    assert no_loop.loop is None and not no_loop.running
+
+
+def test_the_computer_moves_after_its_delay_and_a_new_delay_replaces_the_old(clock, loop):
+    r = Recorder()
+    s = r.scheduler(clock, loop)
+    s.start()
+    s.move_in(lambda: 3.0)
+    loop.run(2.9)
+    assert r.moves == 0 and s.move_pending
+    s.move_in(lambda: 2.0)  # a new table: the computer looks again from the start
+    loop.run(1.9)
+    assert r.moves == 0
+    loop.run(0.2)
+    assert r.moves == 1 and not s.move_pending
+    s.move_in(lambda: 1.0)
+    s.move_in(None)
+    loop.run(5)
+    assert r.moves == 1
+
+
+def test_the_clock_ticks_until_the_board_is_idle_unless_a_countdown_runs(clock, loop):
+    r = Recorder()
+    s = r.scheduler(clock, loop, tick_seconds=TICK_SECONDS, idle_seconds=IDLE_SECONDS)
+    s.start()
+    s.keep_ticking()
+    s.keep_ticking()  # one tick at a time
+    loop.run(10)
+    assert r.ticks == 20
+    loop.run(IDLE_SECONDS)
+    assert r.ticks == 2 * IDLE_SECONDS and not s.ticking, "an idle board stops ticking"
+    r.counting_down = True
+    s.touch()
+    s.keep_ticking()
+    loop.run(IDLE_SECONDS + 60)
+    assert s.ticking, "a running countdown keeps the clock going on an idle board"
+    r.wanted = False
+    loop.run(1)
+    assert not s.ticking
+    r.wanted = True
+    s.keep_ticking()
+    s.stop()
+    assert not s.ticking and not s.running and loop.waiting == []
+
+
+def test_a_board_races_the_computer_and_runs_out_the_callers_time_on_the_loop(clock, loop):
+    game = Game(players=["You", "Computer"], seed=4, clock=clock)
+    bot = Bot("expert", rng=1)
+    board = Board(game, bot=bot, clock=clock, loop=loop)
+    loop.run(60)
+    assert game.players[1].score == 0, "nobody races a board that no browser shows"
+    expected = Bot("expert", rng=1).delay(game.table)
+    board.canvas._handle_frontend_event(None, {"event": "client_ready"}, [])
+    loop.run(expected - 0.01)
+    assert game.players[1].score == 0
+    loop.run(0.02)
+    assert game.players[1].score == 1 and board.status.startswith("Computer keeps a SET")
+    board.call()
+    loop.run(5 + TICK_SECONDS)  # the first tick after the 5 seconds
+    assert game.players[0].penalties == 1, "the ticks ran out your time"
+    assert board.status.startswith("You lose a point: no SET shown within 5 seconds.")
+    assert board.timer.startswith("Time 01:") and board._timer_widget.value == _status.html(board.timer)
+    board.close()
+    assert loop.waiting == [], "a closed board leaves no timer behind"
