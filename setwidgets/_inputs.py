@@ -1,4 +1,4 @@
-"""What a student types, turned into numbers, seeds, seconds and players: one policy for errors.
+"""What a student types, turned into cards, numbers, seeds, seconds and players: one policy for errors.
 
 The policy, used by every public function of the package:
 
@@ -13,6 +13,11 @@ The policy, used by every public function of the package:
 
 Any ``numbers.Integral`` is a whole number (``2``, ``numpy.int64(2)``);
 ``True`` and ``False`` are not.
+
+Cards may be given as Card objects or codes such as ``"2RTO"``; several cards
+as separate arguments, one list (or any iterable), or one string of codes
+separated by spaces, commas or semicolons (:func:`split_codes`). Bytes are
+refused with a message about bytes: a code is text.
 """
 
 from __future__ import annotations
@@ -20,11 +25,35 @@ from __future__ import annotations
 import math
 import numbers
 import random
+import re
 import reprlib
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence, Sized
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["is_whole", "player_index", "rng_and_seed", "seconds", "short", "what", "whole_number"]
+from setwidgets import _words
+
+if TYPE_CHECKING:  # cards imports this module; the functions below import cards when they run
+    from setwidgets.cards import Card
+
+__all__ = [
+    "as_card",
+    "as_cards",
+    "bytes_hint",
+    "distinct_cards",
+    "exactly",
+    "gather",
+    "is_whole",
+    "listed",
+    "player_index",
+    "rng_and_seed",
+    "seconds",
+    "short",
+    "split_codes",
+    "what",
+    "whole_hint",
+    "whole_number",
+]
 
 _SHORT = reprlib.Repr()
 # A message quotes a few items and the start of a long string: enough to recognise the input.
@@ -70,13 +99,27 @@ def what(obj: Any) -> str:
         kind = "bytes, not text"
     else:
         kinds = {list: "a list", tuple: "a tuple", str: "a string", dict: "a dict", set: "a set"}
-        kind = kinds.get(type(obj), f"a {type(obj).__name__}")
+        kind = kinds.get(type(obj)) or _words.a_or_an(type(obj).__name__)
     return f"{short(obj)} ({kind})"
+
+
+_what = what  # for functions whose parameter is called ``what``
 
 
 def is_whole(value: Any) -> bool:
     """True for whole numbers: ints and other ``numbers.Integral`` (numpy's too), not True/False."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def whole_hint(value: Any) -> str:
+    """For a whole float such as 2.0, how to write it (": write 2, without the '.0'"); otherwise ''."""
+    if is_whole(value) or isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return ""
+    try:
+        whole = math.isfinite(value) and float(value).is_integer()
+    except (OverflowError, ValueError):
+        return ""
+    return f": write {int(value)}, without the '.0'" if whole else ""
 
 
 def whole_number(
@@ -98,17 +141,9 @@ def whole_number(
     Traceback (most recent call last):
     TypeError: players must be a whole number like 12; got 2.0 (a number): write 2, without the '.0'
     """
-    if is_whole(value):
-        number = int(value)
-    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
-        hint = (
-            f": write {int(value)}, without the '.0'"
-            if math.isfinite(value) and float(value).is_integer()
-            else ""
-        )
-        raise TypeError(f"{name} must be a whole number like {example}; got {what(value)}{hint}")
-    else:
-        raise TypeError(f"{name} must be a whole number like {example}; got {what(value)}")
+    if not is_whole(value):
+        raise TypeError(f"{name} must be a whole number like {example}; got {what(value)}{whole_hint(value)}")
+    number = int(value)
     if minimum is not None and number < minimum:
         raise error(f"{name} must be at least {minimum}; got {number}")
     return number
@@ -171,3 +206,154 @@ def player_index(player: Any, names: Sequence[str], *, error: type[ValueError] =
     if not 0 <= int(player) < len(names):
         raise error(f"there is no player {int(player)}; the players are {listed}")
     return int(player)
+
+
+# -- cards -------------------------------------------------------------------------------
+
+_EXAMPLE_CARD = "Card(2, 'red', 'oval', 'striped')"
+_LISTED = 5  # how many items a message lists before "and N more"
+
+
+def bytes_hint(obj: Any) -> str:
+    """For bytes, how to write them as text (": write '1RSO', without the b"); otherwise ''."""
+    if not isinstance(obj, (bytes, bytearray)):
+        return ""
+    try:
+        text = bytes(obj).decode("ascii")
+    except UnicodeDecodeError:
+        return ": give text, not bytes"
+    return f": write {short(text)}, without the b" if len(text) <= 200 else ": give text, not bytes"
+
+
+def _refuse_bytes(obj: Any, expected: str) -> None:
+    if isinstance(obj, (bytes, bytearray)):
+        raise TypeError(f"{expected}; got {what(obj)}{bytes_hint(obj)}")
+
+
+def split_codes(text: str) -> list[str]:
+    """The card codes in a string such as ``"1RSO 2GTS, 3POD"`` (spaces, commas or semicolons).
+
+    >>> split_codes("1RSO 2GTS, 3POD;1RSS")
+    ['1RSO', '2GTS', '3POD', '1RSS']
+    """
+    if not isinstance(text, str):
+        _refuse_bytes(text, "card codes are text like '1RSO 2GTS 3POD'")
+        raise TypeError(f"card codes are text like '1RSO 2GTS 3POD'; got {what(text)}")
+    return [word for word in re.split(r"[\s,;]+", text) if word]
+
+
+def as_card(obj: Any) -> Card:
+    """Return ``obj`` as a Card: a Card is returned as it is, a code is parsed.
+
+    Anything else raises a TypeError that says what a card looks like.
+
+    >>> as_card("2rto")
+    Card(2, 'red', 'oval', 'striped')
+    """
+    from setwidgets.cards import Card
+
+    if isinstance(obj, Card):
+        return obj
+    if isinstance(obj, str):
+        return Card.parse(obj)
+    expected = f"expected a Card (for example {_EXAMPLE_CARD}) or a card code like '2RTO'"
+    _refuse_bytes(obj, expected)
+    hint = ""
+    if isinstance(obj, (tuple, list)) and len(obj) == 4 and all(is_whole(x) for x in obj):
+        hint = f"; four numbers make a card with Card.from_vector({short(obj)})"
+    raise TypeError(f"{expected}; got {what(obj)}{hint}")
+
+
+def as_cards(objs: Any, what: str = "cards") -> list[Card]:
+    """Return a list of Cards from a list (or any iterable) of Cards or codes, or one string of codes.
+
+    ``what`` names the cards in the message when ``objs`` is not a list of cards.
+
+    >>> [card.code for card in as_cards("1RSO 2GTS, 3POD")]
+    ['1RSO', '2GTS', '3POD']
+    """
+    from setwidgets.cards import Card
+
+    if isinstance(objs, str):
+        objs = split_codes(objs)
+    _refuse_bytes(objs, f"expected a list of {what} or a string of codes like '1RSO 2GTS'")
+    if isinstance(objs, Card) or not isinstance(objs, Iterable):
+        raise TypeError(f"expected a list of {what}; got {_what(objs)}")
+    return [as_card(obj) for obj in objs]
+
+
+def gather(cards: tuple[Any, ...], at_most: int | None = None) -> tuple[Any, ...]:
+    """Cards given as f(a, b, c), f([a, b, c]) or f("1RSO 2GTS 3POD"), as one tuple (not yet Cards).
+
+    ``at_most`` stops reading one iterable after that many items, so that an
+    endless generator cannot hang the caller.
+    """
+    from setwidgets.cards import Card
+
+    if len(cards) == 1:
+        (only,) = cards
+        if isinstance(only, str):
+            return tuple(split_codes(only))
+        _refuse_bytes(only, "cards are Cards or codes like '1RSO', several in one string like '1RSO 2GTS'")
+        if not isinstance(only, Card) and isinstance(only, Iterable):
+            return tuple(only if at_most is None else islice(only, at_most))
+    return cards
+
+
+def listed(things: Sequence[Any]) -> str:
+    """'none', or how many and which, in short: "2: 1RSO, '2RSO'", "100: None, None, ... and 95 more"."""
+    if not things:
+        return "none"
+    shown = ", ".join(str(t) if _is_card(t) else short(t) for t in things[:_LISTED])
+    more = f" and {len(things) - _LISTED} more" if len(things) > _LISTED else ""
+    return f"{len(things)}: {shown}{more}"
+
+
+def _is_card(obj: Any) -> bool:
+    from setwidgets.cards import Card
+
+    return isinstance(obj, Card)
+
+
+def exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
+    """``count`` Cards from f(a, b), f([a, b]) or a string of codes, or a TypeError that explains the call.
+
+    >>> exactly("third_card", ("1RSO 2GTS",), 2)
+    (Card(1, 'red', 'oval', 'solid'), Card(2, 'green', 'squiggle', 'striped'))
+    """
+    sized = len(cards) != 1 or isinstance(cards[0], Sized)
+    gathered = gather(cards, at_most=None if sized else count + 1)
+    if len(gathered) != count:
+        names = ", ".join("abc"[:count])
+        got = listed(gathered)
+        if not sized and len(gathered) > count:
+            got = f"more than {count}: " + got.split(": ", 1)[1]
+        raise TypeError(
+            f"{func}() needs exactly {('two', 'three')[count - 2]} cards, as {func}({names}) or "
+            f"{func}([{names}]); got {got}"
+        )
+    return tuple(as_card(x) for x in gathered)
+
+
+def distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Card]:
+    """The cards as a list, from one list, several cards or a string of codes; each may appear once.
+
+    An endless iterable stops at the first card given twice (there are only 81).
+    """
+    from setwidgets.cards import Card
+
+    if not more and not isinstance(cards, (Card, str, Iterable)):
+        raise TypeError(f"{func}() needs a list of cards, like {func}(game.table); got {what(cards)}")
+    if more or isinstance(cards, (Card, str, bytes, bytearray)):
+        items: Iterable[Any] = gather((cards, *more))
+    else:
+        items = cards
+    found: list[Card] = []
+    seen: set[Card] = set()
+    for item in items:
+        card = as_card(item)
+        if card in seen:
+            raise ValueError(f"{func}() got the card {card.name} ({card}) twice; each card appears once")
+        seen.add(card)
+        found.append(card)
+    return found

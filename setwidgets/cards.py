@@ -28,12 +28,19 @@ exactly when their vectors add up to (0, 0, 0, 0) mod 3.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import itertools
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
+
+from setwidgets import _inputs, _words
+from setwidgets._inputs import as_card, as_cards, is_whole, short
+
+# split_codes lives in _inputs; cards.split_codes stays for the code that imports it from here.
+from setwidgets._inputs import split_codes as split_codes
 
 __all__ = [
     "CODE_LETTERS",
@@ -66,8 +73,11 @@ CODE_LETTERS: dict[str, tuple[str, ...]] = {
 """The letters of a card code, in code order: number, color, shading, shape."""
 
 _CODE_ORDER = ("number", "color", "shading", "shape")
-_NUMBER_WORDS = ("one", "two", "three")
-_PLURAL_SHAPES = {"oval": "ovals", "squiggle": "squiggles", "diamond": "diamonds"}
+_SINGULAR_SHAPES = {_words.plural(shape): shape for shape in VALUES["shape"]}
+_EXAMPLE = "Card(number=2, color='red', shape='oval', shading='striped')"
+
+# Kept for callers that still import it from here; the one home is _inputs.what.
+_what = _inputs.what
 
 
 def _choices(feature: str) -> str:
@@ -75,45 +85,55 @@ def _choices(feature: str) -> str:
 
 
 def _normalise(feature: str, value: Any) -> Any:
-    """Return the canonical value, or raise a ValueError that lists the choices."""
+    """Return the canonical value, or raise the error (TypeError or ValueError) that lists the choices."""
     problem = _value_problem(feature, value)
     if problem:
-        raise ValueError(problem)
+        raise (TypeError if _wrong_kind(feature, value) else ValueError)(problem)
     return _canonical(feature, value)
 
 
 def _canonical(feature: str, value: Any) -> Any:
     """The value as VALUES spells it, or None when it is not one of them."""
     if feature == "number":
-        # bool is an int subclass; Card(number=True) is a mistake, not a one.
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value if value in VALUES["number"] else None
+        # Any whole number counts (numpy's too); True/False are not numbers here.
+        if is_whole(value):
+            return int(value) if int(value) in VALUES["number"] else None
         if isinstance(value, str):
             word = value.strip().lower()
-            if word in _NUMBER_WORDS:
-                return _NUMBER_WORDS.index(word) + 1
+            if word in _words.NUMBER_WORDS:
+                return _words.NUMBER_WORDS.index(word) + 1
             if word in CODE_LETTERS["number"]:
                 return int(word)
         return None
     if isinstance(value, str):
         word = value.strip().lower()
         if feature == "shape":
-            word = {plural: single for single, plural in _PLURAL_SHAPES.items()}.get(word, word)
+            word = _SINGULAR_SHAPES.get(word, word)
         if word in VALUES[feature]:
-            return word
+            return VALUES[feature][VALUES[feature].index(word)]
     return None
+
+
+def _wrong_kind(feature: str, value: Any) -> bool:
+    """True when ``value`` is not even the kind of thing a value of ``feature`` is (text, or a number)."""
+    if isinstance(value, str):
+        return False
+    return not (feature == "number" and is_whole(value))
 
 
 def _value_problem(feature: str, value: Any) -> str | None:
     """None when ``value`` is a value of ``feature``; otherwise what is wrong, in words."""
     if _canonical(feature, value) is not None:
         return None
-    problem = f"{feature} must be one of {_choices(feature)}; got {value!r}"
+    if feature == "number" and _inputs.whole_hint(value) and int(value) in VALUES["number"]:
+        return f"number must be a whole number 1, 2 or 3; got {short(value)}{_inputs.whole_hint(value)}"
+    got = _inputs.what(value) if _wrong_kind(feature, value) else short(value)
+    problem = f"{feature} must be one of {_choices(feature)}; got {got}"
     # A value of another feature usually means the arguments came in another order.
     for other in FEATURES:
         if other != feature and _canonical(other, value) is not None:
             return problem + f", which is a {other}"
-    return problem
+    return problem + _inputs.bytes_hint(value)
 
 
 class _Missing:
@@ -126,21 +146,51 @@ class _Missing:
 _MISSING: Any = _Missing()
 
 
-def _and(words: Sequence[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _given(values: tuple[Any, ...], named: dict[str, Any]) -> dict[str, Any]:
+    """The four features from Card(...)'s arguments, or a TypeError about the arguments themselves."""
+    features = _words.and_list(FEATURES)
+    if len(values) > len(FEATURES):
+        raise TypeError(
+            f"a card has four features: {features}; got {len(values)} values: {short(values)}. "
+            f"Write it like {_EXAMPLE}."
+        )
+    given = dict.fromkeys(FEATURES, _MISSING)
+    given.update(zip(FEATURES, values))
+    for name, value in named.items():
+        if name not in FEATURES:
+            close = difflib.get_close_matches(str(name), FEATURES, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise TypeError(f"a card has no feature {name!r}{hint}; its four features are {features}")
+        if given[name] is not _MISSING:
+            raise TypeError(f"Card() got two values for {name}: {short(given[name])} and {short(value)}")
+        given[name] = value
+    return given
 
 
-def _what(obj: Any) -> str:
-    """A value and what kind of thing it is, in words: "3 (a number)", "None (nothing)"."""
-    if obj is None:
-        return "None (nothing)"
-    kinds = {bool: "True or False", int: "a number", float: "a number", list: "a list", tuple: "a tuple"}
-    kind = kinds.get(type(obj), f"a {type(obj).__name__}")
-    return f"{obj!r} ({kind})"
+def _check(given: dict[str, Any]) -> None:
+    """Raise one error that names every missing feature and every wrong value."""
+    missing = [f for f, v in given.items() if v is _MISSING]
+    problems = [p for f, v in given.items() if v is not _MISSING and (p := _value_problem(f, v))]
+    if not missing and not problems:
+        return
+    code = given["number"]
+    if missing and isinstance(code, str) and _parses(code):
+        raise TypeError(
+            f"to make a card from its code, use Card.parse({code!r}); Card() itself "
+            f"takes the four features, like {_EXAMPLE}."
+        )
+    if missing:
+        problems.append(f"{_words.and_list(missing)} {_words.is_are(len(missing))} missing")
+    message = "; ".join(problems)
+    if any(", which is a " in problem for problem in problems):
+        message += ". Give the features in the order number, color, shape, shading, or by name"
+    if missing:
+        raise TypeError(f"{message}. A card needs all four features, like {_EXAMPLE}.")
+    wrong_kind = any(v is not _MISSING and _wrong_kind(f, v) for f, v in given.items())
+    raise (TypeError if wrong_kind else ValueError)(message)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Card:
     """One SET card: ``Card(number=2, color="red", shape="oval", shading="striped")``.
 
@@ -161,46 +211,24 @@ class Card:
     ``index`` (position in :func:`full_deck`).
     """
 
-    number: int = _MISSING
-    color: str = _MISSING
-    shape: str = _MISSING
-    shading: str = _MISSING
+    number: int
+    color: str
+    shape: str
+    shading: str
     _index: int = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self._check()
+    def __init__(self, *values: Any, **named: Any) -> None:
+        given = _given(values, named)
+        _check(given)
         index = 0
         for feature in FEATURES:
-            value = _canonical(feature, getattr(self, feature))
-            # The dataclass is frozen; normalising the user's spelling (and caching
-            # the index, which set finding reads millions of times) are the only
-            # writes, and they happen before anyone can see the card.
+            value = _canonical(feature, given[feature])
+            # The dataclass is frozen; setting the normalised values (and caching the
+            # index, which set finding reads millions of times) are the only writes,
+            # and they happen before anyone can see the card.
             object.__setattr__(self, feature, value)
             index = index * 3 + VALUES[feature].index(value)
         object.__setattr__(self, "_index", index)
-
-    def _check(self) -> None:
-        """Raise one error that names every missing feature and every wrong value."""
-        given = {f: getattr(self, f) for f in FEATURES}
-        missing = [f for f, v in given.items() if v is _MISSING]
-        problems = [p for f, v in given.items() if v is not _MISSING and (p := _value_problem(f, v))]
-        if not missing and not problems:
-            return
-        example = "Card(number=2, color='red', shape='oval', shading='striped')"
-        code = given["number"]
-        if missing and isinstance(code, str) and _parses(code):
-            raise TypeError(
-                f"to make a card from its code, use Card.parse({code!r}); Card() itself "
-                f"takes the four features, like {example}."
-            )
-        if missing:
-            problems.append(f"{_and(missing)} {'is' if len(missing) == 1 else 'are'} missing")
-        message = "; ".join(problems)
-        if any(", which is a " in problem for problem in problems):
-            message += ". Give the features in the order number, color, shape, shading, or by name"
-        if missing:
-            raise TypeError(f"{message}. A card needs all four features, like {example}.")
-        raise ValueError(message)
 
     # -- other ways to write a card -------------------------------------------------
 
@@ -216,22 +244,26 @@ class Card:
         'two red striped ovals'
         """
         if not isinstance(code, str):
-            raise TypeError(f"a card code is a string like '2RTO'; got {code!r}")
-        text = code.strip().upper()
+            raise TypeError(
+                f"a card code is a string like '2RTO'; got {_inputs.what(code)}{_inputs.bytes_hint(code)}"
+            )
+        text = code.strip()
         if len(text) != 4:
             raise ValueError(
                 f"a card code has 4 characters (number, color, shading, shape), "
-                f"like '2RTO' for two red striped ovals; got {code!r}"
+                f"like '2RTO' for two red striped ovals; got {short(code)}"
             )
         values = {}
         for position, (feature, letter) in enumerate(zip(_CODE_ORDER, text)):
             letters = CODE_LETTERS[feature]
-            if letter not in letters:
+            # Only ASCII letters are folded: 'ß'.upper() is 'SS', and 'ſ'.upper() is 'S'.
+            upper = letter.upper() if letter.isascii() else letter
+            if upper not in letters:
                 raise ValueError(
                     f"character {position + 1} of a card code is the {feature}, one of "
-                    f"{'/'.join(letters)}; got {code.strip()[position]!r} in {code!r}"
+                    f"{'/'.join(letters)}; got {letter!r} in {short(code)}"
                 )
-            values[feature] = VALUES[feature][letters.index(letter)]
+            values[feature] = VALUES[feature][letters.index(upper)]
         return cls(**values)
 
     @classmethod
@@ -241,16 +273,34 @@ class Card:
         Each integer is read mod 3, so ``Card.from_vector((0, 0, 0, 3))`` is
         the same card as ``Card.from_vector((0, 0, 0, 0))``: one red solid oval.
         """
-        try:
-            items = list(vector)
-        except TypeError:
-            raise TypeError(f"a card vector is four integers like (1, 0, 0, 1); got {vector!r}") from None
-        if len(items) != 4 or not all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+        example = "like (1, 0, 0, 1)"
+        if isinstance(vector, (str, bytes, bytearray, Mapping, set, frozenset)) or not isinstance(
+            vector, Iterable
+        ):
+            raise TypeError(f"a card vector is four whole numbers {example}; got {_inputs.what(vector)}")
+        # Five items are enough to tell that there are too many, even from an endless iterator.
+        items = list(islice(vector, 5))
+        if len(items) != 4:
+            if isinstance(vector, Sized):
+                # short() itself counts the items of a long vector.
+                got = (
+                    short(vector)
+                    if len(vector) > 4
+                    else f"{_words.count(len(vector), 'item')}: {short(vector)}"
+                )
+            else:
+                got = f"{'more than 4 items' if len(items) > 4 else _words.count(len(items), 'item')}"
+                got += ": " + ", ".join(short(x) for x in items[:4]) + (", ..." if len(items) > 4 else "")
             raise ValueError(
-                f"a card vector is four integers (number, color, shape, shading), "
-                f"like (1, 0, 0, 1); got {vector!r}"
+                f"a card vector is four whole numbers (number, color, shape, shading), {example}; got {got}"
             )
-        return cls(**{f: VALUES[f][x % 3] for f, x in zip(FEATURES, items)})
+        for position, x in enumerate(items):
+            if not is_whole(x):
+                # whole_number gives the hint for 2.0 and refuses True/False.
+                _inputs.whole_number(
+                    x, f"item {position + 1} of a card vector ({FEATURES[position]})", example="1"
+                )
+        return cls(**{f: VALUES[f][int(x) % 3] for f, x in zip(FEATURES, items)})
 
     @property
     def vector(self) -> tuple[int, int, int, int]:
@@ -265,8 +315,8 @@ class Card:
     @property
     def name(self) -> str:
         """A plain-English name, e.g. ``"two red striped ovals"``."""
-        shape = self.shape if self.number == 1 else _PLURAL_SHAPES[self.shape]
-        return f"{_NUMBER_WORDS[self.number - 1]} {self.color} {self.shading} {shape}"
+        shape = self.shape if self.number == 1 else _words.plural(self.shape)
+        return f"{_words.number_word(self.number)} {self.color} {self.shading} {shape}"
 
     @property
     def index(self) -> int:
@@ -304,39 +354,6 @@ Card.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
 )
 
 
-def split_codes(text: str) -> list[str]:
-    """The card codes in a string such as ``"1RSO 2GTS, 3POD"`` (spaces, commas or semicolons)."""
-    return [word for word in re.split(r"[\s,;]+", text) if word]
-
-
-def as_card(obj: Any) -> Card:
-    """Return ``obj`` as a Card: a Card is returned as it is, a code is parsed.
-
-    Anything else raises a TypeError that says what a card looks like.
-    """
-    if isinstance(obj, Card):
-        return obj
-    if isinstance(obj, str):
-        return Card.parse(obj)
-    raise TypeError(
-        f"expected a Card (for example Card(2, 'red', 'oval', 'striped')) or a card "
-        f"code like '2RTO'; got {_what(obj)}"
-    )
-
-
-def as_cards(objs: Any, what: str = "cards") -> list[Card]:
-    """Return a list of Cards from a list of Cards or codes, or one string of codes.
-
-    >>> [card.code for card in as_cards("1RSO 2GTS, 3POD")]
-    ['1RSO', '2GTS', '3POD']
-    """
-    if isinstance(objs, str):
-        objs = split_codes(objs)
-    if isinstance(objs, Card) or not isinstance(objs, Iterable):
-        raise TypeError(f"expected a list of {what}; got {objs!r}")
-    return [as_card(obj) for obj in objs]
-
-
 def full_deck() -> list[Card]:
     """All 81 cards, in a fixed order: by number, then color, shape, shading.
 
@@ -368,14 +385,18 @@ def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
     for value in values:
         features = [f for f in FEATURES if _canonical(f, value) is not None]
         if not features:
+            if _wrong_kind("number", value):
+                raise TypeError(
+                    f"mini_deck() takes values of features, like mini_deck('red') or mini_deck(2); "
+                    f"got {_inputs.what(value)}{_inputs.whole_hint(value) or _inputs.bytes_hint(value)}"
+                )
             raise ValueError(
-                f"mini_deck() got {value!r}, which is not a value of any feature; "
+                f"mini_deck() got {short(value)}, which is not a value of any feature; "
                 f"name the feature, like mini_deck(color='red')"
             )
         if features[0] in fixed:
-            raise TypeError(
-                f"mini_deck() got two values for {features[0]}: {fixed[features[0]]!r} and {value!r}"
-            )
+            earlier = short(fixed[features[0]])
+            raise TypeError(f"mini_deck() got two values for {features[0]}: {earlier} and {short(value)}")
         fixed[features[0]] = value
     if not fixed:
         fixed = {"color": "red"}

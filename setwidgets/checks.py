@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from setwidgets import _words
+from setwidgets import _inputs, _words
 from setwidgets.cards import FEATURES, Card, full_deck, mini_deck
 from setwidgets.rules import FeatureVerdict, explain, find_sets, third_card
 
@@ -50,8 +50,6 @@ __all__ = [
 
 DEFAULT_SECONDS = 10.0
 """How long one check may run before it reports a loop that never ends."""
-
-_PLURAL = {"number": "numbers", "color": "colors", "shape": "shapes", "shading": "shadings"}
 
 
 @dataclass(frozen=True)
@@ -292,9 +290,9 @@ def _first_broken(cards: tuple[Card, Card, Card]) -> FeatureVerdict | None:
 def _describe(feature: FeatureVerdict) -> str:
     values = ", ".join(str(v) for v in feature.values)
     if feature.kind == "same":
-        return f"the {_PLURAL[feature.feature]} are all the same ({values})"
+        return f"the {_words.plural(feature.feature)} are all the same ({values})"
     if feature.kind == "different":
-        return f"the {_PLURAL[feature.feature]} are all different ({values})"
+        return f"the {_words.plural(feature.feature)} are all different ({values})"
     return f"{feature} ({values})"
 
 
@@ -350,14 +348,8 @@ def _why_third(a: Card, b: Card, got: Any, expected: Card) -> str:
         )
     for feature in FEATURES:
         x, y, want = getattr(a, feature), getattr(b, feature), getattr(expected, feature)
-        if getattr(got, feature) == want:
-            continue
-        if x == y:
-            return f"{head}: both cards have {feature} {x}, so the third card has {feature} {want} too."
-        return (
-            f"{head}: the {_PLURAL[feature]} {x} and {y} differ, so the third card has the remaining "
-            f"{feature}, {want}."
-        )
+        if getattr(got, feature) != want:
+            return f"{head}: {_words.third_value(feature, x, y, want)}."
     return head + "."
 
 
@@ -428,10 +420,6 @@ def _count_helper_calls(func: Callable, cards: list[Card]) -> int | None:
     return calls
 
 
-def _sets(count: int) -> str:
-    return "is 1 SET" if count == 1 else f"are {count} SETs"
-
-
 def _table_label(name: str, cards: Sequence[Card], what: str = "") -> str:
     if what:
         return f"{name}({what})"
@@ -468,18 +456,19 @@ def check_count_sets(
         expected = len(find_sets(cards))
 
         def judge(got: Any, expected: int = expected, cards: list = cards) -> str | None:
+            if not _inputs.is_whole(got):
+                return f"{name} should return a whole number; {_words.there_are(expected, 'SET')}."
             if got == expected:
                 return None
-            if not isinstance(got, int):
-                return f"{name} should return a whole number; there {_sets(expected)}."
             if got == 3 * expected and expected:
                 return (
-                    f"there {_sets(expected)}: each SET was counted three times "
+                    f"{_words.there_are(expected, 'SET')}: each SET was counted three times "
                     "(once from each of its pairs). Divide, or count only pairs whose third card comes later."
                 )
             if got == 6 * expected and expected:
-                return f"there {_sets(expected)}: each SET was counted six times (once per ordered pair)."
-            return f"there {_sets(expected)} among these {len(cards)} cards."
+                there = _words.there_are(expected, "SET")
+                return f"{there}: each SET was counted six times (once per ordered pair)."
+            return f"{_words.there_are(expected, 'SET')} among these {len(cards)} cards."
 
         # A copy per call, so a function that changes its list cannot spoil later cases.
         cases.append(_Case((list(cards),), _table_label(name, cards, what), judge))

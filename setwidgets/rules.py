@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from setwidgets.cards import FEATURES, Card, as_card, split_codes
+from setwidgets import _inputs, _words
+from setwidgets.cards import FEATURES, Card
 
 __all__ = [
     "FeatureVerdict",
@@ -32,44 +33,7 @@ __all__ = [
     "third_card",
 ]
 
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 _ONE_ARGUMENT: Any = object()  # third_card([a, b]): the second card was not given separately
-_PLURAL = {"number": "numbers", "color": "colors", "shape": "shapes", "shading": "shadings"}
-
-
-def _gather(cards: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Cards given as f(a, b, c), f([a, b, c]) or f("1RSO 2GTS 3POD"), as one tuple."""
-    if len(cards) == 1:
-        (only,) = cards
-        if isinstance(only, str):
-            return tuple(split_codes(only))
-        if not isinstance(only, Card) and isinstance(only, Iterable):
-            return tuple(only)
-    return cards
-
-
-def _listed(things: tuple[Any, ...]) -> str:
-    """'none', or how many and which: "2: 1RSO, 2RSO"."""
-    if not things:
-        return "none"
-    return f"{len(things)}: " + ", ".join(str(t) if isinstance(t, Card) else repr(t) for t in things)
-
-
-def _exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
-    """Accept f(a, b), f([a, b]) or a string of codes; return ``count`` Cards or explain the mistake."""
-    cards = _gather(cards)
-    if len(cards) != count:
-        names = ", ".join("abc"[:count])
-        raise TypeError(
-            f"{func}() needs exactly {('two', 'three')[count - 2]} cards, as {func}({names}) or "
-            f"{func}([{names}]); got {_listed(cards)}"
-        )
-    return tuple(as_card(x) for x in cards)
-
-
-def _three_cards(func: str, cards: tuple[Any, ...]) -> tuple[Card, Card, Card]:
-    """Accept f(a, b, c), f([a, b, c]) or a string of three codes; return three Cards."""
-    return _exactly(func, cards, 3)  # type: ignore[return-value]
 
 
 def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
@@ -84,7 +48,7 @@ def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
     >>> is_set("1RSO", "2RSO", "3PSO")
     False
     """
-    a, b, c = _three_cards("is_set", cards)
+    a, b, c = _inputs.exactly("is_set", cards, 3)
     if len({a, b, c}) < 3:
         return False
     return all((x + y + z) % 3 == 0 for x, y, z in zip(a.vector, b.vector, c.vector))
@@ -93,9 +57,7 @@ def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
 def _value_phrase(feature: str, value: Any, count: int) -> str:
     """How one value reads after 'two are'/'one is', e.g. 'red', 'ovals', 'a diamond'."""
     if feature == "shape":
-        if count == 1:
-            return ("an " if value[0] in "aeiou" else "a ") + value
-        return value + "s"
+        return _words.a_or_an(value) if count == 1 else _words.plural(value)
     return str(value)
 
 
@@ -135,23 +97,24 @@ class FeatureVerdict:
         f = self.feature
         if self.kind == "same":
             if f == "number":
-                n = self.values[0]
-                return f"all have {_NUMBER_WORDS[n]} symbol{'s' if n > 1 else ''}"
+                return f"all have {_words.count_in_words(self.values[0], 'symbol')}"
             return f"all are {_value_phrase(f, self.values[0], 3)}"
         if self.kind == "different":
-            return f"all different {_PLURAL[f]}"
+            return f"all different {_words.plural(f)}"
         pair, odd = self.pair_value, self.odd_value
         if f == "number":
             return (
-                f"two have {_NUMBER_WORDS[pair]} symbol{'s' if pair > 1 else ''} "
-                f"and one has {_NUMBER_WORDS[odd]} symbol{'s' if odd > 1 else ''}"
+                f"two have {_words.count_in_words(pair, 'symbol')} "
+                f"and one has {_words.count_in_words(odd, 'symbol')}"
             )
         return f"two are {_value_phrase(f, pair, 2)} and one is {_value_phrase(f, odd, 1)}"
 
     @property
     def summary(self) -> str:
         """A short phrase for a SET sentence: 'same color' or 'all different colors'."""
-        return f"same {self.feature}" if self.kind == "same" else f"all different {_PLURAL[self.feature]}"
+        return (
+            f"same {self.feature}" if self.kind == "same" else f"all different {_words.plural(self.feature)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -189,8 +152,7 @@ class Verdict:
             twice = next(c for c in self.cards if self.cards.count(c) > 1)
             return f"Not a SET: the same card ({twice.name}) is used more than once."
         if self.is_set:
-            parts = [f.summary for f in self.features]
-            return "A SET: " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+            return "A SET: " + _words.and_list([f.summary for f in self.features]) + "."
         return "Not a SET: " + "; ".join(str(f) for f in self.broken) + "."
 
     def details(self) -> str:
@@ -222,7 +184,7 @@ def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
     - shape: all are ovals
     - shading: all are solid
     """
-    a, b, c = _three_cards("explain", cards)
+    a, b, c = _inputs.exactly("explain", cards, 3)
     verdicts = []
     for feature in FEATURES:
         values = (getattr(a, feature), getattr(b, feature), getattr(c, feature))
@@ -247,26 +209,13 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUME
     >>> third_card("1RSO", "2GTS").code
     '3POD'
     """
-    a, b = _exactly("third_card", (a,) if b is _ONE_ARGUMENT else (a, b), 2)
+    a, b = _inputs.exactly("third_card", (a,) if b is _ONE_ARGUMENT else (a, b), 2)
     if a == b:
         raise ValueError(
             f"third_card() needs two different cards; both are {a.name} ({a}). "
             "A SET is made of three different cards."
         )
     return Card.from_vector([-(x + y) for x, y in zip(a.vector, b.vector)])
-
-
-def _distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Card]:
-    """The cards as a list, from one list, several cards or a string of codes; each appears once."""
-    if not more and not isinstance(cards, (Card, Iterable)):
-        raise TypeError(f"{func}() needs a list of cards, like {func}(game.table); got {cards!r}")
-    found = [as_card(card) for card in _gather((cards, *more))]
-    seen = set()
-    for card in found:
-        if card in seen:
-            raise ValueError(f"{func}() got the card {card.name} ({card}) twice; each card appears once")
-        seen.add(card)
-    return found
 
 
 def _third_index(i: int, j: int) -> int:
@@ -293,7 +242,7 @@ def find_sets(cards: Iterable[Card | str], *more: Card | str) -> list[tuple[Card
 
 
 def _find_sets(func: str, cards: Any, more: tuple[Any, ...]) -> list[tuple[Card, Card, Card]]:
-    table = _distinct_cards(func, cards, more)
+    table = _inputs.distinct_cards(func, cards, more)
     indices = [card.index for card in table]
     position = {index: p for p, index in enumerate(indices)}
     found = []
@@ -314,7 +263,7 @@ def has_set(cards: Iterable[Card | str], *more: Card | str) -> bool:
     >>> has_set(["1RSO", "2RSO", "3RSO"]), has_set(["1RSO", "2RSO", "1GTS"])
     (True, False)
     """
-    indices = [card.index for card in _distinct_cards("has_set", cards, more)]
+    indices = [card.index for card in _inputs.distinct_cards("has_set", cards, more)]
     present = set(indices)
     return any(
         _third_index(a, indices[j]) in present

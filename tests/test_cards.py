@@ -2,13 +2,19 @@
 
 import copy
 import dataclasses
+import fractions
 import inspect
+import itertools
 import pickle
+import pydoc
 
+import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import setwidgets
+from setwidgets import _inputs, cards
 from setwidgets.cards import CODE_LETTERS, FEATURES, VALUES, Card, as_card, as_cards, full_deck, mini_deck
 
 DECK = full_deck()
@@ -67,9 +73,9 @@ def test_features_in_the_wrong_order_are_named_as_what_they_are():
     ("kwargs", "message"),
     [
         ({"number": 4}, "number must be one of 1, 2, 3; got 4"),
+        ({"number": 0}, "number must be one of 1, 2, 3; got 0"),
         ({"number": "4"}, "number must be one of 1, 2, 3; got '4'"),
-        ({"number": True}, "number must be one of 1, 2, 3; got True"),
-        ({"number": 2.0}, "number must be one of 1, 2, 3; got 2.0"),
+        ({"number": np.int64(4)}, "number must be one of 1, 2, 3; got np.int64(4)"),
         ({"color": "blue"}, "color must be one of 'red', 'green', 'purple'; got 'blue'"),
         ({"color": "pink"}, "color must be one of 'red', 'green', 'purple'; got 'pink'"),
         ({"shape": "circle"}, "shape must be one of 'oval', 'squiggle', 'diamond'; got 'circle'"),
@@ -81,6 +87,97 @@ def test_a_wrong_value_names_the_feature_and_its_choices(kwargs, message):
     with pytest.raises(ValueError) as info:
         Card(**values)
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"number": True}, "number must be one of 1, 2, 3; got True (True or False)"),
+        ({"number": None}, "number must be one of 1, 2, 3; got None (nothing)"),
+        ({"number": 2.0}, "number must be a whole number 1, 2 or 3; got 2.0: write 2, without the '.0'"),
+        (
+            {"number": np.float64(3.0)},
+            "number must be a whole number 1, 2 or 3; got np.float64(3.0): write 3",
+        ),
+        ({"number": 2.5}, "number must be one of 1, 2, 3; got 2.5 (a number)"),
+        ({"number": 4.0}, "number must be one of 1, 2, 3; got 4.0 (a number)"),
+        ({"color": 1}, "color must be one of 'red', 'green', 'purple'; got 1 (a number), which is a number"),
+        ({"color": b"red"}, "color must be one of 'red', 'green', 'purple'; got b'red' (bytes, not text)"),
+        ({"shape": ["oval"]}, "shape must be one of 'oval', 'squiggle', 'diamond'; got ['oval'] (a list)"),
+        (
+            {"shading": 2},
+            "shading must be one of 'solid', 'striped', 'open'; got 2 (a number), which is a number",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_a_type_error(kwargs, message):
+    values = {"number": 1, "color": "red", "shape": "oval", "shading": "solid", **kwargs}
+    with pytest.raises(TypeError) as info:
+        Card(**values)
+    assert str(info.value).startswith(message)
+
+
+def test_a_whole_number_of_any_integral_type_is_a_number():
+    two = Card(2, "red", "oval", "solid")
+    for number in (np.int64(2), np.int8(2), np.uint16(2), fractions.Fraction(2).numerator):
+        card = Card(number, "red", "oval", "solid")
+        assert card == two and type(card.number) is int and repr(card) == repr(two)
+    assert Card.from_vector(np.array([1, 0, 0, 1])) == Card.parse("2RTO")
+    assert Card.from_vector((np.int64(1), np.int32(0), 0, np.uint8(4))) == Card.parse("2RTO")
+    assert type(Card.from_vector(np.array([1, 0, 0, 1])).number) is int
+    assert mini_deck(number=np.int64(2)) == mini_deck(number=2) == mini_deck(np.int64(2))
+
+
+@pytest.mark.parametrize(
+    ("feature", "spelling"),
+    [
+        ("color", "r\u0435d"),  # a Cyrillic e
+        ("color", "\uff32\uff25\uff24"),  # full-width RED
+        ("shading", "\u017folid"),  # a long s, which upper() and casefold() turn into s
+        ("shape", "ova\u0131"),  # a dotless i where the l should be
+        ("number", "\u0662"),  # an Arabic-Indic two
+        ("number", "tw\u00f6"),
+    ],
+)
+def test_only_the_documented_ascii_spellings_are_values(feature, spelling):
+    values = {"number": 1, "color": "red", "shape": "oval", "shading": "solid", feature: spelling}
+    with pytest.raises(ValueError) as info:
+        Card(**values)
+    assert str(info.value).startswith(f"{feature} must be one of ")
+    assert str(info.value).endswith(f"; got {spelling!r}")
+
+
+def test_five_values_get_the_cards_own_message():
+    with pytest.raises(TypeError) as info:
+        Card(2, "red", "oval", "striped", "x")
+    assert str(info.value) == (
+        "a card has four features: number, color, shape and shading; got 5 values: "
+        "(2, 'red', 'oval', 'striped', ...) (5 items). "
+        "Write it like Card(number=2, color='red', shape='oval', shading='striped')."
+    )
+    assert str(inspect.signature(Card)) == "(number, color, shape, shading)"
+    assert "Card(number, color, shape, shading)" in pydoc.render_doc(Card)
+
+
+def test_a_feature_given_twice_or_misspelt_is_named():
+    with pytest.raises(TypeError, match=r"^Card\(\) got two values for number: 2 and 3$"):
+        Card(2, "red", "oval", "solid", number=3)
+    with pytest.raises(TypeError) as info:
+        Card(2, "red", "oval", colour="red")
+    assert str(info.value) == (
+        "a card has no feature 'colour' (did you mean color?); "
+        "its four features are number, color, shape and shading"
+    )
+    with pytest.raises(TypeError, match="^a card has no feature 'size'; its four"):
+        Card(2, "red", "oval", "solid", size=3)
+
+
+def test_replace_and_copies_make_the_same_card():
+    card = Card(2, "red", "oval", "solid")
+    assert dataclasses.replace(card, number=3) == Card(3, "red", "oval", "solid")
+    assert dataclasses.replace(card, number=3).index == 27 * 2
+    with pytest.raises(ValueError, match="number must be one of 1, 2, 3; got 4"):
+        dataclasses.replace(card, number=4)
 
 
 def test_cards_are_immutable_hashable_and_compare_by_value():
@@ -138,6 +235,13 @@ def test_parse_ignores_case_and_surrounding_spaces():
         ("2BTO", "character 2 of a card code is the color, one of R/G/P; got 'B' in '2BTO'"),
         ("2RXO", "character 3 of a card code is the shading, one of S/T/O; got 'X' in '2RXO'"),
         ("2RTC", "character 4 of a card code is the shape, one of O/S/D; got 'C' in '2RTC'"),
+        # Only the documented ASCII letters: 'ß'.upper() is 'SS' and 'ﬆ'.upper() is 'ST'.
+        ("1Rß", "a card code has 4 characters (number, color, shading, shape), like '2RTO'"),
+        ("1Rﬆ", "a card code has 4 characters (number, color, shading, shape), like '2RTO'"),
+        ("1RßO", "character 3 of a card code is the shading, one of S/T/O; got 'ß' in '1RßO'"),
+        ("1RſO", "character 3 of a card code is the shading, one of S/T/O; got 'ſ' in '1RſO'"),
+        ("1ＲSO", "character 2 of a card code is the color, one of R/G/P; got 'Ｒ' in '1ＲSO'"),
+        ("١RSO", "character 1 of a card code is the number, one of 1/2/3; got '١' in '١RSO'"),
     ],
 )
 def test_parse_explains_a_wrong_code(code, message):
@@ -152,20 +256,96 @@ def test_parse_needs_a_string(code):
         Card.parse(code)
 
 
+def test_parse_says_that_bytes_are_not_text():
+    with pytest.raises(TypeError) as info:
+        Card.parse(b"1RSO")
+    assert str(info.value) == (
+        "a card code is a string like '2RTO'; got b'1RSO' (bytes, not text): write '1RSO', without the b"
+    )
+
+
+def test_a_long_code_is_quoted_in_short():
+    with pytest.raises(ValueError) as info:
+        Card.parse("1RSO" * 10_000)
+    assert len(str(info.value)) < 300 and "(40000 characters)" in str(info.value)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=8))
+def test_parse_returns_a_card_or_explains_any_text(text):
+    try:
+        card = Card.parse(text)
+    except ValueError as error:
+        assert str(error).startswith(("a card code has 4 characters", "character ")), str(error)
+        assert len(str(error)) < 300
+    else:
+        assert card.code == text.strip().upper()
+        assert text.strip().isascii()
+
+
+@given(st.text(alphabet="123RGPSTODrgpstod \t", min_size=4, max_size=6))
+def test_parse_of_code_letters_agrees_with_the_letter_tables(text):
+    letters = text.strip().upper()
+    valid = len(letters) == 4 and all(
+        letter in CODE_LETTERS[feature]
+        for feature, letter in zip(("number", "color", "shading", "shape"), letters)
+    )
+    if valid:
+        assert Card.parse(text).code == letters
+    else:
+        with pytest.raises(ValueError):
+            Card.parse(text)
+
+
 def test_from_vector_reads_each_number_mod_3():
     assert Card.from_vector((0, 0, 0, 3)) == Card.from_vector([0, 0, 0, 0]) == Card(1, "red", "oval", "solid")
     assert Card.from_vector((-1, 2, 5, 1)) == Card(3, "purple", "diamond", "striped")
+    assert Card.from_vector(iter([2, 2, 2, 2])) == Card.parse("3POD")
+    assert Card.from_vector((10**30, 0, 0, 0)) == Card.from_vector((1, 0, 0, 0))
 
 
 @pytest.mark.parametrize(
     ("vector", "error", "message"),
     [
-        (5, TypeError, "a card vector is four integers like (1, 0, 0, 1); got 5"),
-        ((1, 0, 0), ValueError, "a card vector is four integers (number, color, shape, shading)"),
-        ((1, 0, 0, 1, 2), ValueError, "got (1, 0, 0, 1, 2)"),
-        ((1, 0, 0, 1.0), ValueError, "like (1, 0, 0, 1)"),
-        ((1, 0, 0, True), ValueError, "like (1, 0, 0, 1)"),
-        ("1001", ValueError, "a card vector is four integers"),
+        (5, TypeError, "a card vector is four whole numbers like (1, 0, 0, 1); got 5 (a number)"),
+        ("1001", TypeError, "a card vector is four whole numbers like (1, 0, 0, 1); got '1001' (a string)"),
+        (
+            b"1001",
+            TypeError,
+            "a card vector is four whole numbers like (1, 0, 0, 1); got b'1001' (bytes, not text)",
+        ),
+        ({0, 1, 2, 3}, TypeError, "got {0, 1, 2, 3} (a set)"),
+        (
+            (1, 0, 0),
+            ValueError,
+            "a card vector is four whole numbers (number, color, shape, shading), "
+            "like (1, 0, 0, 1); got 3 items: (1, 0, 0)",
+        ),
+        ((), ValueError, "like (1, 0, 0, 1); got 0 items: ()"),
+        ((1, 0, 0, 1, 2), ValueError, "like (1, 0, 0, 1); got (1, 0, 0, 1, ...) (5 items)"),
+        (itertools.count(), ValueError, "; got more than 4 items: 0, 1, 2, 3, ..."),
+        (
+            (1, 0, 0, 1.0),
+            TypeError,
+            "item 4 of a card vector (shading) must be a whole number like 1; "
+            "got 1.0 (a number): write 1, without the '.0'",
+        ),
+        (
+            (1, 0, 0.5, 1),
+            TypeError,
+            "item 3 of a card vector (shape) must be a whole number like 1; got 0.5 (a number)",
+        ),
+        (
+            (1, 0, 0, True),
+            TypeError,
+            "item 4 of a card vector (shading) must be a whole number like 1; got True (True or False)",
+        ),
+        (
+            (1, "0", 0, 1),
+            TypeError,
+            "item 2 of a card vector (color) must be a whole number like 1; got '0' (a string)",
+        ),
+        (np.array([[1, 0], [0, 1]]), ValueError, "got 2 items"),
     ],
 )
 def test_from_vector_explains_a_wrong_vector(vector, error, message):
@@ -193,9 +373,15 @@ def test_as_card_accepts_cards_and_codes():
     ("obj", "what"),
     [
         (5, "5 (a number)"),
-        ((1, 0, 0, 1), "(1, 0, 0, 1) (a tuple)"),
+        (
+            (1, 0, 0, 1),
+            "(1, 0, 0, 1) (a tuple); four numbers make a card with Card.from_vector((1, 0, 0, 1))",
+        ),
+        ([1, 2, 0, 0.0], "[1, 2, 0, 0.0] (a list)"),
         (None, "None (nothing)"),
         (["2RTO"], "['2RTO'] (a list)"),
+        (b"2RTO", "b'2RTO' (bytes, not text): write '2RTO', without the b"),
+        ([None] * 10**5, "[None, None, None, None, ...] (100000 items) (a list)"),
     ],
 )
 def test_as_card_says_what_a_card_looks_like(obj, what):
@@ -225,7 +411,7 @@ def test_as_cards_reads_a_string_of_codes():
 
 
 def test_none_is_a_wrong_value_not_a_missing_feature_and_the_signature_asks_for_all_four():
-    with pytest.raises(ValueError, match="^number must be one of 1, 2, 3; got None$"):
+    with pytest.raises(TypeError, match="^number must be one of 1, 2, 3; got None \\(nothing\\)$"):
         Card(None, "red", "oval", "solid")
     assert str(inspect.signature(Card)) == "(number, color, shape, shading)"
 
@@ -248,6 +434,21 @@ def test_as_cards_needs_a_list(objs):
 def test_as_cards_rejects_a_wrong_item():
     with pytest.raises(TypeError, match="expected a Card"):
         as_cards(["1RSO", 3])
+
+
+def test_as_cards_says_that_bytes_are_not_text():
+    with pytest.raises(TypeError) as info:
+        as_cards(b"1RSO 2RSO")
+    assert str(info.value) == (
+        "expected a list of cards or a string of codes like '1RSO 2GTS'; "
+        "got b'1RSO 2RSO' (bytes, not text): write '1RSO 2RSO', without the b"
+    )
+
+
+def test_the_card_input_functions_keep_their_public_homes():
+    assert cards.as_card is _inputs.as_card is setwidgets.as_card
+    assert cards.as_cards is _inputs.as_cards is setwidgets.as_cards
+    assert cards.split_codes is _inputs.split_codes
 
 
 def test_full_deck_has_every_combination_once_in_order():
@@ -291,6 +492,31 @@ def test_mini_deck_explains_wrong_arguments():
         mini_deck("blue")
     with pytest.raises(TypeError, match="mini_deck\\(\\) got two values for color: 'red' and 'green'"):
         mini_deck("green", color="red")
+    with pytest.raises(ValueError, match="^mini_deck\\(\\) got 4, which is not a value of any feature"):
+        mini_deck(4)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        (
+            (2.0,),
+            {},
+            "mini_deck() takes values of features, like mini_deck('red') or mini_deck(2); "
+            "got 2.0 (a number): write 2, without the '.0'",
+        ),
+        ((None,), {}, "got None (nothing)"),
+        ((True,), {}, "got True (True or False)"),
+        ((b"red",), {}, "got b'red' (bytes, not text): write 'red', without the b"),
+        ((), {"number": 2.0}, "number must be a whole number 1, 2 or 3; got 2.0: write 2, without the '.0'"),
+        ((), {"number": True}, "number must be one of 1, 2, 3; got True (True or False)"),
+        ((), {"color": ["red"]}, "color must be one of 'red', 'green', 'purple'; got ['red'] (a list)"),
+    ],
+)
+def test_mini_deck_refuses_values_of_the_wrong_kind(args, kwargs, message):
+    with pytest.raises(TypeError) as info:
+        mini_deck(*args, **kwargs)
+    assert message in str(info.value)
 
 
 def test_mini_deck_takes_values_alone_and_knows_their_feature():

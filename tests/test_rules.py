@@ -3,6 +3,7 @@
 import itertools
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,9 +91,74 @@ def test_the_card_functions_take_several_cards_or_one_list():
     ):
         third_card(["1RSO", "2RSO", "3RSO"])
     with pytest.raises(
-        TypeError, match="^find_sets\\(\\) needs a list of cards, like find_sets\\(game.table\\); got 5$"
+        TypeError,
+        match="^find_sets\\(\\) needs a list of cards, like find_sets\\(game.table\\); got 5 \\(a number\\)$",
     ):
         find_sets(5)
+
+
+def test_a_long_input_is_quoted_in_short():
+    with pytest.raises(TypeError) as info:
+        is_set([None] * 10**5)
+    assert str(info.value) == (
+        "is_set() needs exactly three cards, as is_set(a, b, c) or is_set([a, b, c]); "
+        "got 100000: None, None, None, None, None and 99995 more"
+    )
+    with pytest.raises(TypeError) as info:
+        is_set(["1RSO" * 1000, None])
+    assert len(str(info.value)) < 300 and "(4000 characters)" in str(info.value)
+    with pytest.raises(ValueError) as info:
+        is_set("1RSO", "2RSO", "x" * 10**6)
+    assert len(str(info.value)) < 300
+    with pytest.raises(TypeError) as info:
+        find_sets([*DECK[:3], list(range(10**5))])
+    assert len(str(info.value)) < 300
+
+
+def test_exactly_three_cards_from_an_endless_generator_is_refused_at_once():
+    with pytest.raises(TypeError, match=r"needs exactly three cards, .*; got more than 3: 0, 1, 2, 3$"):
+        is_set(itertools.count())
+    with pytest.raises(
+        TypeError, match=r"needs exactly two cards, .*; got more than 2: '1RSO', '1RSO', '1RSO'$"
+    ):
+        third_card(itertools.repeat("1RSO"))
+    assert is_set(iter(["1RSO", "2RSO", "3RSO"])) and third_card(iter(["1RSO", "2RSO"])).code == "3RSO"
+    with pytest.raises(TypeError, match=r"got 4: 1RSO, 2RSO, 3RSO, 1GSO$"):
+        is_set({card: None for card in map(Card.parse, ["1RSO", "2RSO", "3RSO", "1GSO"])})
+
+
+def test_set_finding_on_an_endless_generator_stops_at_the_first_card_given_twice():
+    with pytest.raises(ValueError, match=r"^count_sets\(\) got the card one red solid oval \(1RSO\) twice"):
+        count_sets(itertools.cycle(DECK))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: is_set(b"1RSO 2RSO 3RSO"),
+        lambda: explain(b"1RSO 2RSO 3RSO"),
+        lambda: third_card(b"1RSO 2RSO"),
+        lambda: find_sets(b"1RSO 2RSO 3RSO"),
+        lambda: has_set(bytearray(b"1RSO 2RSO 3RSO")),
+        lambda: count_sets(b"1RSO 2RSO 3RSO"),
+    ],
+)
+def test_bytes_get_a_message_about_bytes(call):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert "(bytes, not text): write '1RSO 2RSO" in str(info.value)
+
+
+def test_bytes_among_the_cards_get_a_message_about_bytes():
+    with pytest.raises(TypeError, match=r"got b'3RSO' \(bytes, not text\): write '3RSO', without the b$"):
+        is_set("1RSO", "2RSO", b"3RSO")
+    with pytest.raises(TypeError, match=r"got b'2RSO' \(bytes, not text\): write '2RSO', without the b$"):
+        count_sets(["1RSO", b"2RSO"])
+
+
+def test_numpy_arrays_of_codes_are_cards():
+    codes = np.array(["1RSO", "2RSO", "3RSO", "1GTS"])
+    assert is_set(codes[:3]) and count_sets(codes) == 1 and third_card(codes[:2]).code == "3RSO"
 
 
 def test_is_set_passes_on_a_wrong_card():

@@ -30,7 +30,6 @@ from setwidgets.draw import geometry as geo
 __all__ = ["CommandRecorder", "paint_scene"]
 
 _ALIGN = {"start": "left", "middle": "center", "end": "right"}
-_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 
 
 def _r(value: float) -> float:
@@ -73,7 +72,7 @@ def _paint_item(canvas: Any, item: geo.Item) -> None:
         canvas.line_width = item.line_width
         canvas.stroke()
     elif isinstance(item, geo.Label):
-        canvas.font = f"{item.weight} {_r(item.size)}px {_FONT}"
+        canvas.font = f"{item.weight} {_r(item.size)}px {geo.FONT}"
         canvas.text_align = _ALIGN[item.anchor]
         canvas.text_baseline = "alphabetic"
         canvas.fill_style = item.fill

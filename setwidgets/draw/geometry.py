@@ -52,6 +52,7 @@ __all__ = [
     "CARD_HEIGHT",
     "CARD_RADIUS",
     "CARD_WIDTH",
+    "FONT",
     "HIGHLIGHTS",
     "SYMBOL_GAP",
     "SYMBOL_HEIGHT",
@@ -105,6 +106,9 @@ _KAPPA = 0.5522847498
 HIGHLIGHTS = ("selected", "hint", "odd", "found")
 """The kinds of highlight frame a card can have, see :func:`card_items`."""
 
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
+"""The font family of every :class:`Label`, in CSS form (SVG and canvas both read it)."""
+
 
 # -- items -------------------------------------------------------------------------------------
 
@@ -133,7 +137,10 @@ class Lines:
 
 @dataclass(frozen=True)
 class Label:
-    """Text at ``(x, y)``; ``anchor`` is "start", "middle" or "end"; ``y`` is the baseline."""
+    """Text at ``(x, y)``; ``anchor`` is "start", "middle" or "end"; ``y`` is the baseline.
+
+    Every painter writes labels in :data:`FONT`, so a letter takes the same room everywhere.
+    """
 
     x: float
     y: float

@@ -34,7 +34,6 @@ from setwidgets.draw.themes import Theme, get_theme
 __all__ = ["CardRow", "card_svg", "cards_html", "cards_svg", "path_d", "scene_svg", "show"]
 
 _SVG_NS = "http://www.w3.org/2000/svg"
-_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 
 
 def _n(value: float) -> str:
@@ -69,7 +68,7 @@ def _item_svg(item: geo.Item) -> str:
     if isinstance(item, geo.Label):
         return (
             f'<text class="setw-{item.role}" x="{_n(item.x)}" y="{_n(item.y)}" font-size="{_n(item.size)}" '
-            f'font-family="{_attr(_FONT)}" font-weight="{item.weight}" fill="{_attr(item.fill)}" '
+            f'font-family="{_attr(geo.FONT)}" font-weight="{item.weight}" fill="{_attr(item.fill)}" '
             f'text-anchor="{item.anchor}">{escape(item.text)}</text>'
         )
     raise TypeError(f"cannot draw {item!r}")

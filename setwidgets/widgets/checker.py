@@ -20,10 +20,11 @@ from html import escape
 
 from ipywidgets import HTML, Layout
 
+from setwidgets import _inputs, _words
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.rules import FeatureVerdict, Verdict, _three_cards, explain
+from setwidgets.rules import FeatureVerdict, Verdict, explain
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
 from setwidgets.widgets.table import CardTable
@@ -42,8 +43,7 @@ def feature_line(verdict: Verdict, fv: FeatureVerdict) -> str:
     if fv.kind == "same":
         return f"{fv.feature}: all the same ({fv.values[0]})"
     if fv.kind == "different":
-        values = [str(v) for v in fv.values]
-        return f"{fv.feature}: all different ({', '.join(values[:2])} and {values[2]})"
+        return f"{fv.feature}: all different ({_words.and_list([str(v) for v in fv.values])})"
     return f"{fv.feature}: {fv} (card {fv.odd_index + 1} is the odd one out)"
 
 
@@ -133,7 +133,7 @@ class MagicRuleChecker(CardsView):
         Give them as ``set_cards(a, b, c)``, ``set_cards([a, b, c])`` or
         ``set_cards("1RSO 2GTS 3POD")``.
         """
-        new = _three_cards("set_cards", cards)
+        new = _inputs.exactly("set_cards", cards, 3)
         self._updating = True
         try:
             for picker, card in zip(self.pickers, new):

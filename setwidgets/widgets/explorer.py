@@ -9,10 +9,10 @@ words and then does the same sum with vectors mod 3::
     explorer                    # two pickers, the three cards, the reasoning
     explorer.third              # Card(1, 'purple', 'oval', 'striped')
     print(explorer.text)
-    # number: 2 and 3 differ → 1
-    # color: red and green differ → purple
-    # shape: same shape oval → oval
-    # shading: same shading striped → striped
+    # The numbers 2 and 3 differ, so the third card has the remaining number, 1.
+    # The colors red and green differ, so the third card has the remaining color, purple.
+    # Both cards have shape oval, so the third card has shape oval too.
+    # Both cards have shading striped, so the third card has shading striped too.
     # The third card is one purple striped oval.
     # (1,0,0,1) + (2,1,0,1) + (0,2,0,1) = (3,3,0,3) ≡ (0,0,0,0) mod 3
 """
@@ -24,10 +24,11 @@ from html import escape
 
 from ipywidgets import HTML, Layout
 
+from setwidgets import _inputs, _words
 from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.rules import _exactly, third_card
+from setwidgets.rules import third_card
 from setwidgets.widgets._view import CardsView
 from setwidgets.widgets.pickers import CardPicker
 
@@ -41,16 +42,17 @@ def _vector(v) -> str:
 
 
 def reasoning(a: Card | str, b: Card | str) -> list[str]:
-    """One line per feature: why the third card has the value it has."""
+    """One sentence per feature: why the third card has the value it has.
+
+    >>> reasoning("2RTO", "3GTO")[1]
+    'The colors red and green differ, so the third card has the remaining color, purple.'
+    """
     a, b = as_card(a), as_card(b)
     c = third_card(a, b)
     lines = []
     for feature in FEATURES:
-        x, y, z = getattr(a, feature), getattr(b, feature), getattr(c, feature)
-        if x == y:
-            lines.append(f"{feature}: same {feature} {x} → {z}")
-        else:
-            lines.append(f"{feature}: {x} and {y} differ → {z}")
+        why = _words.third_value(feature, getattr(a, feature), getattr(b, feature), getattr(c, feature))
+        lines.append(why[0].upper() + why[1:] + ".")
     return lines
 
 
@@ -116,7 +118,7 @@ class ThirdCardExplorer(CardsView):
 
         Give them as ``set_cards(a, b)``, ``set_cards([a, b])`` or ``set_cards("1RSO 2GTS")``.
         """
-        new = _exactly("set_cards", cards, 2)
+        new = _inputs.exactly("set_cards", cards, 2)
         self._updating = True
         try:
             for picker, card in zip(self.pickers, new):
