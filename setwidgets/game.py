@@ -31,7 +31,8 @@ A short game::
 Cards may be given as :class:`~setwidgets.cards.Card` objects or as codes
 such as ``"2RTO"``; ``g.claim("1RSO 2GTS 3POD")`` works too.
 
-Variants (``variant=``):
+Variants (``variant=``; each variant's rules live in one class of
+:mod:`setwidgets.variants`):
 
 ``"standard"``
     No turns; if nobody sees a SET, :meth:`Game.no_set` lays out three more
@@ -47,35 +48,36 @@ Variants (``variant=``):
     A judged table: no SET among 12 gives 3 more; no SET among 15 sends 6 of
     them back into the deck, which is reshuffled, and 3 are dealt (back to 12).
 
-The game ends when the deck is empty and no SET is left on the table (or,
-in solitaire, when the player loses). Scores are SETs kept minus penalties.
+Every game ends: as soon as no SET can be made any more from the cards on
+the table and in the deck together (when the deck is empty, that is the
+table alone), the game is over, in every variant. A solitaire game can also
+end earlier, lost (see :class:`~setwidgets.variants.Solitaire`). Scores are
+SETs kept minus penalties.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import math
+import numbers
 import random
-import secrets
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from setwidgets import _words
-from setwidgets.cards import Card, _what, full_deck, mini_deck, split_codes
+from setwidgets import _inputs, _words, variants
+from setwidgets.cards import Card, full_deck, mini_deck, split_codes
 from setwidgets.rules import Verdict, explain, find_sets, has_set
+from setwidgets.variants import VARIANTS
 
 __all__ = ["VARIANTS", "Claim", "Game", "GameError", "NoSet", "Player"]
 
-VARIANTS: tuple[str, ...] = ("standard", "solitaire", "online", "competition")
-"""The ways to play that :class:`Game` knows (see the module docstring)."""
-
 DECKS: tuple[str, ...] = ("full", "mini")
 """Deck names :class:`Game` accepts: the 81 cards, or the 27 red cards."""
-
-_FORMAT = "setwidgets.game"
-_VERSION = 1
 
 Triple = tuple[Card, Card, Card]
 
@@ -175,6 +177,74 @@ class _Call:
     taken: dict[Card, int] = field(default_factory=dict)
 
 
+def _part(kind: str, **options: Any) -> Any:
+    """A field of the game's records; ``kind`` tells :mod:`setwidgets.save` how to write and check it."""
+    return field(metadata={"kind": kind}, **options)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What is decided when a game starts and never changes."""
+
+    variant: str = _part("variant")
+    cards: tuple[Card, ...] = _part("deck")
+    seed: int | None = _part("seed")
+    table_size: int = _part("table_size")
+    claim_seconds: float | None = _part("seconds")
+
+
+@dataclass
+class _State:
+    """Everything a move can change, declared once.
+
+    A move's undo (:meth:`snapshot` and :meth:`restore`), :meth:`Game.to_json`
+    and :meth:`Game.from_json` all go through these fields, so a new part of
+    the state is added here and nowhere else (with its ``kind``; a new kind
+    also needs its reader and writer in :mod:`setwidgets.save`).
+    """
+
+    deck: list[Card] = _part("cards")
+    table: list[Card] = _part("cards")
+    players: list[Player] = _part("players")
+    rng: random.Random = _part("rng")
+    over: bool = _part("flag", default=False)
+    lost: bool = _part("flag", default=False)
+    callers: list[_Call] = _part("callers", default_factory=list)
+    turn_start: float | None = _part("time", default=None)
+    hint: Triple | None = _part("hint", default=None)
+    hint_shown: int = _part("count", default=0)
+    history: list[dict[str, Any]] = _part("history", default_factory=list)
+
+    def snapshot(self) -> _State:
+        """A copy to roll a refused move back to."""
+        return _State(**{f.name: _copied(getattr(self, f.name)) for f in fields(self)})
+
+    def restore(self, saved: _State) -> None:
+        """Put every field back as it was in ``saved``."""
+        for f in fields(self):
+            value = getattr(saved, f.name)
+            if isinstance(value, random.Random):
+                # Into the same generator: a random.Random passed in as the seed stays shared.
+                self.rng.setstate(value.getstate())
+            else:
+                setattr(self, f.name, value)
+
+
+def _copied(value: Any) -> Any:
+    """A copy deep enough that a move cannot change it: cards and events are never changed in place."""
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, (Player, _Call)):
+        return replace(value, **{f.name: _copied(getattr(value, f.name)) for f in fields(value)})
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, random.Random):
+        copy = random.Random(0)
+        copy.setstate(value.getstate())
+        return copy
+    return value
+
+
 def _codes(cards: Iterable[Card]) -> str:
     return " ".join(c.code for c in cards)
 
@@ -193,13 +263,14 @@ class Game:
     variant:
         ``"standard"``, ``"solitaire"``, ``"online"`` or ``"competition"``.
     seed:
-        An int for a reproducible shuffle, a ``random.Random`` to use (and
-        advance), or None for a fresh random seed (then ``g.seed`` tells it).
+        A whole number for a reproducible shuffle, a ``random.Random`` to use
+        (and advance), or None for a fresh random seed (then ``g.seed`` tells it).
     table_size:
         How many cards lie on the table normally: 12, or 9 for a deck of 27
         cards or fewer. A positive multiple of 3.
     claim_seconds:
-        How long a caller has to show three cards; None for no limit.
+        How long a caller has to show three cards (a finite number of
+        seconds); None for no limit.
     clock:
         A function returning the time in seconds; tests pass a fake one.
 
@@ -219,163 +290,170 @@ class Game:
         claim_seconds: float | None = 5.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._variant = _check_variant(variant)
-        self._cards = _deck_cards(deck)
+        name = _check_variant(variant)
+        cards = _deck_cards(deck)
         names = _player_names(players)
-        if self._variant == "solitaire" and len(names) != 1:
-            raise GameError(
-                f"solitaire is a game for one player; got {len(names)} players ({', '.join(names)})"
-            )
-        self._table_size = _check_table_size(table_size, len(self._cards))
-        self._claim_seconds = _check_seconds(claim_seconds)
-        if not callable(clock):
-            raise TypeError(f"clock must be a function that returns the time in seconds; got {clock!r}")
-        self._clock = clock
-        if isinstance(seed, random.Random):
-            self._seed: int | None = None
-            self._rng = seed
-        elif seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
-            # A fresh seed is drawn from the operating system (not the global RNG) and kept,
-            # so even an unseeded game can be replayed from g.seed.
-            self._seed = secrets.randbits(32) if seed is None else seed
-            self._rng = random.Random(self._seed)
-        else:
-            raise TypeError(f"seed must be an int, a random.Random or None; got {seed!r}")
+        _check_players_for(name, names)
+        size = _check_table_size(table_size, len(cards))
+        seconds = _inputs.seconds(claim_seconds, "claim_seconds", error=GameError)
+        _check_clock(clock)
+        rng, seed_used = _inputs.rng_and_seed(seed)
 
-        self._players = [Player(name) for name in names]
-        self._deck = list(self._cards)
-        self._rng.shuffle(self._deck)
-        self._table: list[Card] = []
-        self._over = False
-        self._lost = False
-        self._queue: list[_Call] = []
-        self._turn_start: float | None = None
-        self._hint: Triple | None = None
-        self._hint_shown = 0
-        self._history: list[dict[str, Any]] = []
+        shuffled = list(cards)
+        rng.shuffle(shuffled)
+        self._adopt(
+            _Setup(name, tuple(cards), seed_used, size, seconds),
+            _State(deck=shuffled, table=[], players=[Player(n) for n in names], rng=rng),
+            clock,
+        )
+        dealt = self._deal(size)
+        self._record("start", variant=name, players=names, seed=seed_used, table=[c.code for c in dealt])
+        self._settle()
+        self._pending = []
+
+    def _adopt(self, setup: _Setup, state: _State, clock: Callable[[], float]) -> None:
+        """Take on a setup and a state: for a new game, and for one loaded from a save."""
+        self._setup = setup
+        self._state = state
+        self._rules = variants.rules_of(setup.variant)
+        self._clock = clock
         self._observers: list[Callable[[dict[str, Any]], None]] = []
         self._pending: list[dict[str, Any]] = []
-
-        dealt = self._deal(self._table_size)
-        self._record(
-            "start",
-            variant=self._variant,
-            players=names,
-            seed=self._seed,
-            table=[c.code for c in dealt],
-        )
-        self._after_deal()
-        self._pending = []
 
     # -- what anyone may look at ------------------------------------------------
 
     @property
     def table(self) -> list[Card]:
         """The cards face up, in layout order (a copy)."""
-        return list(self._table)
+        return list(self._state.table)
 
     @property
     def deck(self) -> list[Card]:
         """The cards still to deal, next card first (a copy)."""
-        return list(self._deck)
+        return list(self._state.deck)
 
     @property
     def cards(self) -> list[Card]:
         """Every card this game is played with (its whole deck at the start)."""
-        return list(self._cards)
+        return list(self._setup.cards)
 
     @property
     def players(self) -> list[Player]:
         """The players with their SETs and penalties (copies: change the game through its moves)."""
-        return [Player(p.name, list(p.sets), p.penalties) for p in self._players]
+        return [Player(p.name, list(p.sets), p.penalties) for p in self._state.players]
 
     @property
     def variant(self) -> str:
         """ "standard", "solitaire", "online" or "competition"."""
-        return self._variant
+        return self._setup.variant
 
     @property
     def seed(self) -> int | None:
         """The seed of the shuffle (None when a random.Random was passed in)."""
-        return self._seed
+        return self._setup.seed
 
     @property
     def table_size(self) -> int:
         """How many cards lie on the table normally (12, or 9 for a small deck)."""
-        return self._table_size
+        return self._setup.table_size
 
     @property
     def claim_seconds(self) -> float | None:
         """Seconds a caller has to show three cards (None: no limit)."""
-        return self._claim_seconds
+        return self._setup.claim_seconds
 
     @property
     def over(self) -> bool:
         """True when the game has ended."""
-        return self._over
+        return self._state.over
 
     @property
     def lost(self) -> bool:
-        """Solitaire: True when the player met a table without a SET."""
-        return self._lost
+        """Solitaire: True when the game ended on a full table without a SET."""
+        return self._state.lost
 
     @property
     def caller(self) -> int | None:
         """The index of the player whose call is being served, or None."""
-        return self._queue[0].player if self._queue else None
+        callers = self._state.callers
+        return callers[0].player if callers else None
 
     @property
     def callers(self) -> list[int]:
         """Players who called SET, in the order they are served."""
-        return [c.player for c in self._queue]
+        return [c.player for c in self._state.callers]
 
     @property
     def history(self) -> list[dict[str, Any]]:
         """Every event so far, oldest first, as plain dicts (cards as codes)."""
-        return json.loads(json.dumps(self._history))
+        return json.loads(json.dumps(self._state.history))
 
     @property
     def scores(self) -> dict[str, int]:
         """Each player's name and score."""
-        return {p.name: p.score for p in self._players}
+        return {p.name: p.score for p in self._state.players}
 
     @property
     def winners(self) -> list[str]:
         """The names of the players with the highest score (several when tied)."""
-        best = max(p.score for p in self._players)
-        return [p.name for p in self._players if p.score == best]
+        best = max(p.score for p in self._state.players)
+        return [p.name for p in self._state.players if p.score == best]
+
+    def seat(self, player: int | str) -> int:
+        """The seat, from 0, of a player given by number or name.
+
+        >>> Game(players=["Ana", "Ben"], seed=1).seat("Ben")
+        1
+
+        An unknown player raises :class:`GameError`, and something that is
+        neither a number nor a name raises TypeError; both messages list the
+        players.
+        """
+        return _inputs.player_index(player, [p.name for p in self._state.players], error=GameError)
 
     def sets_on_table(self) -> list[Triple]:
         """Every SET among the cards on the table."""
-        return find_sets(self._table)
+        return find_sets(self._state.table)
 
     def time_left(self, now: float | None = None) -> float | None:
         """Seconds the current caller has left to claim (None: no caller or no limit)."""
-        if not self._queue or self._claim_seconds is None or self._turn_start is None:
+        s, limit = self._state, self._setup.claim_seconds
+        if not s.callers or limit is None or s.turn_start is None:
             return None
-        now = self._now(now)
-        return max(0.0, self._turn_start + self._claim_seconds - now)
+        return max(0.0, s.turn_start + limit - self._now(now))
 
     def on_change(self, callback: Callable[[dict[str, Any]], None], remove: bool = False) -> None:
         """Call ``callback(event)`` after every change, once per event.
 
         ``event`` is a dict like the ones in :attr:`history`. Callbacks run
-        after the move is complete, so they see the new state. Pass
-        ``remove=True`` to stop calling a callback.
+        after the move is complete, so they see the new state. A callback
+        that raises does not undo the move and does not keep the other
+        callbacks from hearing about it: its error is reported as a
+        RuntimeWarning. Pass ``remove=True`` to stop calling a callback.
         """
         if not callable(callback):
-            raise TypeError(f"on_change() needs a function taking one event dict; got {callback!r}")
+            raise TypeError(
+                f"on_change() needs a function taking one event dict; got {_inputs.what(callback)}"
+            )
         if remove:
             if callback in self._observers:
                 self._observers.remove(callback)
-        elif callback not in self._observers:
+            return
+        problem = _cannot_take_an_event(callback)
+        if problem:
+            raise TypeError(
+                f"on_change() needs a function that takes one argument, the event dict, "
+                f"like def redraw(event): ...; {problem}"
+            )
+        if callback not in self._observers:
             self._observers.append(callback)
 
     def __repr__(self) -> str:
-        scores = ", ".join(f"{p.name} {p.score}" for p in self._players)
-        state = ", over" if self._over else ""
+        s = self._state
+        scores = ", ".join(f"{p.name} {p.score}" for p in s.players)
+        state = ", over" if s.over else ""
         return (
-            f"<Game {self._variant}: {len(self._table)} on the table, {len(self._deck)} in the deck; "
+            f"<Game {self._setup.variant}: {len(s.table)} on the table, {len(s.deck)} in the deck; "
             f"{scores}{state}>"
         )
 
@@ -389,24 +467,25 @@ class Game:
         may take cards.
         """
         with self._move():
-            index = self._player_index(player)
+            s = self._state
+            index = self.seat(player)
             self._require_playing("call SET")
             now = self._now()
             self._expire(now)
-            if self._queue and self._queue[0].player == index:
+            if s.callers and s.callers[0].player == index:
                 raise GameError(
                     f"{self._says(index, 'holds', 'hold')} the call already; pick three cards on the table."
                 )
-            if any(c.player == index for c in self._queue):
+            if any(c.player == index for c in s.callers):
                 raise GameError(
                     f"{self._says(index, 'is', 'are')} already in line, after "
-                    f"{self._name(self._queue[0].player, start=False)}; "
+                    f"{self._name(s.callers[0].player, start=False)}; "
                     "wait until the players before are done."
                 )
-            self._queue.append(_Call(index, now))
-            if len(self._queue) == 1:
-                self._turn_start = now
-            self._record("call", player=index, line=len(self._queue))
+            s.callers.append(_Call(index, now))
+            if len(s.callers) == 1:
+                s.turn_start = now
+            self._record("call", player=index, line=len(s.callers))
 
     def claim(self, cards: Iterable[Card | str] | str, player: int | str = 0) -> Claim:
         """Show three cards after calling SET, and find out whether they are a SET.
@@ -427,14 +506,14 @@ class Game:
         the call, or when the game is over.
         """
         with self._move():
+            s = self._state
             chosen = self._parse_three(cards)
-            index = self._player_index(player)
+            index = self.seat(player)
             self._require_playing("claim cards")
             now = self._now()
-            timed_out = self._expire(now)
-            if index in timed_out:
-                seconds = _words.seconds(self._claim_seconds)
-                claim = Claim(
+            if index in self._expire(now):
+                seconds = _words.seconds(self._setup.claim_seconds)
+                return Claim(
                     False,
                     index,
                     chosen,
@@ -443,14 +522,13 @@ class Game:
                     "and lost a point.",
                     True,
                 )
-                return claim
-            if not self._queue:
-                self._queue.append(_Call(index, now))
-                self._turn_start = now
+            if not s.callers:
+                s.callers.append(_Call(index, now))
+                s.turn_start = now
                 self._record("call", player=index, line=1)
-            holder = self._queue[0].player
+            holder = s.callers[0].player
             if holder != index:
-                mine = next((k for k, c in enumerate(self._queue) if c.player == index), None)
+                mine = next((k for k, c in enumerate(s.callers) if c.player == index), None)
                 if mine is None:
                     raise GameError(
                         f"{self._says(holder, 'has', 'have')} called SET; nobody else may take cards "
@@ -461,13 +539,13 @@ class Game:
                     f"{self._says(index, 'is', 'are', start=False)} number {mine + 1} in line "
                     "and may claim when the players before are done."
                 )
-            entry = self._queue[0]
-            missing = [c for c in chosen if c not in self._table]
+            entry = s.callers[0]
+            missing = [c for c in chosen if c not in s.table]
             if missing and all(c in entry.taken for c in missing):
                 takers = sorted({self._name(entry.taken[c], start=False) for c in missing})
                 message = (
-                    f"Too late: {_codes(missing)} {'was' if len(missing) == 1 else 'were'} taken by "
-                    f"{' and '.join(takers)} after {self._name(index, start=False)} called. No penalty."
+                    f"Too late: {_codes(missing)} {_words.agree(len(missing), 'was', 'were')} taken by "
+                    f"{_words.and_list(takers)} after {self._name(index, start=False)} called. No penalty."
                 )
                 self._finish_turn(now)
                 claim = Claim(False, index, chosen, explain(chosen), message, False)
@@ -485,7 +563,7 @@ class Game:
                 replaced=[[p, old.code, None if new is None else new.code] for p, old, new in claim.replaced],
             )
             if claim.ok:
-                self._after_deal()
+                self._settle()
             return claim
 
     def expire(self, now: float | None = None) -> list[int]:
@@ -501,58 +579,41 @@ class Game:
     def no_set(self, player: int | str | None = None) -> NoSet:
         """Say "there is no SET on the table" (``player`` None: everyone agrees).
 
-        If the table has a SET, nothing changes and ``ok`` is False. Otherwise,
-        by variant: standard and online deal three more cards; solitaire: the
-        player loses and the game is over; competition: three more cards, or
-        with three extra already on the table, six go back into the deck, it
-        is reshuffled, and three are dealt.
+        If the table has a SET, nothing changes and ``ok`` is False. Otherwise
+        the variant decides (see :mod:`setwidgets.variants`): standard and
+        online deal three more cards; solitaire: the game is over, lost on a
+        full table; competition: three more cards, or with three extra
+        already on the table, six go back into the deck, it is reshuffled,
+        and three are dealt.
         """
         with self._move():
-            index = None if player is None else self._player_index(player)
+            s = self._state
+            index = None if player is None else self.seat(player)
             self._require_playing("say there is no SET")
             self._expire(self._now())
-            if self._queue:
+            if s.callers:
                 raise GameError(
-                    f"{self._says(self._queue[0].player, 'has', 'have')} called SET; "
+                    f"{self._says(s.callers[0].player, 'has', 'have')} called SET; "
                     "wait until the call is over before saying there is no SET."
                 )
-            count = len(find_sets(self._table))
+            count = len(find_sets(s.table))
             if count:
-                return NoSet(
-                    False,
-                    index,
-                    f"There {'is 1 SET' if count == 1 else f'are {count} SETs'} on the table; keep looking.",
-                )
-            returned: list[Card] = []
-            if self._variant == "solitaire":
-                self._lost = True
-                message = (
-                    f"No SET among these {len(self._table)} cards: the game is lost, "
-                    f"with {_words.count(len(self._deck), 'card')} left in the deck."
-                )
-                self._record("no_set", player=index, dealt=[], returned=[], lost=True)
-                self._end("no SET on the table")
-                return NoSet(True, index, message, over=True, lost=True)
-            if self._variant == "competition" and len(self._table) >= self._table_size + 3:
-                returned, dealt = self._return_six()
-                message = (
-                    f"No SET among {len(self._table) + 3} cards: 6 went back into the deck and 3 were dealt."
-                )
-            else:
-                dealt = self._deal(3)
-                more = f"{len(dealt)} more {'was' if len(dealt) == 1 else 'were'} dealt"
-                message = f"No SET among {len(self._table) - len(dealt)} cards: {more}."
+                there = _words.there_are(count, "SET")
+                return NoSet(False, index, f"{there[0].upper()}{there[1:]} on the table; keep looking.")
+            outcome = self._rules.no_set(self)
+            lost = outcome.ends and self._rules.lost(s.table, self._setup.table_size)
             self._record(
                 "no_set",
                 player=index,
-                dealt=[c.code for c in dealt],
-                returned=[c.code for c in returned],
-                lost=False,
+                dealt=[c.code for c in outcome.dealt],
+                returned=[c.code for c in outcome.returned],
+                lost=lost,
             )
-            self._after_deal()
-            if self._over:
-                message += " No SET is left and the deck is empty: the game is over."
-            return NoSet(True, index, message, dealt, returned, over=self._over)
+            if outcome.ends:
+                self._end()
+            else:
+                self._settle()
+            return NoSet(True, index, outcome.message, outcome.dealt, outcome.returned, s.over, s.lost)
 
     def hint(self) -> list[Card]:
         """Cards of one SET on the table: one card the first time, then two, then all three.
@@ -561,14 +622,14 @@ class Game:
         Returns an empty list when the table has no SET.
         """
         with self._move():
-            if self._hint is None or any(c not in self._table for c in self._hint):
-                sets = find_sets(self._table)
+            s = self._state
+            if s.hint is None:
+                sets = find_sets(s.table)
                 if not sets:
-                    self._hint, self._hint_shown = None, 0
                     return []
-                self._hint, self._hint_shown = sets[0], 0
-            self._hint_shown = min(3, self._hint_shown + 1)
-            shown = list(self._hint[: self._hint_shown])
+                s.hint = sets[0]
+            s.hint_shown = min(3, s.hint_shown + 1)
+            shown = list(s.hint[: s.hint_shown])
             self._record("hint", cards=[c.code for c in shown])
             return shown
 
@@ -579,179 +640,72 @@ class Game:
 
         :meth:`from_json` makes a game that plays on exactly like this one.
         When a call is pending, the clock's current time is saved too, so the
-        caller keeps the seconds left after loading.
+        caller keeps the seconds left after loading. (See :mod:`setwidgets.save`.)
         """
-        data: dict[str, Any] = {
-            "format": _FORMAT,
-            "version": _VERSION,
-            "variant": self._variant,
-            "seed": self._seed,
-            "table_size": self._table_size,
-            "claim_seconds": self._claim_seconds,
-            "cards": [c.code for c in self._cards],
-            "deck": [c.code for c in self._deck],
-            "table": [c.code for c in self._table],
-            "players": [
-                {"name": p.name, "sets": [[c.code for c in s] for s in p.sets], "penalties": p.penalties}
-                for p in self._players
-            ],
-            "over": self._over,
-            "lost": self._lost,
-            "callers": [
-                {
-                    "player": c.player,
-                    "called_at": c.called_at,
-                    "taken": [[card.code, who] for card, who in c.taken.items()],
-                }
-                for c in self._queue
-            ],
-            "turn_start": self._turn_start,
-            "hint": None if self._hint is None else [c.code for c in self._hint],
-            "hint_shown": self._hint_shown,
-            "history": self._history,
-            "rng": _rng_state(self._rng),
-        }
-        if self._queue:
-            data["saved_at"] = self._clock()
-        return json.dumps(data)
+        from setwidgets import save
+
+        return save.dumps(self)
 
     @classmethod
-    def from_json(cls, text: str, clock: Callable[[], float] = time.monotonic) -> Game:
+    def from_json(cls, text: str | bytes, clock: Callable[[], float] = time.monotonic) -> Game:
         """Rebuild a game saved with :meth:`to_json`; ``clock`` as for :class:`Game`.
 
-        The new game deals, shuffles and hints exactly as the saved one would
-        have. Observers (:meth:`on_change`) are not saved: register them again.
-        A random.Random passed in as ``seed`` is not shared any more; the new
-        game has its own generator in the same state.
+        The save is checked as strictly as a move: anything that is not a
+        game the rules could have reached raises :class:`GameError` saying
+        what is wrong. The new game deals, shuffles and hints exactly as the
+        saved one would have. Observers (:meth:`on_change`) are not saved:
+        register them again. A random.Random passed in as ``seed`` is not
+        shared any more; the new game has its own generator in the same state.
         """
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"from_json() needs the text made by Game.to_json(); got {type(text).__name__}")
-        if not callable(clock):
-            raise TypeError(f"clock must be a function that returns the time in seconds; got {clock!r}")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise GameError(f"this is not a saved game (not JSON: {error})") from None
-        if not isinstance(data, dict) or data.get("format") != _FORMAT:
-            raise GameError(
-                "this is not a saved game: Game.to_json() text starts with a 'format' of " + _FORMAT
-            )
-        if data.get("version") != _VERSION:
-            raise GameError(
-                f"saved game version {data.get('version')!r} is not supported (expected {_VERSION})"
-            )
-        try:
-            return cls._load(data, clock)
-        except (KeyError, IndexError, TypeError, ValueError) as error:
-            if isinstance(error, GameError):
-                raise
-            raise GameError(f"this saved game is damaged: {type(error).__name__}: {error}") from None
+        from setwidgets import save
 
-    @classmethod
-    def _load(cls, data: dict[str, Any], clock: Callable[[], float]) -> Game:
-        g = cls.__new__(cls)
-        g._variant = _check_variant(data["variant"])
-        g._cards = [Card.parse(code) for code in data["cards"]]
-        g._seed = data["seed"]
-        g._table_size = _check_table_size(data["table_size"], len(g._cards))
-        g._claim_seconds = _check_seconds(data["claim_seconds"])
-        g._clock = clock
-        g._deck = [Card.parse(code) for code in data["deck"]]
-        g._table = [Card.parse(code) for code in data["table"]]
-        g._players = [
-            Player(
-                str(p["name"]),
-                [tuple(Card.parse(code) for code in s) for s in p["sets"]],  # type: ignore[misc]
-                int(p["penalties"]),
-            )
-            for p in data["players"]
-        ]
-        if not g._players:
-            raise GameError("this saved game is damaged: it has no players")
-        g._over = bool(data["over"])
-        g._lost = bool(data["lost"])
-        # Times of a pending call are shifted to the new clock, so the caller keeps the
-        # seconds that were left when the game was saved.
-        shift = clock() - data["saved_at"] if data["callers"] else 0.0
-        g._queue = []
-        for c in data["callers"]:
-            if not 0 <= c["player"] < len(g._players):
-                raise GameError(f"this saved game is damaged: caller {c['player']} is not a player")
-            taken = {Card.parse(code): int(who) for code, who in c["taken"]}
-            g._queue.append(_Call(int(c["player"]), c["called_at"] + shift, taken))
-        g._turn_start = None if data["turn_start"] is None else data["turn_start"] + shift
-        g._hint = None if data["hint"] is None else tuple(Card.parse(code) for code in data["hint"])  # type: ignore[assignment]
-        g._hint_shown = int(data["hint_shown"])
-        g._history = json.loads(json.dumps(data["history"]))
-        g._rng = random.Random()
-        state = data["rng"]
-        g._rng.setstate((state[0], tuple(state[1]), state[2]))
-        g._observers = []
-        g._pending = []
-        g._check_cards()
-        return g
-
-    def _check_cards(self) -> None:
-        """Every card of the game is in exactly one place: deck, table or a player's SETs."""
-        places = list(self._deck) + list(self._table) + [c for p in self._players for s in p.sets for c in s]
-        if (
-            len(places) != len(set(places))
-            or set(places) != set(self._cards)
-            or len(self._cards) != len(places)
-        ):
-            raise GameError("this saved game is damaged: its deck, table and SETs do not hold each card once")
+        return save.loads(text, clock, cls)
 
     # -- the machinery ----------------------------------------------------------
 
     @contextmanager
     def _move(self) -> Iterator[None]:
         """Run one move: undo everything if it raises, tell the observers if it succeeds."""
-        saved = (
-            list(self._deck),
-            list(self._table),
-            [(list(p.sets), p.penalties) for p in self._players],
-            self._over,
-            self._lost,
-            [_Call(c.player, c.called_at, dict(c.taken)) for c in self._queue],
-            self._turn_start,
-            self._hint,
-            self._hint_shown,
-            len(self._history),
-            self._rng.getstate(),
-        )
+        saved = self._state.snapshot()
         self._pending = []
         try:
             yield
         except BaseException:
-            (deck, table, players, self._over, self._lost, self._queue, self._turn_start) = saved[:7]
-            self._deck, self._table = deck, table
-            for p, (sets, penalties) in zip(self._players, players):
-                p.sets, p.penalties = sets, penalties
-            self._hint, self._hint_shown = saved[7], saved[8]
-            del self._history[saved[9] :]
-            self._rng.setstate(saved[10])
+            self._state.restore(saved)
             self._pending = []
             raise
         events, self._pending = self._pending, []
         for event in events:
             for callback in list(self._observers):
-                callback(json.loads(json.dumps(event)))
+                try:
+                    callback(json.loads(json.dumps(event)))
+                except Exception as error:  # noqa: BLE001 - a broken observer must not undo a made move
+                    warnings.warn(
+                        f"the on_change callback {_callback_name(callback)} raised "
+                        f"{type(error).__name__}: {error} (the {event['type']} was made; "
+                        "the other callbacks were told)",
+                        RuntimeWarning,
+                        stacklevel=4,
+                    )
 
     def _record(self, kind: str, **data: Any) -> None:
-        event = {"type": kind, "time": self._clock(), **data}
-        self._history.append(event)
+        event = {"type": kind, "time": self._now(), **data}
+        self._state.history.append(event)
         self._pending.append(event)
 
     def _now(self, now: float | None = None) -> float:
+        """``now``, checked, or the clock's time."""
         if now is None:
-            return self._clock()
-        if isinstance(now, bool) or not isinstance(now, (int, float)):
-            raise TypeError(f"now must be a time in seconds (a number); got {now!r}")
+            return _read_clock(self._clock)
+        if isinstance(now, bool) or not isinstance(now, numbers.Real):
+            raise TypeError(f"now must be a time in seconds (a number); got {_inputs.what(now)}")
+        if not math.isfinite(now):
+            raise GameError(f"now must be a finite time in seconds; got {now!r}")
         return now
 
     def _name(self, index: int, start: bool = True) -> str:
         """The player's name; the default player You is "you" inside a sentence."""
-        name = self._players[index].name
+        name = self._state.players[index].name
         return "you" if name == "You" and not start else name
 
     def _says(self, index: int, verb: str, you_verb: str, start: bool = True) -> str:
@@ -759,31 +713,24 @@ class Game:
         name = self._name(index, start)
         return f"{name} {you_verb if name.lower() == 'you' else verb}"
 
-    def _player_index(self, player: int | str) -> int:
-        names = ", ".join(f"{i} ({p.name})" for i, p in enumerate(self._players))
-        if isinstance(player, str):
-            for i, p in enumerate(self._players):
-                if p.name == player:
-                    return i
-            raise GameError(f"there is no player called {player!r}; the players are {names}")
-        if isinstance(player, bool) or not isinstance(player, int):
-            raise TypeError(f"a player is given by number or name; got {player!r}. The players are {names}")
-        if not 0 <= player < len(self._players):
-            raise GameError(f"there is no player {player}; the players are {names}")
-        return player
-
     def _require_playing(self, what: str) -> None:
-        if self._over:
+        if self._state.over:
             raise GameError(f"the game is over, so nobody can {what}; start a new Game to play again")
 
     def _parse_three(self, cards: Any) -> Triple:
         """Three different cards of this game's deck, or an error saying what is wrong."""
+        if isinstance(cards, (bytes, bytearray)):
+            text = bytes(cards).decode("ascii", errors="replace")
+            raise TypeError(
+                f"a claim is three cards, given as text; got {_inputs.what(cards)}: "
+                f"pass text, such as {_inputs.short(text)} without the b in front"
+            )
         if isinstance(cards, str):
             items: list[Any] = split_codes(cards)
         elif isinstance(cards, Card) or not isinstance(cards, Iterable):
             raise TypeError(
                 f"a claim is three cards, as a list like [a, b, c] or codes like "
-                f"['1RSO', '2GTS', '3POD']; got {cards!r}"
+                f"['1RSO', '2GTS', '3POD']; got {_inputs.what(cards)}"
             )
         else:
             items = list(cards)
@@ -795,29 +742,29 @@ class Game:
                 try:
                     chosen.append(Card.parse(item))
                 except ValueError as error:
-                    raise GameError(f"{item!r} is not a card: {error}") from None
+                    raise GameError(f"{_inputs.short(item)} is not a card: {error}") from None
             else:
-                raise TypeError(f"each card is a Card or a code like '2RTO'; got {_what(item)}")
+                raise TypeError(f"each card is a Card or a code like '2RTO'; got {_inputs.what(item)}")
         if len(chosen) != 3:
-            shown = f": {_codes(chosen)}" if chosen else ""
+            shown = f": {_inputs.short(_codes(chosen))[1:-1]}" if chosen else ""
             raise GameError(f"a SET is exactly three cards; got {len(chosen)}{shown}")
         for k, card in enumerate(chosen):
             if card in chosen[:k]:
                 raise GameError(
                     f"the card {card.name} ({card}) is chosen twice; a SET is three different cards"
                 )
-        strangers = [c for c in chosen if c not in self._cards]
+        strangers = [c for c in chosen if c not in self._setup.cards]
         if strangers:
             raise GameError(
-                f"{_codes(strangers)} {'is' if len(strangers) == 1 else 'are'} not in this game's "
-                f"deck of {len(self._cards)} cards; choose cards on the table"
+                f"{_codes(strangers)} {_words.is_are(len(strangers))} not in this game's deck of "
+                f"{_words.count(len(self._setup.cards), 'card')}; choose cards on the table"
             )
         return tuple(chosen)  # type: ignore[return-value]
 
     def _not_on_table(self, missing: list[Card]) -> str:
         reasons = []
         for card in missing:
-            owners = [i for i, p in enumerate(self._players) if any(card in s for s in p.sets)]
+            owners = [i for i, p in enumerate(self._state.players) if any(card in s for s in p.sets)]
             owner = self._name(owners[0], start=False) if owners else None
             where = f"{owner} already took it" if owner else "it is still in the deck"
             reasons.append(f"{card} ({card.name}) is not on the table: {where}")
@@ -825,10 +772,11 @@ class Game:
 
     def _judge(self, index: int, chosen: Triple, now: float) -> Claim:
         """Serve the caller's claim of three cards that are all on the table."""
+        s = self._state
         verdict = explain(chosen)
         self._finish_turn(now)
         if not verdict.is_set:
-            self._players[index].penalties += 1
+            s.players[index].penalties += 1
             return Claim(
                 False,
                 index,
@@ -837,18 +785,16 @@ class Game:
                 f"{verdict} {self._says(index, 'loses', 'lose')} a point.",
                 True,
             )
-        self._players[index].sets.append(chosen)
-        for waiting in self._queue:
+        s.players[index].sets.append(chosen)
+        for waiting in s.callers:
             waiting.taken.update(dict.fromkeys(chosen, index))
-        positions = sorted(self._table.index(c) for c in chosen)
+        positions = sorted(s.table.index(c) for c in chosen)
         # Replace from the deck only up to the usual table size: extra cards laid out
         # after a "no SET" are not replaced, so the table shrinks back.
-        fill = max(0, min(3, self._table_size - (len(self._table) - 3)))
-        old = [self._table[p] for p in positions]
+        fill = max(0, min(3, self._setup.table_size - (len(s.table) - 3)))
+        old = [s.table[p] for p in positions]
         _, moved = self._remove(positions, fill)
-        replaced = [
-            (p, card, self._table[p] if p < len(self._table) else None) for p, card in zip(positions, old)
-        ]
+        replaced = [(p, card, s.table[p] if p < len(s.table) else None) for p, card in zip(positions, old)]
         return Claim(
             True,
             index,
@@ -861,33 +807,51 @@ class Game:
         )
 
     def _finish_turn(self, now: float) -> None:
-        self._queue.pop(0)
-        self._turn_start = now if self._queue else None
+        s = self._state
+        s.callers.pop(0)
+        s.turn_start = now if s.callers else None
 
     def _expire(self, now: float) -> list[int]:
+        s, limit = self._state, self._setup.claim_seconds
         out: list[int] = []
-        if self._claim_seconds is None:
+        if limit is None:
             return out
-        while self._queue and self._turn_start is not None and now > self._turn_start + self._claim_seconds:
-            deadline = self._turn_start + self._claim_seconds
-            late = self._queue.pop(0)
-            self._players[late.player].penalties += 1
+        while s.callers and s.turn_start is not None and now > s.turn_start + limit:
+            deadline = s.turn_start + limit
+            late = s.callers.pop(0)
+            s.players[late.player].penalties += 1
             out.append(late.player)
             # The next caller's seconds started when the previous caller's ran out.
-            self._turn_start = max(deadline, self._queue[0].called_at) if self._queue else None
-            seconds = _words.seconds(self._claim_seconds)
+            s.turn_start = max(deadline, s.callers[0].called_at) if s.callers else None
             self._record(
                 "timeout",
                 player=late.player,
-                message=f"{self._says(late.player, 'loses', 'lose')} a point: no SET shown within {seconds}.",
+                message=(
+                    f"{self._says(late.player, 'loses', 'lose')} a point: "
+                    f"no SET shown within {_words.seconds(limit)}."
+                ),
             )
         return out
 
+    # -- what a variant may do to the table (see setwidgets.variants) ------------
+
     def _deal(self, count: int) -> list[Card]:
-        dealt = self._deck[:count]
-        del self._deck[:count]
-        self._table.extend(dealt)
+        """Lay out up to ``count`` cards from the deck at the end of the table."""
+        s = self._state
+        dealt = s.deck[:count]
+        del s.deck[:count]
+        s.table.extend(dealt)
         return dealt
+
+    def _send_back(self, count: int, deal: int) -> tuple[list[Card], list[Card]]:
+        """``count`` random cards from the table back into the deck, reshuffled; ``deal`` into the gaps."""
+        s = self._state
+        positions = sorted(s.rng.sample(range(len(s.table)), count))
+        returned = [s.table[p] for p in positions]
+        s.deck.extend(returned)
+        s.rng.shuffle(s.deck)
+        dealt, _ = self._remove(positions, deal)
+        return returned, dealt
 
     def _remove(self, positions: list[int], fill: int) -> tuple[list[Card], list[tuple[int, int, Card]]]:
         """Take the cards at ``positions`` off the table; deal up to ``fill`` into the gaps.
@@ -895,73 +859,97 @@ class Game:
         Gaps that get no new card are filled with the last cards on the table,
         so the layout keeps its shape and only the end of it shrinks.
         """
+        s = self._state
         gaps = sorted(positions)
-        count = min(fill, len(self._deck), len(gaps))
-        new = self._deck[:count]
-        del self._deck[:count]
+        count = min(fill, len(s.deck), len(gaps))
+        new = s.deck[:count]
+        del s.deck[:count]
         for p, card in zip(gaps, new):
-            self._table[p] = card
+            s.table[p] = card
         rest = gaps[count:]
-        size = len(self._table) - len(rest)
+        size = len(s.table) - len(rest)
         holes = [p for p in rest if p < size]
-        tail = [q for q in range(size, len(self._table)) if q not in rest]
+        tail = [q for q in range(size, len(s.table)) if q not in rest]
         moved = []
         for hole, q in zip(holes, tail):
-            self._table[hole] = self._table[q]
-            moved.append((q, hole, self._table[q]))
-        del self._table[size:]
+            s.table[hole] = s.table[q]
+            moved.append((q, hole, s.table[q]))
+        del s.table[size:]
         return new, moved
 
-    def _return_six(self) -> tuple[list[Card], list[Card]]:
-        """Competition: six random cards back into the deck, reshuffle, three dealt into the gaps."""
-        positions = sorted(self._rng.sample(range(len(self._table)), 6))
-        returned = [self._table[p] for p in positions]
-        self._deck.extend(returned)
-        self._rng.shuffle(self._deck)
-        dealt, _ = self._remove(positions, 3)
-        return returned, dealt
+    def _settle(self) -> None:
+        """After the table changed: drop a hint that left it; end the game, or let the variant deal."""
+        s = self._state
+        if s.hint is not None and not set(s.hint) <= set(s.table):
+            s.hint, s.hint_shown = None, 0
+        # The one end of every game: the table and the deck together can no longer make a SET.
+        if not has_set(s.table) and not has_set(s.table + s.deck):
+            self._end()
+        else:
+            self._rules.after_deal(self)
 
-    def _after_deal(self) -> None:
-        """Online: deal three at a time until a SET lies on the table; then check for the end."""
-        if self._variant == "online":
-            while self._deck and not has_set(self._table):
-                dealt = self._deal(3)
-                self._record("deal", cards=[c.code for c in dealt], reason="no SET on the table")
-        if not self._deck and not has_set(self._table):
-            if self._variant == "solitaire" and len(self._table) >= self._table_size:
-                # The rules: a full table without a SET loses solitaire, even with the deck used up.
-                self._lost = True
-                self._end("no SET on the table")
-            else:
-                self._end("the deck is empty and no SET is left on the table")
-
-    def _end(self, reason: str) -> None:
-        self._over = True
+    def _end(self) -> None:
+        s = self._state
+        s.over = True
+        s.lost = self._rules.lost(s.table, self._setup.table_size)
         # Callers still in line have nothing left to claim; they lose nothing.
-        self._queue = []
-        self._turn_start = None
-        self._record("over", reason=reason, scores=self.scores, lost=self._lost)
+        s.callers = []
+        s.turn_start = None
+        if s.lost:
+            reason = "no SET on the table"
+        elif s.deck:
+            reason = "no SET can be made from the cards left, on the table and in the deck"
+        else:
+            reason = "the deck is empty and no SET is left on the table"
+        self._record("over", reason=reason, scores=self.scores, lost=s.lost)
+
+
+# -- input checks shared by Game() and Game.from_json() -------------------------------
 
 
 def _check_variant(variant: Any) -> str:
+    known = ", ".join(map(repr, variants.names()))
     if not isinstance(variant, str):
-        raise TypeError(f"variant must be one of {', '.join(map(repr, VARIANTS))}; got {variant!r}")
-    if variant.strip().lower() not in VARIANTS:
-        raise GameError(f"unknown variant {variant!r}; choose one of {', '.join(map(repr, VARIANTS))}")
-    return variant.strip().lower()
+        raise TypeError(f"variant must be one of {known}; got {_inputs.what(variant)}")
+    name = variant.strip().lower()
+    if name not in variants.names():
+        raise GameError(f"unknown variant {_inputs.short(variant)}; choose one of {known}")
+    return name
+
+
+def _check_players_for(variant: str, names: list[str]) -> None:
+    wanted = variants.rules_of(variant).players
+    if wanted is not None and len(names) != wanted:
+        raise GameError(
+            f"{variant} is a game for {_words.count(wanted, 'player')}; "
+            f"got {_words.count(len(names), 'player')} ({_inputs.short(', '.join(names))[1:-1]})"
+        )
+
+
+def _check_clock(clock: Any) -> None:
+    if not callable(clock):
+        raise TypeError(
+            f"clock must be a function that returns the time in seconds; got {_inputs.what(clock)}"
+        )
+
+
+def _read_clock(clock: Callable[[], float]) -> float:
+    """The clock's time, which must be a finite number of seconds."""
+    reading = clock()
+    if isinstance(reading, bool) or not isinstance(reading, numbers.Real) or not math.isfinite(reading):
+        raise GameError(
+            f"the game's clock must return a finite time in seconds; it returned {_inputs.what(reading)}"
+        )
+    return reading
 
 
 def _deck_cards(deck: Any) -> list[Card]:
-    if isinstance(deck, str) and deck.strip().lower() in ("full", "mini"):
-        deck = deck.strip().lower()
+    if isinstance(deck, str) and deck.strip().lower() in DECKS:
+        return full_deck() if deck.strip().lower() == "full" else mini_deck()
     if isinstance(deck, str):
-        if deck == "full":
-            return full_deck()
-        if deck == "mini":
-            return mini_deck()
-        raise GameError(f"unknown deck {deck!r}; use 'full', 'mini' or a list of cards")
-    if isinstance(deck, Card) or not isinstance(deck, Iterable):
-        raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {deck!r}")
+        raise GameError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
+    if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
+        raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
     cards = []
     for item in deck:
         if isinstance(item, Card):
@@ -970,9 +958,11 @@ def _deck_cards(deck: Any) -> list[Card]:
             try:
                 cards.append(Card.parse(item))
             except ValueError as error:
-                raise GameError(f"the deck holds {item!r}, which is not a card: {error}") from None
+                raise GameError(
+                    f"the deck holds {_inputs.short(item)}, which is not a card: {error}"
+                ) from None
         else:
-            raise TypeError(f"a deck holds Cards or codes like '2RTO'; got {_what(item)}")
+            raise TypeError(f"a deck holds Cards or codes like '2RTO'; got {_inputs.what(item)}")
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
@@ -986,46 +976,50 @@ def _deck_cards(deck: Any) -> list[Card]:
 def _player_names(players: Any) -> list[str]:
     if players is None:
         return ["You"]
-    if isinstance(players, bool):
-        raise TypeError(f"players must be a number or a list of names; got {players!r}")
-    if isinstance(players, int):
-        if players < 1:
-            raise GameError(f"a game needs at least one player; got {players}")
-        return [f"Player {i + 1}" for i in range(players)]
-    if isinstance(players, str) or not isinstance(players, Iterable):
-        raise TypeError(f"players must be a number or a list of names like ['Ana', 'Ben']; got {players!r}")
+    if isinstance(players, numbers.Number):
+        count = _inputs.whole_number(players, "players", example="2")
+        if count < 1:
+            raise GameError(f"a game needs at least one player; got {count}")
+        return [f"Player {i + 1}" for i in range(count)]
+    if isinstance(players, (str, bytes, bytearray)) or not isinstance(players, Iterable):
+        raise TypeError(
+            f"players must be a number or a list of names like ['Ana', 'Ben']; got {_inputs.what(players)}"
+        )
     names = list(players)
     if not names:
         raise GameError("a game needs at least one player; got an empty list")
     for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise GameError(f"a player's name is a non-empty string; got {name!r}")
+        if not isinstance(name, str):
+            raise TypeError(f"a player's name is a string like 'Ana'; got {_inputs.what(name)}")
+        if not name.strip():
+            raise GameError(f"a player's name is a non-empty string; got {_inputs.short(name)}")
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
-        raise GameError(f"two players are called {twice!r}; give each player a different name")
+        raise GameError(f"two players are called {_inputs.short(twice)}; give each player a different name")
     return names
 
 
 def _check_table_size(size: Any, deck_size: int) -> int:
     if size is None:
         return 12 if deck_size > 27 else 9
-    if isinstance(size, bool) or not isinstance(size, int):
-        raise TypeError(f"table_size must be a whole number such as 12; got {size!r}")
-    if size < 3 or size % 3:
-        raise GameError(f"table_size must be a positive multiple of 3 (such as 9 or 12); got {size}")
-    return size
+    number = _inputs.whole_number(size, "table_size", example="12", error=GameError)
+    if number < 3 or number % 3:
+        raise GameError(f"table_size must be a positive multiple of 3 (such as 9 or 12); got {number}")
+    return number
 
 
-def _check_seconds(seconds: Any) -> float | None:
-    if seconds is None:
-        return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise TypeError(f"claim_seconds must be a number of seconds or None; got {seconds!r}")
-    if not seconds > 0:
-        raise GameError(f"claim_seconds must be more than 0 (or None for no limit); got {seconds}")
-    return seconds
+def _cannot_take_an_event(callback: Callable[..., Any]) -> str | None:
+    """Why ``callback`` cannot be called with one event, or None when it can (or cannot be inspected)."""
+    try:
+        signature = inspect.signature(callback)
+    except (TypeError, ValueError):
+        return None  # some builtins cannot be inspected; they are given the benefit of the doubt
+    try:
+        signature.bind({})
+    except TypeError as error:
+        return f"{_callback_name(callback)}{signature} cannot be called with one event ({error})"
+    return None
 
 
-def _rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
+def _callback_name(callback: Callable[..., Any]) -> str:
+    return getattr(callback, "__qualname__", None) or repr(callback)

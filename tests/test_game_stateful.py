@@ -16,6 +16,7 @@ import collections
 import itertools
 import random
 
+from conftest import Clock
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
@@ -29,17 +30,11 @@ CAP20 = [
     *("1GSS", "1GTS", "1GTD", "1PTO", "1POO", "1PTD", "2ROO", "2RSS", "2ROS", "2GOO"),
     *("2GSD", "2PSS", "2POS", "2PSD", "3RTO", "3RSD", "3RTD", "3GTO", "3GTS", "3GOS"),
 ]
-NAMED_DECKS = ["full", "mini", CAP20, [*CAP20, "1RSO", "2RSO", "3RSO", "1GSO"]]
+# With 1RSO added, every SET holds 1RSO: tables without a SET are common while the deck still has one.
+CAP21 = [*CAP20, "1RSO"]
+NAMED_DECKS = ["full", "mini", CAP20, CAP21, [*CAP20, "1RSO", "2RSO", "3RSO", "1GSO"]]
 NONSENSE = ["two", "four", "bad code", "vector", "twice", "in the deck", "stranger", "nobody"]
 WAITS = [0.5, 1.9, 2.1, 4.0, 5.0, 6.0, 11.0]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Table:
@@ -48,7 +43,7 @@ class Table:
     def __init__(self, variant, deck, seed, players, claim_seconds, seen: collections.Counter) -> None:
         if variant == "solitaire":
             players = 1
-        self.clock = Clock()
+        self.clock = Clock(0.0)
         self.game = Game(
             deck=deck,
             players=players,
@@ -226,7 +221,7 @@ class Table:
     def wait(self, seconds):
         # Expiring right after the clock moves means no move at this time can expire anyone
         # unseen: every timeout is counted here.
-        self.clock.t += seconds
+        self.clock.advance(seconds)
         for player in self.attempt(self.game.expire):
             self.seen["timeout"] += 1
             self.penalties[player] += 1
@@ -268,13 +263,17 @@ class Table:
         if g.deck:
             assert len(g.table) >= g.table_size
         if not g.over:
-            assert g.deck or has_set(g.table)
+            # Every game ends once the cards left can make no SET.
+            assert has_set(g.table + g.deck)
             if g.variant == "online":
                 assert has_set(g.table)
         else:
             self.seen["game over"] += 1
             assert g.callers == [] and g.caller is None
-            assert g.lost or (not g.deck and not has_set(g.table))
+            assert not has_set(g.table)
+            assert g.lost or not has_set(g.table + g.deck)
+            # The one rule of losing: solitaire, on a full table.
+            assert g.lost == (g.variant == "solitaire" and len(g.table) >= g.table_size)
         assert not g.lost or (g.variant == "solitaire" and g.over)
         callers = g.callers
         assert len(callers) == len(set(callers)) and all(0 <= p < self.n for p in callers)
