@@ -9,30 +9,25 @@ the status and score lines must say; the browser must show exactly that.
 from __future__ import annotations
 
 import itertools
-import json
 
 import pytest
 
-from setwidgets import explain, is_set
+from setwidgets import Game, explain, is_set
 
-from .boardpage import TABLE, BoardPage, board_cells
+from .boardpage import TABLE, BoardPage, open_board
 from .painted import CLASSIC, around, assert_card_shown, assert_frames, card_background_share
 
 pytestmark = pytest.mark.browser
 
 SEED = 3
+NO_SET_SEED = next(seed for seed in range(1000) if not Game(seed=seed).sets_on_table())
+"""The first seed whose 12 dealt cards hold no SET."""
 
 
 @pytest.fixture
 def board(notebook_page) -> BoardPage:
-    nb = notebook_page(f"board_seed{SEED}.ipynb", board_cells(SEED))
-    page = BoardPage(nb, SEED)
     # The kernel dealt what the test process dealt, and lays the cards out in the same places.
-    printed = json.loads(nb.cell_output(1))
-    assert printed["table"] == [card.code for card in page.twin.game.table]
-    assert [tuple(r) for r in printed["rects"]] == [tuple(r) for r in page.rects]
-    assert nb.canvas_size(page.canvas) == (round(page.twin.canvas.width), round(page.twin.canvas.height))
-    return page
+    return open_board(notebook_page, SEED)
 
 
 def test_the_dealt_cards_are_painted_where_the_game_puts_them(board: BoardPage) -> None:
@@ -50,8 +45,7 @@ def test_the_dealt_cards_are_painted_where_the_game_puts_them(board: BoardPage) 
     nb.screenshot("board-01-dealt")
 
     before = nb.digest(board.canvas)
-    nb.click_button("New game", within=".setw-board")
-    board.twin.new_game()
+    board.click_button("New game")
     nb.wait_changed(board.canvas, before)
     nb.wait_text(".setw-board .setw-status", "New game (seed")
     assert board.status() == board.twin.status
@@ -124,3 +118,43 @@ def test_three_cards_that_are_not_a_set_get_the_magic_rule_sentence(board: Board
         if position not in odd:
             assert_card_shown(nb, canvas, board.rects[position], card, where=f"card {position}")
     nb.screenshot("board-06-not-a-set")
+
+
+def test_no_set_here_on_a_table_without_a_set_paints_three_more_cards(notebook_page) -> None:
+    board = open_board(notebook_page, NO_SET_SEED)
+    nb, canvas, twin = board.nb, board.canvas, board.twin
+    assert not twin.game.sets_on_table(), f"the seed {NO_SET_SEED} should deal a table without a SET"
+    before, size, old_status = board.digests(), nb.canvas_size(canvas), board.status()
+
+    board.click_button("No SET here")
+    assert len(twin.game.table) == 15, f"the twin should have dealt three more: {twin.status}"
+    status = board.wait_status(old_status, "3 more were dealt")
+    assert status == twin.status == "No SET among 12 cards: 3 more were dealt."
+    assert nb.wait_text(".setw-board .setw-deck", "Deck: 66 cards") == "Deck: 66 cards"
+
+    # One more column: the canvas widens, the twelve cards stay as they were, three new ones are painted.
+    width, height = board.wait_size()
+    assert width > size[0] and height == size[1]
+    assert len(board.rects) == 15
+    for position in range(12, 15):
+        nb.wait_painted(canvas, board.rects[position], min_pixels=500, background=TABLE)
+    board.assert_table_shown()
+    assert board.digests()[:12] == before, "the twelve cards already dealt should look the same"
+    assert_frames(nb, canvas, board.rects, {})
+    nb.screenshot("board-07-no-set-dealt-three")
+
+
+def test_no_set_here_on_a_table_with_a_set_says_so_and_changes_nothing(board: BoardPage) -> None:
+    nb, canvas, twin = board.nb, board.canvas, board.twin
+    assert twin.game.sets_on_table(), f"the seed {SEED} should deal a table with a SET"
+    before, size, old_status = nb.digest(canvas), nb.canvas_size(canvas), board.status()
+
+    board.click_button("No SET here")
+    status = board.wait_status(old_status, "keep looking")
+    assert status == twin.status and status.endswith("on the table; keep looking.")
+    assert len(twin.game.table) == 12
+    # The kernel redraws after every input; give that picture time to arrive, then compare.
+    nb.page.wait_for_timeout(500)
+    assert nb.canvas_size(canvas) == size and nb.digest(canvas) == before, "nothing should be repainted"
+    assert nb.text(".setw-board .setw-deck") == "Deck: 69 cards"
+    board.assert_table_shown()
