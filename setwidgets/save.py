@@ -139,7 +139,7 @@ def _reused(key: str, check: Callable[..., Any], *args: Any, **options: Any) -> 
     """Run one of the checks Game() uses on a setting; its error, whatever the kind, is damage."""
     try:
         return check(*args, **options)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise _damaged(f"{key}: {error}") from None
 
 
@@ -167,9 +167,13 @@ def _flag(value: Any, key: str, shift: float = 0.0) -> bool:
 
 
 def _time(value: Any, key: str, shift: float) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value + shift):
+    try:
+        moved = value + shift if type(value) in (int, float) else math.nan
+    except OverflowError:  # a whole number too large for a float
+        moved = math.nan
+    if not math.isfinite(moved):
         raise _damaged(f"{key} must be a time in seconds (a finite number); got {what(value)}")
-    return value + shift
+    return moved
 
 
 def _card(value: Any, key: str) -> Card:
@@ -372,14 +376,20 @@ def _check_cards(setup: _Setup, state: _State) -> None:
     problems = []
     missing = [c for c in setup.cards if c not in places]
     if missing:
-        problems.append(f"missing {short(' '.join(_codes(missing)))}")
+        problems.append(f"missing {_few(missing)}")
     twice = sorted({c for c in places if places.count(c) > 1})
     if twice:
-        problems.append(f"twice {short(' '.join(_codes(twice)))}")
+        problems.append(f"twice {_few(twice)}")
     strangers = sorted({c for c in places if c not in setup.cards})
     if strangers:
-        problems.append(f"not among its cards {short(' '.join(_codes(strangers)))}")
+        problems.append(f"not among its cards {_few(strangers)}")
     raise _damaged("its deck, table and SETs do not hold each card once: " + "; ".join(problems))
+
+
+def _few(cards: list[Card], shown: int = 6) -> str:
+    """The first few cards' codes, and how many more: enough to find them in a long list."""
+    more = f" and {len(cards) - shown} more" if len(cards) > shown else ""
+    return " ".join(_codes(cards[:shown])) + more
 
 
 def _check_callers(state: _State, names: list[str]) -> None:
