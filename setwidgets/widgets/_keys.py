@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from setwidgets._inputs import player_index, short, what
+from setwidgets._inputs import short, what
 from setwidgets.game import Game, GameError
 from setwidgets.widgets._view import Lettering
 
@@ -68,7 +68,7 @@ def key_name(key: str) -> str:
 def seat(game: Game, who: Any, name: str) -> int:
     """The seat of ``who`` (number or name) in ``game``; errors name the argument ``name``."""
     try:
-        return player_index(who, [p.name for p in game.players], error=GameError)
+        return game.seat(who)
     except (GameError, TypeError) as error:
         # The game's own message, led by the argument it was about.
         raise type(error)(f"{name}: {error}") from None
