@@ -674,10 +674,10 @@ def test_explorer_reasons_in_words_and_mod_3():
     explorer = ThirdCardExplorer("2RTO", "3GTO")
     assert explorer.third == third_card("2RTO", "3GTO") == Card(1, "purple", "oval", "striped")
     assert explorer.text.splitlines() == [
-        "number: 2 and 3 differ → 1",
-        "color: red and green differ → purple",
-        "shape: same shape oval → oval",
-        "shading: same shading striped → striped",
+        "The numbers 2 and 3 differ, so the third card has the remaining number, 1.",
+        "The colors red and green differ, so the third card has the remaining color, purple.",
+        "Both cards have shape oval, so the third card has shape oval too.",
+        "Both cards have shading striped, so the third card has shading striped too.",
         "The third card is one purple striped oval.",
         "(1,0,0,1) + (2,1,0,1) + (0,2,0,1) = (3,3,0,3) ≡ (0,0,0,0) mod 3",
     ]
