@@ -35,10 +35,12 @@ The delay is ``base * (cards / 12) * sqrt(typical / sets) * spread``:
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from setwidgets import _inputs
 from setwidgets.cards import Card, as_cards
 from setwidgets.rules import find_sets
 
@@ -62,34 +64,29 @@ class Bot:
 
     ``level`` is ``"beginner"``, ``"intermediate"``, ``"expert"`` or a
     number: the typical seconds on a 12-card table. ``rng`` is a
-    ``random.Random`` (or an int seed) for the spread of delays and the
-    choice among several SETs; None makes a fresh one.
+    ``random.Random`` (or a whole number to seed one) for the spread of
+    delays and the choice among several SETs; None makes a fresh one.
     """
 
     def __init__(self, level: str | float = "intermediate", rng: random.Random | int | None = None) -> None:
         if isinstance(level, str):
             if level not in LEVELS:
                 raise ValueError(
-                    f"unknown level {level!r}; choose one of {', '.join(map(repr, LEVELS))} "
+                    f"unknown level {_inputs.short(level)}; choose one of {', '.join(map(repr, LEVELS))} "
                     "or give the typical seconds on 12 cards"
                 )
             self.level: str | float = level
             self.base = LEVELS[level]
-        elif isinstance(level, (int, float)) and not isinstance(level, bool):
-            if not (level > 0 and math.isfinite(level)):
-                raise ValueError(f"a bot's level in seconds must be a positive number; got {level}")
-            self.level = float(level)
-            self.base = float(level)
+        elif isinstance(level, numbers.Real) and not isinstance(level, bool):
+            seconds = float(_inputs.seconds(level, "a bot's level", allow_none=False))
+            self.level = seconds
+            self.base = seconds
         else:
             raise TypeError(
-                f"level must be one of {', '.join(map(repr, LEVELS))} or a number of seconds; got {level!r}"
+                f"level must be one of {', '.join(map(repr, LEVELS))} or a number of seconds; "
+                f"got {_inputs.what(level)}"
             )
-        if isinstance(rng, random.Random):
-            self.rng = rng
-        elif rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
-            self.rng = random.Random(rng)
-        else:
-            raise TypeError(f"rng must be a random.Random, an int seed or None; got {rng!r}")
+        self.rng, _ = _inputs.rng_and_seed(rng, "rng")
 
     def __repr__(self) -> str:
         return f"Bot(level={self.level!r})"

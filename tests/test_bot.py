@@ -5,6 +5,7 @@ import math
 import random
 import statistics
 
+import numpy as np
 import pytest
 
 from setwidgets import Bot, Card, Game, count_sets, full_deck, is_set
@@ -108,20 +109,32 @@ def test_a_level_may_be_a_number_of_seconds():
             ValueError,
             "unknown level 'master'; choose one of 'beginner', 'intermediate', 'expert'",
         ),
-        ({"level": 0}, ValueError, "a bot's level in seconds must be a positive number; got 0"),
-        ({"level": -3.0}, ValueError, "must be a positive number; got -3.0"),
-        ({"level": math.inf}, ValueError, "must be a positive number; got inf"),
-        ({"level": math.nan}, ValueError, "must be a positive number; got nan"),
+        ({"level": 0}, ValueError, "a bot's level must be a finite number of seconds above 0; got 0"),
+        ({"level": -3.0}, ValueError, "must be a finite number of seconds above 0; got -3.0"),
+        ({"level": math.inf}, ValueError, "must be a finite number of seconds above 0; got inf"),
+        ({"level": math.nan}, ValueError, "must be a finite number of seconds above 0; got nan"),
         ({"level": True}, TypeError, "level must be one of 'beginner', 'intermediate', 'expert' or a number"),
         ({"level": None}, TypeError, "or a number of seconds; got None"),
-        ({"rng": "seed"}, TypeError, "rng must be a random.Random, an int seed or None; got 'seed'"),
-        ({"rng": 1.5}, TypeError, "rng must be a random.Random, an int seed or None; got 1.5"),
+        (
+            {"rng": "seed"},
+            TypeError,
+            "rng must be a whole number, a random.Random or None; got 'seed' (a string)",
+        ),
+        ({"rng": 1.5}, TypeError, "rng must be a whole number, a random.Random or None; got 1.5 (a number)"),
+        ({"rng": True}, TypeError, "rng must be a whole number, a random.Random or None; got True"),
     ],
 )
 def test_bad_settings_say_what_is_expected(kwargs, error, message):
     with pytest.raises(error) as info:
         Bot(**kwargs)
     assert message in str(info.value)
+    assert type(info.value) is error
+
+
+def test_numpy_numbers_are_numbers():
+    table = table_with(12, 2, random.Random(9))
+    assert Bot(np.float64(8.0)).level == 8.0 and type(Bot(np.int64(8)).level) is float
+    assert Bot(rng=np.int64(3)).delay(table) == Bot(rng=3).delay(table)
 
 
 def test_a_bad_table_is_refused():

@@ -721,10 +721,25 @@ def test_no_time_limit():
     assert g.claim(g.sets_on_table()[0]).ok
 
 
-def test_expire_needs_a_number():
-    g = new_game()
-    with pytest.raises(TypeError, match="now must be a time in seconds"):
+def test_expire_needs_a_finite_number():
+    clock = Clock()
+    g = new_game(clock=clock)
+    g.call()
+    before = g.to_json()
+    with pytest.raises(
+        TypeError, match="now must be a time in seconds \\(a number\\); got 'later' \\(a string\\)"
+    ):
         g.expire(now="later")
+    with pytest.raises(TypeError, match="now must be a time in seconds"):
+        g.expire(now=True)
+    for endless in (float("nan"), float("inf")):
+        with pytest.raises(GameError, match="now must be a finite time in seconds"):
+            g.expire(now=endless)
+        with pytest.raises(GameError, match="now must be a finite time in seconds"):
+            g.time_left(now=endless)
+    assert g.to_json() == before
+    assert g.time_left(now=np.float64(clock.t + 1)) == 4.0
+    assert g.expire(now=np.int64(clock.t + 6)) == [0]
 
 
 # -- no SET, extra cards and the end -------------------------------------------------------
