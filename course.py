@@ -1,17 +1,30 @@
 #!/usr/bin/env python3
 """Set up, open and test the setwidgets course with nothing but Python 3.11+.
 
-    python3 course.py lab     # make .venv, install everything, open the course in JupyterLab
-    python3 course.py test    # the same set-up, then the linter and the whole test suite
-    python3 course.py bench   # the same set-up, then the benchmarks
+usage: python3 course.py COMMAND [ARGUMENTS]
 
-The environment lives in ``.venv`` beside this file and is refreshed when
-``pyproject.toml`` changes. The browser tests need Debian's Chromium; when it is
-missing, ``test`` installs it with apt-get (as root, or through sudo).
+commands:
+  lab      make .venv, install the course and open it in JupyterLab: the server
+           serves this folder (lessons/ and exercises/) and opens
+           lessons/00_start_here.ipynb; Ctrl-C stops the whole server.
+           Further arguments go to 'jupyter lab' (for example --no-browser, --port=8889).
+  test     the same set-up with the test tools, then ruff and the whole test suite
+           (browser tests included). Further arguments go to pytest.
+  bench    the same set-up, then the benchmarks in benchmarks/.
+  mutate   mutation testing of the core with mutmut (not part of 'test'): prints the
+           kill rate and the surviving mutants. Further arguments are mutant names or
+           patterns, e.g. 'setwidgets.cards.*'.
+  help     this text (also -h and --help).
+
+The environment lives in .venv beside this file and is refreshed when pyproject.toml
+changes; the first run takes a few minutes. The browser tests need Debian's Chromium;
+when it is missing, 'test' installs it with apt-get (as root, or through sudo).
+Without a command, or with an unknown one, course.py prints this text and exits with 2.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -27,10 +40,16 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 STAMP = VENV / ".setwidgets-installed"
 CHROMIUM = "/usr/bin/chromium"
+# The notebook JupyterLab opens first; the server itself serves ROOT, so exercises/ is reachable
+# and nbgrader finds the course (the top-level nbgrader_config.py points it at exercises/).
+FIRST_NOTEBOOK = "lessons/00_start_here.ipynb"
 # JupyterLab's news toast covers the bottom right of the page (and a projected board).
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}
 }
+# mutmut's verdicts, grouped for the kill rate (a timeout is a kill: the tests noticed a change).
+KILLED = {"killed", "timeout", "caught by type check"}
+NOT_RUN = {"not checked", "skipped", "check was interrupted by user"}
 
 
 def say(text: str) -> None:
@@ -41,23 +60,57 @@ def run(*cmd: str | Path, **kwargs) -> None:
     subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, **kwargs)
 
 
-def ensure_venv() -> None:
-    """Create .venv and install the package with its test extra, unless up to date."""
+def _extras_within(extras: set[str]) -> set[str]:
+    """The extras and those they include (pyproject's test extra names ``setwidgets[course]``)."""
+    import tomllib  # here, so an older python3 reaches the version check in ensure_venv
+
+    optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    found, todo = set(), list(extras)
+    while todo:
+        extra = todo.pop()
+        if extra not in found:
+            found.add(extra)
+            for requirement in optional.get(extra, []):
+                if requirement.startswith("setwidgets["):
+                    todo += requirement[len("setwidgets[") :].rstrip("]").split(",")
+    return found
+
+
+def _installed() -> set[str]:
+    """The extras installed for the current pyproject.toml, or an empty set when out of date."""
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return set()
+    if not PYTHON.exists() or not isinstance(stamp, dict) or stamp.get("pyproject") != wanted:
+        return set()
+    return _extras_within(set(stamp.get("extras", [])))
+
+
+def ensure_venv(*extras: str) -> None:
+    """Create .venv and install the package with the given extras, unless already done.
+
+    The stamp records the hash of pyproject.toml and the extras installed, so a changed
+    pyproject.toml reinstalls, and an extra asked for the first time is added.
+    """
     if sys.version_info < (3, 11):  # noqa: UP036 - course.py may be started by an older python3
         sys.exit(f"setwidgets needs Python 3.11 or newer; this is {sys.version.split()[0]}")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if PYTHON.exists() and STAMP.exists() and STAMP.read_text() == wanted:
+    have = _installed()
+    if set(extras) <= have:
         return
     if not PYTHON.exists():
         say(f"creating the environment in {VENV}")
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    say("installing setwidgets, JupyterLab, nbgrader and the test tools (a minute or two)")
+    wanted = sorted(have | set(extras))
+    say(f"installing setwidgets with {', '.join(wanted)} (the first time takes a few minutes)")
     run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", ".[test]")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".[{','.join(wanted)}]")
     settings = VENV / "share" / "jupyter" / "lab" / "settings"
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2) + "\n")
-    STAMP.write_text(wanted)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    STAMP.write_text(json.dumps({"pyproject": digest, "extras": wanted}) + "\n")
 
 
 def ensure_chromium() -> None:
@@ -73,16 +126,58 @@ def ensure_chromium() -> None:
     run(*prefix, "apt-get", "install", "-y", "-qq", "chromium", env=env)
 
 
+def lab_command(args: list[str]) -> list[str]:
+    """The JupyterLab command line of ``course.py lab``; it runs with ROOT as its folder.
+
+    Lab serves ROOT, not lessons/: started with a notebook's path, Lab would serve only that
+    notebook's folder, and neither exercises/ nor the Formgrader would work. The first
+    notebook opens through the default URL instead (ServerApp.default_url is overridden by
+    JupyterLab, LabApp.default_url is not). With answer_yes, one Ctrl-C stops the server
+    instead of asking "Shut down this Jupyter server (y/[n])?".
+    """
+    cmd = [
+        str(BIN / "jupyter"),
+        "lab",
+        f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}",
+        "--ServerApp.answer_yes=True",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # JupyterLab refuses root without it, and says so only in its log
+    return cmd + args
+
+
+def start(cmd: list[str]) -> int:
+    """Run ``cmd`` in ROOT as this very process, so Ctrl-C and SIGTERM reach it directly.
+
+    A child process would outlive a killed course.py and keep the port busy. On systems
+    without exec (Windows), the child runs in the foreground instead: the console sends
+    Ctrl-C to both, and course.py waits for the child to finish shutting down.
+    """
+    os.chdir(ROOT)
+    # As if .venv were activated: nbgrader's gradebook runs the 'alembic' command found on PATH
+    # (the Formgrader answers 500 without it), and a notebook's '!pip' should reach .venv.
+    os.environ["PATH"] = os.pathsep.join([str(BIN), os.environ.get("PATH", "")])
+    os.environ["VIRTUAL_ENV"] = str(VENV)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(cmd[0], cmd)
+    with subprocess.Popen(cmd) as child:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:
+                continue
+
+
 def lab(args: list[str]) -> int:
-    ensure_venv()
-    cmd = [str(BIN / "jupyter"), "lab", "lessons/00_start_here.ipynb"]
-    if os.geteuid() == 0:
-        cmd.append("--allow-root")
-    return subprocess.call(cmd + args, cwd=ROOT)
+    ensure_venv("course")
+    say(f"starting JupyterLab in {ROOT}; it opens {FIRST_NOTEBOOK}. Ctrl-C stops it.")
+    return start(lab_command(args))
 
 
 def test(args: list[str]) -> int:
-    ensure_venv()
+    ensure_venv("test")
     ensure_chromium()
     say("ruff: lint and format check")
     checks = [
@@ -98,7 +193,7 @@ def test(args: list[str]) -> int:
 
 
 def bench(args: list[str]) -> int:
-    ensure_venv()
+    ensure_venv("test")  # the browser benchmark drives Lab through the test harness
     status = 0
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         say(f"benchmark {script.name}")
@@ -106,12 +201,58 @@ def bench(args: list[str]) -> int:
     return status
 
 
-COMMANDS = {"lab": lab, "test": test, "bench": bench}
+def mutation_summary(results: str, patterns: list[str]) -> tuple[int, int, list[tuple[str, str]]]:
+    """(killed, tested, survivors) from ``mutmut results --all true``, for the named mutants.
+
+    Mutants that were not run (not checked, skipped, interrupted) count neither way. A
+    survivor is any other mutant the tests did not notice: survived, no tests reach it,
+    suspicious (slower than expected) or a crash of the test process.
+    """
+    verdicts = {}
+    for line in results.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and name and (not patterns or any(fnmatch.fnmatch(name, p) for p in patterns)):
+            verdicts[name] = status
+    run_ones = {n: s for n, s in verdicts.items() if s not in NOT_RUN}
+    killed = sum(s in KILLED for s in run_ones.values())
+    survivors = sorted((n, s) for n, s in run_ones.items() if s not in KILLED)
+    return killed, len(run_ones), survivors
+
+
+def mutate(args: list[str]) -> int:
+    ensure_venv("test", "mutation")
+    mutmut = str(BIN / "mutmut")
+    patterns = [a for a in args if not a.startswith("-")]
+    children = str(os.cpu_count() or 1)
+    say(f"mutmut: mutating the core in mutants/ ({children} at a time; slow, resumes where it stopped)")
+    status = subprocess.call([mutmut, "run", "--max-children", children, *args], cwd=ROOT)
+    out = subprocess.run([mutmut, "results", "--all", "true"], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        print(out.stderr, file=sys.stderr)
+        return out.returncode
+    killed, tested, survivors = mutation_summary(out.stdout, patterns)
+    for name, verdict in survivors:
+        print(f"  survivor {name}: {verdict}   (see: .venv/bin/mutmut show {name})")
+    if tested == 0:
+        say("no mutant was run")
+        return status or 1
+    rate = 100 * killed / tested
+    say(f"kill rate {rate:.1f}%: {killed} of {tested} mutants killed, {len(survivors)} survived")
+    return status
+
+
+COMMANDS = {"lab": lab, "test": test, "bench": bench, "mutate": mutate}
+HELP = ("help", "-h", "--help")
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in COMMANDS:
+    if argv and argv[0] in HELP:
         print(__doc__)
+        return 0
+    if not argv or argv[0] not in COMMANDS:
+        if argv:
+            print(f"course.py: unknown command {argv[0]!r}\n", file=sys.stderr)
+        print(__doc__, file=sys.stderr)
         return 2
     return COMMANDS[argv[0]](argv[1:])
 

@@ -630,27 +630,34 @@ def test_the_teachers_guide_works_command_by_command(tmp_path):
     )
 
 
-def test_the_formgrader_finds_the_course_when_lab_starts_at_the_top_of_the_repository(tmp_path):
-    """``python3 course.py lab`` and Binder start JupyterLab at the top, not in exercises/."""
-    repo = tmp_path / "repo"
-    working = ("gradebook.db", "exchange", "submitted", "autograded", "feedback", "downloaded", "*.csv")
-    shutil.copytree(EXERCISES, repo / "exercises", ignore=shutil.ignore_patterns(*working))
-    shutil.copy(ROOT / "nbgrader_config.py", repo)
-    port, token = free_port(), "top-level-test"
-    argv = [str(BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}"]
-    argv += [f"--IdentityProvider.token={token}", f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        argv.append("--allow-root")
+# The Formgrader behind `python3 course.py lab` (Lab at the top of the repository) is tested
+# through course.py itself in test_course.py.
+
+
+def test_nbgrader_keeps_its_submission_cache_out_of_the_home_directory(tmp_path):
+    """tests/conftest.py points JUPYTER_DATA_DIR into a temporary folder, and nbgrader follows it.
+
+    ``nbgrader submit`` keeps a copy of every submission in ``$JUPYTER_DATA_DIR/nbgrader_cache``,
+    ``~/.local/share/jupyter/nbgrader_cache`` when the variable is unset.
+    """
+    home, exchange, work = tmp_path / "home", tmp_path / "exchange", tmp_path / "work"
+    released = exchange / "setwidgets" / "outbound" / "01_magic_rule"
+    shutil.copytree(EXERCISES / "release" / "01_magic_rule", released)
+    (exchange / "setwidgets" / "inbound").mkdir(mode=0o777)
+    shutil.copytree(released, work / "01_magic_rule")
     env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
-    env.update(JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
-    log = tmp_path / "lab.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(argv, cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        assignments = wait_for_formgrader(server, port, token, log)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-    assert sorted(a["name"] for a in assignments) == sorted(NOTEBOOKS)
-    assert (repo / "exercises" / "gradebook.db").is_file(), "the gradebook is the course's own"
-    assert not (repo / "gradebook.db").exists()
+    env["HOME"] = str(home)
+    home.mkdir()
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), "submit", "01_magic_rule", f"--Exchange.root={exchange}"]
+        + ["--CourseDirectory.course_id=setwidgets"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    cache = Path(os.environ["JUPYTER_DATA_DIR"]) / "nbgrader_cache" / "setwidgets"
+    assert any(cache.glob("*01_magic_rule*/magic_rule.ipynb")), "the submission is cached in the temp folder"
+    assert sorted(home.rglob("*")) == [], "nbgrader wrote into the home directory"

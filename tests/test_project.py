@@ -3,6 +3,7 @@ and a core that stays free of Jupyter."""
 
 import doctest
 import importlib
+import importlib.util
 import re
 import subprocess
 import sys
@@ -33,8 +34,15 @@ def _conda_dependencies() -> list[str]:
     return names
 
 
+def _course_requirements() -> list[str]:
+    """What the course runs on: the package's own dependencies and its ``course`` extra."""
+    project = _pyproject()["project"]
+    return project["dependencies"] + project["optional-dependencies"]["course"]
+
+
 def test_environment_yml_names_the_same_dependencies_as_pyproject():
-    runtime = {_name(r): r.split(_name(r), 1)[-1] for r in _pyproject()["project"]["dependencies"]}
+    """Binder's environment is the course: dependencies + the course extra, nothing more or less."""
+    runtime = {_name(r): r[len(_name(r)) :] for r in _course_requirements()}
     conda = {_name(r): r for r in _conda_dependencies() if _name(r) not in {"python", "pip", "setuptools"}}
     assert set(conda) == set(runtime), (
         f"environment.yml and pyproject.toml disagree: only in environment.yml {set(conda) - set(runtime)}, "
@@ -44,6 +52,32 @@ def test_environment_yml_names_the_same_dependencies_as_pyproject():
         assert conda[name].replace(" ", "").endswith(spec.replace(" ", "")), (
             f"{name}: pyproject.toml asks for '{spec}', environment.yml for '{conda[name]}'"
         )
+
+
+SERVER_STACK = {"jupyterlab", "notebook", "nbgrader", "voila"}
+
+
+def test_the_package_alone_needs_only_what_it_imports():
+    """``pip install setwidgets`` (no extra) brings the widgets, not the server stack.
+
+    Read from the installed metadata, which is what pip resolves from.
+    """
+    from importlib.metadata import requires
+
+    plain = {_name(r) for r in requires("setwidgets") if "extra ==" not in r}
+    assert plain == {"ipywidgets", "ipycanvas"}
+    course = {_name(r) for r in requires("setwidgets") if re.search(r"extra == .course.", r)}
+    assert course == SERVER_STACK
+
+
+def test_the_test_extra_and_course_py_install_the_course_extra():
+    optional = _pyproject()["project"]["optional-dependencies"]
+    assert "setwidgets[course]" in optional["test"]
+    spec = importlib.util.spec_from_file_location("course_py", ROOT / "course.py")
+    course_py = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course_py)
+    assert course_py._extras_within({"test"}) == {"test", "course"}
+    assert course_py._extras_within({"course"}) == {"course"}
 
 
 def test_binder_installs_this_package_on_python_311():
@@ -95,9 +129,19 @@ def test_public_names_are_importable_from_the_package(name):
     assert getattr(setwidgets, name).__doc__, f"setwidgets.{name} needs a docstring a student can read"
 
 
-@pytest.mark.parametrize(
-    "module", ["setwidgets.cards", "setwidgets.rules", "setwidgets.game", "setwidgets.bot"]
-)
+# The one place where the docstring examples run (no other test runs them again).
+DOCTESTED = [
+    "setwidgets.cards",
+    "setwidgets.rules",
+    "setwidgets.game",
+    "setwidgets.bot",
+    "setwidgets._inputs",
+    "setwidgets.draw.geometry",
+    "setwidgets.draw.svg",
+]
+
+
+@pytest.mark.parametrize("module", DOCTESTED)
 def test_the_examples_in_the_docstrings_run_as_shown(module):
     """The ``>>>`` examples a student reads with help() give the output printed beside them."""
     tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)

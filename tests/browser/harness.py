@@ -19,10 +19,12 @@ on screen.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -348,6 +350,8 @@ def _jupyter_env(work_dir: Path) -> dict[str, str]:
         JUPYTERLAB_SETTINGS_DIR=str(settings),
         JUPYTERLAB_WORKSPACES_DIR=str(work_dir / "workspaces"),
         PYTHONUNBUFFERED="1",
+        # jupyter-lsp asks npm for its global prefix, and npm logs that under ~/.npm otherwise.
+        npm_config_cache=str(work_dir / "npm"),
     )
     # The kernels must import this checkout's setwidgets even if the venv was installed elsewhere.
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
@@ -384,6 +388,64 @@ def _start_jupyter(command: str, app: str, root_dir: Path, work_dir: Path, timeo
     server = Server(
         argv, f"http://127.0.0.1:{port}/", "api/status", env, root_dir, work_dir / f"{command}.log", token
     )
+    return server.start(timeout)
+
+
+# What `python3 course.py lab` needs from the checkout; grading leftovers in exercises/ stay out.
+COURSE_FILES = ("course.py", "pyproject.toml", "nbgrader_config.py", "README.md", "LICENSE")
+COURSE_FOLDERS = ("lessons", "exercises")
+GRADING_LEFTOVERS = (
+    "gradebook.db", "exchange", "submitted", "autograded", "feedback", "downloaded", "*.csv",
+    ".ipynb_checkpoints",
+)  # fmt: skip
+
+
+def copy_course(dest: Path) -> Path:
+    """Copy what ``course.py lab`` serves into ``dest``, sharing the checkout's .venv, and return ``dest``.
+
+    Lab started by the copy's course.py serves the copy, so a test may open the Formgrader
+    (which creates exercises/gradebook.db) without touching a teacher's own gradebook. The
+    copy's .venv is a link to the checkout's: with the same pyproject.toml, course.py finds it
+    installed and starts Lab at once. A .venv that is not set up for this pyproject.toml is an
+    error here, because course.py would otherwise reinstall it from the copy.
+    """
+    spec = importlib.util.spec_from_file_location("_course_of_checkout", ROOT / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    if "course" not in course._installed():
+        raise HarnessError(
+            f"{ROOT / '.venv'} is not set up for this pyproject.toml: run 'python3 course.py test' first"
+        )
+    dest.mkdir(parents=True)
+    for name in COURSE_FILES:
+        shutil.copy2(ROOT / name, dest / name)
+    for name in COURSE_FOLDERS:
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns(*GRADING_LEFTOVERS))
+    (dest / ".venv").symlink_to(ROOT / ".venv", target_is_directory=True)
+    return dest
+
+
+def course_lab_argv(repo: Path, port: int, token: str | None = None) -> list[str]:
+    """``python3 course.py lab`` for ``repo`` on a loopback port, as a user would type it."""
+    argv = [sys.executable, str(repo / "course.py"), "lab", "--no-browser", "--ip=127.0.0.1"]
+    argv.append(f"--port={port}")
+    return argv + ([f"--IdentityProvider.token={token}"] if token else [])
+
+
+def start_course_lab(repo: Path, work_dir: Path, timeout: float = 60.0, **env: str) -> Server:
+    """Start JupyterLab through ``repo``'s own ``course.py lab`` (see :func:`copy_course`).
+
+    Everything else, the folder served and the notebook opened included, is what course.py
+    decides. ``env`` adds environment variables (``HOME=...``, say).
+    """
+    port, token = free_port(), secrets.token_hex(16)
+    work_dir.mkdir(parents=True, exist_ok=True)
+    environment = dict(_jupyter_env(work_dir), **env)
+    environment.pop("NBGRADER_EXECUTION", None)
+    server = Server(
+        course_lab_argv(repo, port, token), f"http://127.0.0.1:{port}/", "api/status", environment,
+        work_dir, work_dir / "course-lab.log", token,
+    )  # fmt: skip
     return server.start(timeout)
 
 

@@ -1,0 +1,264 @@
+"""course.py, the command a student, a teacher and CI start from: its help, and the JupyterLab it opens.
+
+The Lab tests start ``python3 course.py lab`` itself, in a copy of the course that shares
+this checkout's .venv (``harness.copy_course``), and look at what a user gets: the whole
+course served, lesson 00 opened, a working Formgrader, and a server that one Ctrl-C stops
+with nothing left running.
+"""
+
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browser.harness import copy_course, course_lab_argv, free_port, start_course_lab
+from test_nbgrader import wait_for_formgrader
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "course.py"
+FIRST = "lessons/00_start_here.ipynb"
+ASSIGNMENTS = {"01_magic_rule", "02_third_card"}
+
+
+def course_py(*args: str) -> subprocess.CompletedProcess:
+    # None of these commands gets as far as setting up .venv, so they are quick.
+    return subprocess.run(
+        [sys.executable, str(COURSE), *args], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+
+
+def load_course():
+    spec = importlib.util.spec_from_file_location("course_under_test", COURSE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- the help ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h", "help"])
+def test_help_lists_every_command_and_exits_0(flag):
+    result = course_py(flag)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == load_course().__doc__.strip()
+    assert "usage: python3 course.py COMMAND" in result.stdout
+    assert result.stderr == ""
+
+
+def test_the_help_describes_exactly_the_commands_course_py_runs():
+    course = load_course()
+    described = re.findall(r"^  ([a-z]+) ", course.__doc__, re.MULTILINE)
+    assert described == [*course.COMMANDS, "help"]
+
+
+def test_an_unknown_command_names_it_prints_the_help_on_stderr_and_exits_2():
+    result = course_py("serve", "--now")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("course.py: unknown command 'serve'")
+    assert "usage: python3 course.py COMMAND" in result.stderr
+
+
+def test_no_command_prints_the_help_on_stderr_and_exits_2():
+    result = course_py()
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "usage: python3 course.py COMMAND" in result.stderr
+    assert "unknown command" not in result.stderr
+
+
+# -- the command line of `lab` ---------------------------------------------------------------------
+
+
+def test_lab_serves_the_top_and_opens_lesson_00_through_the_default_url():
+    course = load_course()
+    cmd = course.lab_command(["--port=9999"])
+    assert cmd[:2] == [str(course.BIN / "jupyter"), "lab"]
+    assert f"--LabApp.default_url=/lab/tree/{FIRST}" in cmd
+    positional = [arg for arg in cmd[2:] if not arg.startswith("--")]
+    assert positional == [], "a notebook's path would make its folder the server's root"
+    assert cmd[-1] == "--port=9999", "the user's own arguments come last and win"
+    assert (ROOT / FIRST).is_file()
+
+
+# -- JupyterLab started by course.py ------------------------------------------------------------------
+
+
+def processes_mentioning(text: str) -> list[str]:
+    """Command lines of running processes that contain ``text`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue  # it ended meanwhile
+            if text in cmdline:
+                found.append(f"{entry.name}: {cmdline}")
+    return found
+
+
+def kill_what_is_left(repo: Path) -> list[str]:
+    """Processes still running from ``repo``, killed so an orphan does not outlive the test."""
+    left = processes_mentioning(str(repo))
+    for line in left:
+        try:
+            os.kill(int(line.split(":", 1)[0]), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return left
+
+
+def redirect_of(port: int, token: str, path: str) -> tuple[int, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path, headers={"Authorization": f"token {token}"})
+        response = connection.getresponse()
+        return response.status, response.getheader("Location", "")
+    finally:
+        connection.close()
+
+
+def names(listing: dict) -> set[str]:
+    return {item["name"] for item in listing["content"]}
+
+
+def test_course_py_lab_serves_the_whole_course_and_sigterm_stops_it_with_nothing_left(tmp_path):
+    repo = copy_course(tmp_path / "repo")
+    home = tmp_path / "home"
+    home.mkdir()
+    lab = start_course_lab(repo, tmp_path / "work", HOME=str(home))
+    with lab:
+        port = int(lab.base_url.rsplit(":", 1)[1].strip("/"))
+        # The file browser shows the top of the course, the exercises included.
+        assert {"lessons", "exercises", "course.py"} <= names(lab.api("GET", "api/contents"))
+        assert names(lab.api("GET", "api/contents/exercises/release")) >= ASSIGNMENTS
+        assert lab.api("GET", f"api/contents/{FIRST}")["type"] == "notebook"
+        # Lesson 00 is what opens: the address Lab prints, and where its front page leads.
+        assert f"http://127.0.0.1:{port}/lab/tree/{FIRST}?token=" in lab.log()
+        assert redirect_of(port, lab.token, "/") == (302, f"/lab/tree/{FIRST}?")
+        # The Formgrader manages the course in exercises/, not an error page. Its first answer
+        # waits for the gradebook to be made, which can take a while on a busy machine.
+        assignments = wait_for_formgrader(lab.process, port, lab.token, lab.log_path)
+        page = lab.get("formgrader/manage_assignments").decode()
+        assert "Manage Assignments" in page and 'var url_prefix = "exercises";' in page, page[:2000]
+        assert "Sorry, the formgrader encountered an error" not in page
+        assert {a["name"] for a in assignments} == ASSIGNMENTS
+        assert {a["source_path"] for a in assignments} == {f"source/{name}" for name in ASSIGNMENTS}
+        assert (repo / "exercises" / "gradebook.db").is_file(), "the gradebook is the course's own"
+        assert not (repo / "gradebook.db").exists()
+        assert "is not a subdirectory of the notebook server root" not in lab.log()
+
+        stop_and_check_nothing_is_left(lab, repo, signal.SIGTERM)
+    assert sorted(p.relative_to(home) for p in home.rglob("*")) == [], "Lab wrote into the home directory"
+
+
+def stop_and_check_nothing_is_left(lab, repo: Path, sig: signal.Signals) -> None:
+    """Send ``sig`` to the process course.py started as; the server and all it started must end."""
+    os.kill(lab.process.pid, sig)
+    try:
+        lab.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"course.py lab did not stop on {sig.name}:\n{lab.log()[-3000:]}")
+    left = kill_what_is_left(repo)
+    assert not left, f"still running after course.py stopped: {left}"
+    with pytest.raises(OSError):
+        urllib.request.urlopen(lab.url("api/status"), timeout=5)
+
+
+def test_sigint_to_course_py_stops_jupyterlab_too(tmp_path):
+    """Without a terminal (a script, an IDE's stop button), SIGINT alone stops the whole server."""
+    repo = copy_course(tmp_path / "repo")
+    with start_course_lab(repo, tmp_path / "work") as lab:
+        stop_and_check_nothing_is_left(lab, repo, signal.SIGINT)
+
+
+def _take_the_terminal() -> None:
+    """In the child: make the pty on stdin its controlling terminal, as a login shell has."""
+    import fcntl
+    import termios
+
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    """What a pseudo-terminal shows, read in a thread so the program never blocks on output."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.text = fd, ""
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 4096)
+            except OSError:  # EIO: the other side is closed
+                return
+            if not chunk:
+                return
+            self.text += chunk.decode(errors="replace")
+
+    def wait_for(self, pattern: str, process: subprocess.Popen, timeout: float = 60) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while not (found := re.search(pattern, self.text)):
+            assert process.poll() is None, f"course.py lab exited:\n{self.text}"
+            assert time.monotonic() < deadline, f"no {pattern!r} within {timeout} s:\n{self.text}"
+            time.sleep(0.2)
+        return found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a pseudo-terminal with a controlling tty is Linux here")
+def test_the_printed_address_opens_the_course_and_one_ctrl_c_in_the_terminal_stops_it(tmp_path):
+    """What the README promises: copy the printed address; Ctrl-C once stops the whole server."""
+    import pty
+
+    repo = copy_course(tmp_path / "repo")
+    port = free_port()
+    primary, secondary = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
+    process = subprocess.Popen(
+        course_lab_argv(repo, port),  # no token given: Lab makes one and prints it, as for a student
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,
+        preexec_fn=_take_the_terminal,
+    )
+    os.close(secondary)
+    terminal = Terminal(primary)
+    try:
+        address = rf"http://127\.0\.0\.1:{port}/lab/tree/{FIRST}\?token=([0-9a-f]+)"
+        printed = terminal.wait_for(address, process)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/contents/{FIRST}", headers={"Authorization": f"token {printed[1]}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200
+
+        os.write(primary, b"\x03")  # Ctrl-C, typed once
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"one Ctrl-C did not stop the server:\n{terminal.text[-3000:]}")
+        assert "Shut down this Jupyter server" not in terminal.text
+        left = kill_what_is_left(repo)
+        assert not left, f"still running after Ctrl-C: {left}"
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        os.close(primary)
