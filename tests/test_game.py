@@ -944,6 +944,8 @@ def test_the_game_ends_when_the_deck_is_empty_and_no_set_is_left():
     assert len(g.table) + 3 * sum(len(p.sets) for p in g.players) == 81
     last = g.history[-1]
     assert last["type"] == "over" and last["scores"] == g.scores and last["lost"] is False
+    assert last["reason"] == "the deck is empty and no SET is left on the table"
+    assert repr(g).endswith(f"Ana {g.scores['Ana']}, Ben {g.scores['Ben']}, over>")
     assert_cards_kept(g)
 
 
@@ -991,8 +993,52 @@ def test_a_new_hint_after_the_hinted_set_is_taken():
     g.hint()
     hinted = g.hint()
     g.claim(hinted)
+    # The hint left the table with its cards; the save holds no stale hint.
+    assert json.loads(g.to_json())["hint"] is None and json.loads(g.to_json())["hint_shown"] == 0
     fresh = g.hint()
     assert len(fresh) == 1 and fresh[0] in g.table
+
+
+def test_the_hint_stays_while_another_set_is_taken():
+    g = seed_where(lambda g: any(not set(s) & set(g.sets_on_table()[0]) for s in g.sets_on_table()))
+    first = g.hint()
+    other = next(s for s in g.sets_on_table() if not set(s) & set(g.sets_on_table()[0]))
+    g.claim(other)
+    assert g.hint()[:1] == first and len(g.hint()) == 3
+
+
+def test_a_move_that_fails_half_way_changes_nothing_the_random_generator_included():
+    class FailingClock(Clock):
+        """A clock that breaks down after a number of readings."""
+
+        readings = 0
+        fail_at = None
+
+        def __call__(self):
+            self.readings += 1
+            return float("nan") if self.readings == self.fail_at else self.t
+
+    clock = FailingClock()
+    rng = random.Random(8)
+    g = next(
+        g
+        for seed in range(200)
+        if LONE
+        in (g := Game(deck=CAP21, table_size=12, variant="competition", seed=seed, clock=clock)).deck[3:]
+    )
+    g.no_set()
+    g = Game.from_json(g.to_json(), clock=clock)
+    g._state.rng = rng  # as if this generator had been passed in as the seed
+    before, state = g.to_json(), rng.getstate()
+    heard = []
+    g.on_change(heard.append)
+    # The second reading comes after six cards went back and the deck was reshuffled.
+    clock.readings, clock.fail_at = 0, 2
+    with pytest.raises(GameError, match="clock must return a finite time"):
+        g.no_set()
+    assert g.to_json() == before and g._state.rng is rng and rng.getstate() == state and heard == []
+    clock.fail_at = None
+    assert g.no_set().returned
 
 
 def test_no_hint_without_a_set():
