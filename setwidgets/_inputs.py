@@ -60,7 +60,8 @@ _SHORT = reprlib.Repr()
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxfrozenset = _SHORT.maxdeque = 4
 _SHORT.maxdict = 4
 _SHORT.maxstring = _SHORT.maxother = 60
-_SHORT.maxlevel = 3
+_SHORT.maxlevel = 2
+_LONGEST_QUOTE = 100  # characters; even a short repr of many long items is cut here
 
 
 def short(obj: Any) -> str:
@@ -71,7 +72,12 @@ def short(obj: Any) -> str:
     >>> short("1RSO")
     "'1RSO'"
     """
-    text = _SHORT.repr(obj)
+    try:
+        text = _SHORT.repr(obj)
+    except Exception:  # an object whose repr fails is still named in the message
+        return f"<{type(obj).__name__} object>"
+    if len(text) > _LONGEST_QUOTE:
+        text = text[: _LONGEST_QUOTE - 3] + "..."
     try:
         size = len(obj)
     except Exception:
@@ -222,7 +228,9 @@ def bytes_hint(obj: Any) -> str:
         text = bytes(obj).decode("ascii")
     except UnicodeDecodeError:
         return ": give text, not bytes"
-    return f": write {short(text)}, without the b" if len(text) <= 200 else ": give text, not bytes"
+    if not text.isprintable() or len(text) > _LONGEST_QUOTE:
+        return ": give text, not bytes"
+    return f": write {short(text)}, without the b"
 
 
 def _refuse_bytes(obj: Any, expected: str) -> None:
@@ -304,9 +312,13 @@ def listed(things: Sequence[Any]) -> str:
     """'none', or how many and which, in short: "2: 1RSO, '2RSO'", "100: None, None, ... and 95 more"."""
     if not things:
         return "none"
-    shown = ", ".join(str(t) if _is_card(t) else short(t) for t in things[:_LISTED])
-    more = f" and {len(things) - _LISTED} more" if len(things) > _LISTED else ""
-    return f"{len(things)}: {shown}{more}"
+    shown: list[str] = []
+    for thing in things[:_LISTED]:
+        if shown and sum(len(text) for text in shown) > _LONGEST_QUOTE // 2:
+            break  # a few long items are enough to recognise the input
+        shown.append(str(thing) if _is_card(thing) else short(thing))
+    more = f" and {len(things) - len(shown)} more" if len(things) > len(shown) else ""
+    return f"{len(things)}: {', '.join(shown)}{more}"
 
 
 def _is_card(obj: Any) -> bool:
@@ -321,6 +333,10 @@ def exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
     >>> exactly("third_card", ("1RSO 2GTS",), 2)
     (Card(1, 'red', 'oval', 'solid'), Card(2, 'green', 'squiggle', 'striped'))
     """
+    from setwidgets.cards import Card
+
+    if len(cards) == count and all(isinstance(card, Card) for card in cards):
+        return cards  # the common case, in loops over many cards: nothing to gather or parse
     sized = len(cards) != 1 or isinstance(cards[0], Sized)
     gathered = gather(cards, at_most=None if sized else count + 1)
     if len(gathered) != count:

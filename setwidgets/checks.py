@@ -51,6 +51,8 @@ __all__ = [
 DEFAULT_SECONDS = 10.0
 """How long one check may run before it reports a loop that never ends."""
 
+_LONGEST = 10**7  # seconds (about four months)
+
 
 @dataclass(frozen=True)
 class CheckResult:
@@ -104,7 +106,8 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         raise _OutOfTime
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # The timer cannot count beyond a few years; a longer limit is no limit for a check.
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, _LONGEST))
     try:
         yield
     finally:
@@ -134,13 +137,14 @@ def _require_function(exercise: str, func: Any) -> str:
     if not callable(func):
         raise TypeError(
             f"check_{exercise}() needs your function itself, as in check_{exercise}({exercise}); "
-            f"got {func!r} of type {type(func).__name__}"
+            f"got {_inputs.what(func)}"
         )
     return _name_of(func, exercise)
 
 
 def _run(name: str, func: Callable, cases: Sequence[_Case], seconds: float | None) -> CheckResult:
     """Call ``func`` on each case until one goes wrong; print and return the result."""
+    seconds = _inputs.seconds(seconds, "seconds=")
     checked = 0
     message = ""
     case = cases[0]

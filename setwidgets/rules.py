@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets.cards import FEATURES, Card
+from setwidgets.cards import FEATURES, Card, full_deck
 
 __all__ = [
     "FeatureVerdict",
@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 _ONE_ARGUMENT: Any = object()  # third_card([a, b]): the second card was not given separately
+_DECK = tuple(full_deck())  # cards are immutable, so third_card hands out these, found by index
 
 
 def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
@@ -49,9 +50,8 @@ def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
     False
     """
     a, b, c = _inputs.exactly("is_set", cards, 3)
-    if len({a, b, c}) < 3:
-        return False
-    return all((x + y + z) % 3 == 0 for x, y, z in zip(a.vector, b.vector, c.vector))
+    # Two different cards decide the third, which differs from both; so c is never a or b here.
+    return a != b and _third_index(a.index, b.index) == c.index
 
 
 def _value_phrase(feature: str, value: Any, count: int) -> str:
@@ -215,7 +215,7 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUME
             f"third_card() needs two different cards; both are {a.name} ({a}). "
             "A SET is made of three different cards."
         )
-    return Card.from_vector([-(x + y) for x, y in zip(a.vector, b.vector)])
+    return _DECK[_third_index(a.index, b.index)]
 
 
 def _third_index(i: int, j: int) -> int:

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from setwidgets import FEATURES, Card, full_deck, third_card
+from setwidgets import FEATURES, Card, third_card
 from setwidgets import is_set as reference_is_set
 from setwidgets.checks import (
     CheckResult,
@@ -255,13 +255,32 @@ def test_counting_calls_puts_the_real_third_card_back():
 
 
 def test_count_sets_may_not_spoil_the_cases_by_changing_its_list(capsys):
+    received = []
+
     def destructive(cards):
+        received.append(cards)
         answer = pairwise_count_sets(cards)
         cards.clear()
         return answer
 
-    assert check_count_sets(destructive)
-    assert full_deck() and len(full_deck()) == 81
+    result = check_count_sets(destructive)
+    assert result, message(capsys)
+    # Every call got a list of its own, so clearing one spoilt neither a later case nor a second run.
+    assert len({id(cards) for cards in received}) == len(received) == result.checked
+    assert check_count_sets(destructive).checked == result.checked
+    capsys.readouterr()
+
+    def wrong_on_a_deal_of_twelve(cards):
+        size = len(cards)
+        answer = pairwise_count_sets(cards)
+        cards[:] = cards[:1]
+        return answer + 1 if size == 12 else answer
+
+    assert not check_count_sets(wrong_on_a_deal_of_twelve)
+    out = message(capsys)
+    # The message describes the twelve cards the function was given, not what it left of them.
+    assert out.startswith("✗ wrong_on_a_deal_of_twelve([") and ", ... 12 cards]) returned " in out
+    assert out.endswith(" among these 12 cards."), out
 
 
 def test_a_loop_that_never_ends_is_stopped_and_named(capsys):

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from setwidgets._inputs import short, what
 from setwidgets.cards import Card
 
 __all__ = [
@@ -147,7 +148,10 @@ def get_theme(theme: str | Theme) -> Theme:
         return theme
     if isinstance(theme, str) and theme.strip().lower() in THEMES:
         return THEMES[theme.strip().lower()]
-    raise ValueError(f"theme must be one of {', '.join(repr(n) for n in THEMES)} or a Theme; got {theme!r}")
+    choices = f"theme must be one of {', '.join(repr(n) for n in THEMES)} or a Theme"
+    if not isinstance(theme, str):
+        raise TypeError(f"{choices}; got {what(theme)}")
+    raise ValueError(f"{choices}; got {short(theme)}")
 
 
 # -- checking colors for color-blind players ----------------------------------------------------

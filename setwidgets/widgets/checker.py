@@ -94,7 +94,10 @@ class MagicRuleChecker(CardsView):
             cards = DEFAULT_CARDS if self.table is None else self.table.cards[:3]
         chosen = as_cards(cards)
         if len(chosen) != 3:
-            raise ValueError(f"MagicRuleChecker needs three cards; got {len(chosen)}")
+            raise ValueError(
+                "MagicRuleChecker needs three cards, as one list or a string of codes like "
+                f"MagicRuleChecker('1RSO 2GTS 3POD'); got {_inputs.listed(chosen)}"
+            )
         self.theme = get_theme(theme)
         self._setup_canvas("setw-checker", width)
         self.pickers = [CardPicker(card, description=f"Card {i + 1}") for i, card in enumerate(chosen)]

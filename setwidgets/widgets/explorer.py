@@ -56,6 +56,11 @@ def reasoning(a: Card | str, b: Card | str) -> list[str]:
     return lines
 
 
+def _one_card(obj: object) -> bool:
+    """True for a Card or a single code; False for a list of cards or a string of several codes."""
+    return isinstance(obj, Card) or (isinstance(obj, str) and len(_inputs.split_codes(obj)) == 1)
+
+
 def vector_sum(a: Card | str, b: Card | str, c: Card | str) -> str:
     """The three vectors added, and the sum mod 3, e.g. ``'(1,0,0,1) + ... ≡ (0,0,0,0) mod 3'``."""
     cards = [as_card(a), as_card(b), as_card(c)]
@@ -72,7 +77,7 @@ class ThirdCardExplorer(CardsView):
 
         from setwidgets.widgets import ThirdCardExplorer
 
-        explorer = ThirdCardExplorer("1RSO", "2GTS")
+        explorer = ThirdCardExplorer("1RSO", "2GTS")   # or ThirdCardExplorer("1RSO 2GTS")
         explorer                      # shows the two cards, the third and why
         explorer.third                # Card(3, 'purple', 'diamond', 'open')
         explorer.set_cards("2RTO", "2GTO")
@@ -84,13 +89,17 @@ class ThirdCardExplorer(CardsView):
 
     def __init__(
         self,
-        a: Card | str | None = None,
+        a: Card | str | Iterable[Card | str] | None = None,
         b: Card | str | None = None,
         theme: str | Theme = "classic",
         width: int | None = None,
     ) -> None:
-        first = as_card(DEFAULT_PAIR[0] if a is None else a)
-        second = as_card(DEFAULT_PAIR[1] if b is None else b)
+        if b is None and a is not None and not _one_card(a):
+            # Both cards in one argument: a list, or a string of two codes.
+            first, second = _inputs.exactly("ThirdCardExplorer", (a,), 2)
+        else:
+            first = as_card(DEFAULT_PAIR[0] if a is None else a)
+            second = as_card(DEFAULT_PAIR[1] if b is None else b)
         self.theme = get_theme(theme)
         self._setup_canvas("setw-explorer", width)
         self.pickers = [CardPicker(first, "Card 1"), CardPicker(second, "Card 2")]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ipywidgets import Dropdown, HBox, Label, Layout
 
+from setwidgets._inputs import what
 from setwidgets.cards import FEATURES, VALUES, Card, as_card
 
 __all__ = ["CardPicker"]
@@ -30,6 +31,10 @@ class CardPicker(HBox):
 
     def __init__(self, card: Card | str = "1RSO", description: str = "") -> None:
         card = as_card(card)
+        if not isinstance(description, str):
+            raise TypeError(
+                f"description is the text beside the dropdowns, like 'Card 1'; got {what(description)}"
+            )
         self.dropdowns: dict[str, Dropdown] = {
             feature: Dropdown(
                 options=[(str(value), value) for value in VALUES[feature]],
