@@ -72,10 +72,7 @@ def short(obj: Any) -> str:
     >>> short("1RSO")
     "'1RSO'"
     """
-    try:
-        text = _SHORT.repr(obj)
-    except Exception:  # an object whose repr fails is still named in the message
-        return f"<{type(obj).__name__} object>"
+    text = _SHORT.repr(obj)  # reprlib names an object whose own repr fails
     if len(text) > _LONGEST_QUOTE:
         text = text[: _LONGEST_QUOTE - 3] + "..."
     try:
@@ -151,7 +148,7 @@ def whole_number(
         raise TypeError(f"{name} must be a whole number like {example}; got {what(value)}{whole_hint(value)}")
     number = int(value)
     if minimum is not None and number < minimum:
-        raise error(f"{name} must be at least {minimum}; got {number}")
+        raise error(f"{name} must be at least {minimum}; got {short(number)}")
     return number
 
 
@@ -168,9 +165,17 @@ def seconds(
     none = " or None for no limit" if allow_none else ""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number of seconds{none}; got {what(value)}")
-    number = float(value) if not is_whole(value) else int(value)
-    if not math.isfinite(number) or not number > 0:
-        raise error(f"{name} must be a finite number of seconds above 0{none}; got {value!r}")
+    if is_whole(value):
+        number: float = int(value)
+        finite = True  # however large; math.isfinite cannot take an int beyond the floats
+    else:
+        try:
+            number = float(value)
+        except OverflowError:  # a Fraction beyond the floats
+            number = math.inf
+        finite = math.isfinite(number)
+    if not finite or not number > 0:
+        raise error(f"{name} must be a finite number of seconds above 0{none}; got {short(value)}")
     return number
 
 
@@ -210,7 +215,7 @@ def player_index(player: Any, names: Sequence[str], *, error: type[ValueError] =
     if not is_whole(player):
         raise TypeError(f"a player is given by number or name; got {what(player)}. The players are {listed}")
     if not 0 <= int(player) < len(names):
-        raise error(f"there is no player {int(player)}; the players are {listed}")
+        raise error(f"there is no player {short(int(player))}; the players are {listed}")
     return int(player)
 
 

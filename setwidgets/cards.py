@@ -136,14 +136,7 @@ def _value_problem(feature: str, value: Any) -> str | None:
     return problem + _inputs.bytes_hint(value)
 
 
-class _Missing:
-    """The default of a feature nobody gave (None is a value a student may pass by mistake)."""
-
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING: Any = _Missing()
+_MISSING: Any = object()  # a feature nobody gave (None is a value a student may pass by mistake)
 
 
 def _given(values: tuple[Any, ...], named: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """What a student types: TypeError for the wrong kind, ValueError for a wrong value, input quoted in short."""
 
 import contextlib
+import fractions
 import io
 import itertools
+import random
 
 import numpy as np
 import pytest
@@ -94,6 +96,111 @@ def test_whole_number_refuses_the_wrong_kind(value, message):
     with pytest.raises(TypeError) as info:
         _inputs.whole_number(value, "players")
     assert str(info.value) == message
+
+
+def test_whole_number_checks_the_minimum_with_the_callers_error():
+    class GameError(ValueError):
+        pass
+
+    assert _inputs.whole_number(np.int8(3), "players", minimum=3) == 3
+    with pytest.raises(GameError, match="^players must be at least 1; got 0$"):
+        _inputs.whole_number(0, "players", minimum=1, error=GameError)
+    with pytest.raises(ValueError) as info:
+        _inputs.whole_number(-(10**1000), "players", minimum=1)
+    assert len(str(info.value)) < 120
+    with pytest.raises(TypeError, match="like 81; got 2.5 \\(a number\\)$"):
+        _inputs.whole_number(2.5, "cards", example="81")
+    assert _inputs.whole_hint(fractions.Fraction(10**400)) == ""  # beyond the floats: no hint, no crash
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, None), (1, 1), (np.int64(30), 30), (0.5, 0.5), (np.float32(2.5), 2.5), (10**400, 10**400)],
+    ids=["none", "one", "numpy", "half", "float32", "huge"],
+)
+def test_seconds_are_numbers_above_zero(value, expected):
+    got = _inputs.seconds(value, "claim_seconds")
+    assert got == expected and (got is None or type(got) in (int, float))
+
+
+@pytest.mark.parametrize(
+    ("value", "allow_none", "error", "message"),
+    [
+        (None, False, TypeError, "claim_seconds must be a number of seconds; got None (nothing)"),
+        (
+            "5",
+            True,
+            TypeError,
+            "claim_seconds must be a number of seconds or None for no limit; got '5' (a string)",
+        ),
+        (True, True, TypeError, "claim_seconds must be a number of seconds or None for no limit; got True"),
+        (
+            0,
+            True,
+            ValueError,
+            "claim_seconds must be a finite number of seconds above 0 or None for no limit; got 0",
+        ),
+        (-0.5, False, ValueError, "claim_seconds must be a finite number of seconds above 0; got -0.5"),
+        (float("nan"), True, ValueError, "above 0 or None for no limit; got nan"),
+        (float("inf"), True, ValueError, "above 0 or None for no limit; got inf"),
+        (fractions.Fraction(10**400), True, ValueError, "above 0 or None for no limit; got Fraction("),
+        (-(10**400), True, ValueError, "above 0 or None for no limit; got -1000000000"),
+    ],
+    ids=["none", "text", "bool", "zero", "negative", "nan", "inf", "huge-fraction", "huge-negative"],
+)
+def test_seconds_explain_a_wrong_time(value, allow_none, error, message):
+    with pytest.raises(error) as info:
+        _inputs.seconds(value, "claim_seconds", allow_none=allow_none)
+    assert message in str(info.value) and len(str(info.value)) < 200
+
+
+def test_seconds_raise_the_callers_error():
+    class GameError(ValueError):
+        pass
+
+    with pytest.raises(GameError):
+        _inputs.seconds(-1, "claim_seconds", error=GameError)
+
+
+def test_rng_and_seed_repeat_a_run_and_never_touch_the_global_generator():
+    state = random.getstate()
+    rng, seed = _inputs.rng_and_seed(np.int64(7))
+    assert seed == 7 and type(seed) is int and rng.random() == random.Random(7).random()
+    mine = random.Random(3)
+    assert _inputs.rng_and_seed(mine) == (mine, None)
+    fresh, drawn = _inputs.rng_and_seed(None)
+    assert type(drawn) is int and 0 <= drawn < 2**32
+    assert fresh.random() == random.Random(drawn).random()
+    assert random.getstate() == state
+    for wrong in (2.0, True, "7", b"7"):
+        with pytest.raises(TypeError, match="^seed must be a whole number, a random.Random or None; got "):
+            _inputs.rng_and_seed(wrong)
+
+
+def test_player_index_by_number_or_name():
+    names = ["Ana", "Ben", "Cleo"]
+    assert [_inputs.player_index(p, names) for p in (0, np.int64(2), "Ben", " ben ", "CLEO")] == [
+        0,
+        2,
+        1,
+        1,
+        2,
+    ]
+    # Two names that differ only in case: a name in other case is not enough to tell them apart.
+    with pytest.raises(
+        ValueError, match="^there is no player called 'ana'; the players are 0 \\(Ana\\), 1 \\(ANA\\)$"
+    ):
+        _inputs.player_index("ana", ["Ana", "ANA"])
+    with pytest.raises(
+        ValueError, match="^there is no player 3; the players are 0 \\(Ana\\), 1 \\(Ben\\), 2 \\(Cleo\\)$"
+    ):
+        _inputs.player_index(3, names)
+    with pytest.raises(ValueError, match="^there is no player -1;"):
+        _inputs.player_index(-1, names)
+    with pytest.raises(TypeError, match="^a player is given by number or name; got 1.0 \\(a number\\)"):
+        _inputs.player_index(1.0, names)
+    with pytest.raises(TypeError, match="got True \\(True or False\\)"):
+        _inputs.player_index(True, names)
 
 
 # -- cards -----------------------------------------------------------------------------------------
