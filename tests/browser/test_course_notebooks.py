@@ -19,6 +19,7 @@ test-artifacts/course-<name>*.png.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from .coursepages import STDERR, SVG, WIDGET_VIEW, CoursePage
-from .harness import ROOT, NotebookPage, Server
+from .harness import ROOT, NotebookPage, Server, copy_course, screenshot_path, start_course_lab
 
 pytestmark = pytest.mark.browser
 
@@ -144,3 +145,28 @@ def test_course_notebook_runs_and_shows_its_widgets(course: CourseNotebook, open
 
     page.screenshot_whole(name)
     page.screenshot_widget_cells(name)
+
+
+def test_course_py_lab_opens_lesson_00_beside_the_whole_course_and_the_formgrader(tmp_path, new_page) -> None:
+    """What a student and a teacher see after ``python3 course.py lab``, started through course.py."""
+    repo = copy_course(tmp_path / "repo")
+    with start_course_lab(repo, tmp_path / "work") as lab:
+        page = new_page()
+        page.goto(lab.url(f"?token={lab.token}"))  # the server's front page, as the printed address
+        page.wait_for_url(re.compile(r"/lab/tree/lessons/00_start_here\.ipynb"), timeout=60_000)
+        tab = page.locator(".lm-TabBar-tab.jp-mod-current .lm-TabBar-tabLabel")
+        tab.filter(has_text="00_start_here.ipynb").wait_for(timeout=60_000)
+        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+
+        page.locator(".jp-BreadCrumbs-home").click()  # the top of the file browser
+        listing = page.locator(".jp-DirListing-content .jp-DirListing-itemText")
+        for folder in ("lessons", "exercises"):
+            listing.filter(has_text=re.compile(rf"^{folder}$")).wait_for(timeout=30_000)
+        page.screenshot(path=str(screenshot_path("course-py-lab")))
+
+        grader = new_page()
+        grader.goto(lab.url("formgrader"))
+        for assignment in ("01_magic_rule", "02_third_card"):
+            grader.get_by_role("link", name=assignment, exact=True).first.wait_for(timeout=60_000)
+        assert "encountered an error" not in grader.inner_text("body")
+        grader.screenshot(path=str(screenshot_path("course-py-lab-formgrader")))
