@@ -15,6 +15,8 @@ the third-card explorer both say it.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +28,7 @@ __all__ = [
     "count",
     "count_in_words",
     "is_are",
+    "number",
     "number_word",
     "plural",
     "seconds",
@@ -58,9 +61,18 @@ def is_are(n: float) -> str:
     return agree(n, "is", "are")
 
 
+def number(n: float) -> str:
+    """A count as digits: '12', '1000000', '2.5', '0.125' (whole floats without '.0', at most 3 decimals)."""
+    if isinstance(n, numbers.Integral):
+        return str(int(n))
+    if math.isfinite(n) and float(n).is_integer():
+        return str(int(n))
+    return f"{n:.3f}".rstrip("0").rstrip(".") if math.isfinite(n) else str(n)
+
+
 def count(n: float, noun: str) -> str:
     """``n`` and the noun, singular for one (and minus one): '1 SET', '-1 point', '0 cards'."""
-    return f"{n:g} {agree(n, noun, plural(noun))}"
+    return f"{number(n)} {agree(n, noun, plural(noun))}"
 
 
 def seconds(n: float) -> str:

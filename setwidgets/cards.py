@@ -275,15 +275,11 @@ class Card:
         items = list(islice(vector, 5))
         if len(items) != 4:
             if isinstance(vector, Sized):
-                # short() itself counts the items of a long vector.
-                got = (
-                    short(vector)
-                    if len(vector) > 4
-                    else f"{_words.count(len(vector), 'item')}: {short(vector)}"
-                )
+                got = _words.count(len(vector), "item")
+            elif len(items) == 5:
+                got = f"more than 4 items from {short(vector)}"
             else:
-                got = f"{'more than 4 items' if len(items) > 4 else _words.count(len(items), 'item')}"
-                got += ": " + ", ".join(short(x) for x in items[:4]) + (", ..." if len(items) > 4 else "")
+                got = f"{_words.count(len(items), 'item')} from {short(vector)}"
             raise ValueError(
                 f"a card vector is four whole numbers (number, color, shape, shading), {example}; got {got}"
             )

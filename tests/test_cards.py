@@ -319,11 +319,15 @@ def test_from_vector_reads_each_number_mod_3():
             (1, 0, 0),
             ValueError,
             "a card vector is four whole numbers (number, color, shape, shading), "
-            "like (1, 0, 0, 1); got 3 items: (1, 0, 0)",
+            "like (1, 0, 0, 1); got 3 items",
         ),
-        ((), ValueError, "like (1, 0, 0, 1); got 0 items: ()"),
-        ((1, 0, 0, 1, 2), ValueError, "like (1, 0, 0, 1); got (1, 0, 0, 1, ...) (5 items)"),
-        (itertools.count(), ValueError, "; got more than 4 items: 0, 1, 2, 3, ..."),
+        ((), ValueError, "like (1, 0, 0, 1); got 0 items"),
+        (iter([1, 0, 0]), ValueError, "like (1, 0, 0, 1); got 3 items from <list_iterator object at "),
+        (iter([]), ValueError, "like (1, 0, 0, 1); got 0 items from <list_iterator object at "),
+        (iter(range(5)), ValueError, "like (1, 0, 0, 1); got more than 4 items from <range_iterator object"),
+        ((1, 0, 0, 1, 2), ValueError, "like (1, 0, 0, 1); got 5 items"),
+        ([1] * 10**6, ValueError, "like (1, 0, 0, 1); got 1000000 items"),
+        (itertools.repeat(7), ValueError, "; got more than 4 items from repeat(7)"),
         (
             (1, 0, 0, 1.0),
             TypeError,
@@ -345,7 +349,7 @@ def test_from_vector_reads_each_number_mod_3():
             TypeError,
             "item 2 of a card vector (color) must be a whole number like 1; got '0' (a string)",
         ),
-        (np.array([[1, 0], [0, 1]]), ValueError, "got 2 items"),
+        (np.array([[1, 0], [0, 1]]), ValueError, "like (1, 0, 0, 1); got 2 items"),
     ],
 )
 def test_from_vector_explains_a_wrong_vector(vector, error, message):
@@ -357,6 +361,7 @@ def test_from_vector_explains_a_wrong_vector(vector, error, message):
 def test_cards_sort_in_deck_order():
     assert sorted(reversed(DECK)) == DECK
     assert DECK[0] < DECK[1] and DECK[80] > DECK[79]
+    assert not DECK[5] < DECK[5] and not DECK[6] < DECK[5]
     assert Card.__lt__(DECK[0], "1RSO") is NotImplemented
     with pytest.raises(TypeError):
         sorted([DECK[0], "1RSO"])

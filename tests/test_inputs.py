@@ -172,9 +172,12 @@ def test_rng_and_seed_repeat_a_run_and_never_touch_the_global_generator():
     assert type(drawn) is int and 0 <= drawn < 2**32
     assert fresh.random() == random.Random(drawn).random()
     assert random.getstate() == state
-    for wrong in (2.0, True, "7", b"7"):
-        with pytest.raises(TypeError, match="^seed must be a whole number, a random.Random or None; got "):
+    for wrong, what in [(2.0, "2.0 (a number)"), (True, "True (True or False)"), ("7", "'7' (a string)")]:
+        with pytest.raises(TypeError) as info:
             _inputs.rng_and_seed(wrong)
+        assert str(info.value) == f"seed must be a whole number, a random.Random or None; got {what}"
+    with pytest.raises(TypeError, match="^deal_seed must be a whole number"):
+        _inputs.rng_and_seed(b"7", "deal_seed")
 
 
 def test_player_index_by_number_or_name():
@@ -209,10 +212,14 @@ def test_player_index_by_number_or_name():
 def test_split_codes_takes_text_only():
     assert _inputs.split_codes(" 1RSO,2GTS ;; 3POD\n") == ["1RSO", "2GTS", "3POD"]
     assert _inputs.split_codes("") == []
-    with pytest.raises(TypeError, match="^card codes are text like '1RSO 2GTS 3POD'; got b'1RSO' "):
+    with pytest.raises(TypeError) as info:
         _inputs.split_codes(b"1RSO")
-    with pytest.raises(TypeError, match="^card codes are text like '1RSO 2GTS 3POD'; got None"):
-        _inputs.split_codes(None)
+    assert str(info.value) == (
+        "card codes are text like '1RSO 2GTS 3POD'; "
+        "got b'1RSO' (bytes, not text): write '1RSO', without the b"
+    )
+    with pytest.raises(TypeError, match="^card codes are text like '1RSO 2GTS 3POD'; got 5 \\(a number\\)$"):
+        _inputs.split_codes(5)
 
 
 def test_listed_shows_cards_by_code_and_the_rest_in_short():

@@ -249,6 +249,7 @@ def test_explain_a_set_names_every_feature():
         (("1RSO", "2RSO", "3PSO"), "Not a SET: two are red and one is purple."),
         (("1RSO", "1RSO", "3PSO"), "Not a SET: the same card (one red solid oval) is used more than once."),
         (("1RSO", "1RSS", "1RSO"), "Not a SET: the same card (one red solid oval) is used more than once."),
+        (("3POD", "2RSO", "2RSO"), "Not a SET: the same card (two red solid ovals) is used more than once."),
         (("1RSO", "1GSO", "3PSO"), "Not a SET: two have one symbol and one has three symbols."),
         (("2RSO", "3GSO", "3PSO"), "Not a SET: two have three symbols and one has two symbols."),
         (("1RSD", "1GSD", "1PSO"), "Not a SET: two are diamonds and one is an oval."),

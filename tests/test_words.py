@@ -20,10 +20,22 @@ from setwidgets import _words
         (1.0, "second", "1 second"),
         (np.int64(1), "SET", "1 SET"),
         (np.int64(12), "card", "12 cards"),
+        (1_000_000, "card", "1000000 cards"),
+        (10**20, "point", "100000000000000000000 points"),
+        (30.0, "second", "30 seconds"),
+        (0.125, "second", "0.125 seconds"),
+        (1 / 3, "second", "0.333 seconds"),
+        (1234567.5, "second", "1234567.5 seconds"),
+        (np.float64(2.0), "second", "2 seconds"),
     ],
 )
 def test_count_agrees_with_its_number(n, noun, text):
     assert _words.count(n, noun) == text
+
+
+def test_numbers_that_are_not_finite_are_named():
+    assert _words.number(float("inf")) == "inf" and _words.number(float("nan")) == "nan"
+    assert _words.number(-2.50) == "-2.5" and _words.number(-0.0) == "0"
 
 
 def test_seconds_is_a_counted_noun():
