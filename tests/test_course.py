@@ -78,6 +78,29 @@ def test_no_command_prints_the_help_on_stderr_and_exits_2():
     assert "unknown command" not in result.stderr
 
 
+# -- the summary of `mutate` -------------------------------------------------------------------------
+
+
+def test_the_mutation_summary_counts_kills_over_the_mutants_that_ran():
+    results = "\n".join(
+        [
+            "    setwidgets.cards.x_parse__mutmut_1: killed",
+            "    setwidgets.cards.x_parse__mutmut_2: survived",
+            "    setwidgets.cards.x_parse__mutmut_3: timeout",
+            "    setwidgets.cards.x_parse__mutmut_4: not checked",
+            "    setwidgets.cards.x_parse__mutmut_5: no tests",
+            "    setwidgets.rules.x_is_set__mutmut_1: survived",
+        ]
+    )
+    killed, tested, survivors = load_course().mutation_summary(results, ["setwidgets.cards.*"])
+    assert (killed, tested) == (2, 4), "a timeout is a kill; a mutant not checked counts neither way"
+    assert survivors == [
+        ("setwidgets.cards.x_parse__mutmut_2", "survived"),
+        ("setwidgets.cards.x_parse__mutmut_5", "no tests"),
+    ]
+    assert load_course().mutation_summary(results, [])[1] == 5, "no pattern: every mutant that ran"
+
+
 # -- the command line of `lab` ---------------------------------------------------------------------
 
 
