@@ -223,6 +223,7 @@ def player_index(player: Any, names: Sequence[str], *, error: type[ValueError] =
 
 _EXAMPLE_CARD = "Card(2, 'red', 'oval', 'striped')"
 _LISTED = 5  # how many items a message lists before "and N more"
+_LISTED_CHARACTERS = 50  # fewer items when the first ones are long
 
 
 def bytes_hint(obj: Any) -> str:
@@ -230,7 +231,7 @@ def bytes_hint(obj: Any) -> str:
     if not isinstance(obj, (bytes, bytearray)):
         return ""
     try:
-        text = bytes(obj).decode("ascii")
+        text = bytes(obj).decode()
     except UnicodeDecodeError:
         return ": give text, not bytes"
     if not text.isprintable() or len(text) > _LONGEST_QUOTE:
@@ -309,7 +310,7 @@ def gather(cards: tuple[Any, ...], at_most: int | None = None) -> tuple[Any, ...
             return tuple(split_codes(only))
         _refuse_bytes(only, "cards are Cards or codes like '1RSO', several in one string like '1RSO 2GTS'")
         if not isinstance(only, Card) and isinstance(only, Iterable):
-            return tuple(only if at_most is None else islice(only, at_most))
+            return tuple(islice(only, at_most))  # all of it when at_most is None
     return cards
 
 
@@ -319,7 +320,7 @@ def listed(things: Sequence[Any]) -> str:
         return "none"
     shown: list[str] = []
     for thing in things[:_LISTED]:
-        if shown and sum(len(text) for text in shown) > _LONGEST_QUOTE // 2:
+        if shown and sum(len(text) for text in shown) > _LISTED_CHARACTERS:
             break  # a few long items are enough to recognise the input
         shown.append(str(thing) if _is_card(thing) else short(thing))
     more = f" and {len(things) - len(shown)} more" if len(things) > len(shown) else ""

@@ -430,8 +430,9 @@ def test_card_parse_is_suggested_only_for_a_real_code():
 
 @pytest.mark.parametrize("objs", [DECK[0], 7, None])
 def test_as_cards_needs_a_list(objs):
-    with pytest.raises(TypeError, match="expected a list of cards"):
+    with pytest.raises(TypeError) as info:
         as_cards(objs)
+    assert str(info.value) == f"expected a list of cards; got {_inputs.what(objs)}"
     with pytest.raises(TypeError, match="expected a list of cards on the table"):
         as_cards(objs, "cards on the table")
 

@@ -73,7 +73,9 @@ def test_hints_for_whole_floats_and_bytes():
         assert _inputs.whole_hint(value) == ""
     assert _inputs.bytes_hint(b"1RSO") == ": write '1RSO', without the b"
     assert _inputs.bytes_hint(b"\xff") == ": give text, not bytes"
-    assert _inputs.bytes_hint(b"1RSO " * 100) == ": give text, not bytes"
+    assert _inputs.bytes_hint(b"x" * 100) == f": write {_inputs.short('x' * 100)}, without the b"
+    assert _inputs.bytes_hint(b"x" * 101) == ": give text, not bytes"
+    assert _inputs.bytes_hint("é".encode()) == ": write 'é', without the b"
     assert _inputs.bytes_hint(b"\x00\x00") == ": give text, not bytes"
     assert _inputs.bytes_hint("1RSO") == ""
 
@@ -227,6 +229,9 @@ def test_listed_shows_cards_by_code_and_the_rest_in_short():
     assert _inputs.listed((DECK[0], "2RSO")) == "2: 1RSO, '2RSO'"
     assert _inputs.listed(tuple(range(7))) == "7: 0, 1, 2, 3, 4 and 2 more"
     assert _inputs.listed(tuple(range(5))) == "5: 0, 1, 2, 3, 4"
+    # Items are listed while the ones before them take at most 50 characters ('x' * 23 is 25 with quotes).
+    assert _inputs.listed(("x" * 23, "y" * 23, "z")) == f"3: '{'x' * 23}', '{'y' * 23}', 'z'"
+    assert _inputs.listed(("x" * 24, "y" * 24, "z")) == f"3: '{'x' * 24}', '{'y' * 24}' and 1 more"
     long = _inputs.listed(("x" * 200,) * 5)
     assert long == f"5: {_inputs.short('x' * 200)} and 4 more"
 

@@ -146,6 +146,9 @@ def test_set_finding_on_an_endless_generator_stops_at_the_first_card_given_twice
 def test_bytes_get_a_message_about_bytes(call):
     with pytest.raises(TypeError) as info:
         call()
+    assert str(info.value).startswith(
+        "cards are Cards or codes like '1RSO', several in one string like '1RSO 2GTS'; got b"
+    )
     assert "(bytes, not text): write '1RSO 2RSO" in str(info.value)
 
 

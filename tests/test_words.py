@@ -73,7 +73,14 @@ def test_number_words():
 
 
 def test_articles_and_lists():
-    assert _words.a_or_an("oval") == "an oval" and _words.a_or_an("squiggle") == "a squiggle"
+    assert [_words.a_or_an(w) for w in ("apple", "egg", "ink", "oval", "umbrella")] == [
+        "an apple",
+        "an egg",
+        "an ink",
+        "an oval",
+        "an umbrella",
+    ]
+    assert _words.a_or_an("squiggle") == "a squiggle" and _words.a_or_an("") == "a "
     assert _words.a_or_an("diamond") == "a diamond"
     assert _words.and_list(["a"]) == "a"
     assert _words.and_list(["a", "b"]) == "a and b"
