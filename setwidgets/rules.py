@@ -54,10 +54,10 @@ def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
     return a != b and _third_index(a.index, b.index) == c.index
 
 
-def _value_phrase(feature: str, value: Any, count: int) -> str:
+def _value_phrase(feature: str, value: Any, one: bool = False) -> str:
     """How one value reads after 'two are'/'one is', e.g. 'red', 'ovals', 'a diamond'."""
     if feature == "shape":
-        return _words.a_or_an(value) if count == 1 else _words.plural(value)
+        return _words.a_or_an(value) if one else _words.plural(value)
     return str(value)
 
 
@@ -98,7 +98,7 @@ class FeatureVerdict:
         if self.kind == "same":
             if f == "number":
                 return f"all have {_words.count_in_words(self.values[0], 'symbol')}"
-            return f"all are {_value_phrase(f, self.values[0], 3)}"
+            return f"all are {_value_phrase(f, self.values[0])}"
         if self.kind == "different":
             return f"all different {_words.plural(f)}"
         pair, odd = self.pair_value, self.odd_value
@@ -107,7 +107,7 @@ class FeatureVerdict:
                 f"two have {_words.count_in_words(pair, 'symbol')} "
                 f"and one has {_words.count_in_words(odd, 'symbol')}"
             )
-        return f"two are {_value_phrase(f, pair, 2)} and one is {_value_phrase(f, odd, 1)}"
+        return f"two are {_value_phrase(f, pair)} and one is {_value_phrase(f, odd, one=True)}"
 
     @property
     def summary(self) -> str:

@@ -500,6 +500,10 @@ def test_mini_deck_explains_wrong_arguments():
         mini_deck("green", color="red")
     with pytest.raises(ValueError, match="^mini_deck\\(\\) got 4, which is not a value of any feature"):
         mini_deck(4)
+    with pytest.raises(ValueError, match="^number must be one of 1, 2, 3; got 4$"):
+        mini_deck(number=4)  # a whole number: the right kind, a wrong value
+    with pytest.raises(TypeError, match="; got colour, size$"):
+        mini_deck(colour="red", size=3)
 
 
 @pytest.mark.parametrize(
