@@ -165,18 +165,13 @@ def seconds(
     none = " or None for no limit" if allow_none else ""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number of seconds{none}; got {what(value)}")
-    if is_whole(value):
-        number: float = int(value)
-        finite = True  # however large; math.isfinite cannot take an int beyond the floats
-    else:
-        try:
-            number = float(value)
-        except OverflowError:  # a Fraction beyond the floats
-            number = math.inf
-        finite = math.isfinite(number)
-    if not finite or not number > 0:
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number or a Fraction beyond the floats: no clock reaches it
+        number = math.inf if value > 0 else -math.inf
+    if not math.isfinite(number) or not number > 0:
         raise error(f"{name} must be a finite number of seconds above 0{none}; got {short(value)}")
-    return number
+    return int(value) if is_whole(value) else number
 
 
 def rng_and_seed(seed: Any, name: str = "seed") -> tuple[random.Random, int | None]:
@@ -294,6 +289,31 @@ def as_cards(objs: Any, what: str = "cards") -> list[Card]:
     if isinstance(objs, Card) or not isinstance(objs, Iterable):
         raise TypeError(f"expected a list of {what}; got {_what(objs)}")
     return [as_card(obj) for obj in objs]
+
+
+def parse_cards(items: Iterable[Any], *, where: str = "", error: type[ValueError] = ValueError) -> list[Card]:
+    """Each item as a Card: Cards as they are, codes parsed; ``where`` places a bad code ("in the deck").
+
+    A code that is not a card raises ``error`` (a ValueError) quoting it in short; any other
+    kind of item raises TypeError.
+
+    >>> parse_cards(["1RSO", "2gts"])
+    [Card(1, 'red', 'oval', 'solid'), Card(2, 'green', 'squiggle', 'striped')]
+    """
+    from setwidgets.cards import Card
+
+    cards = []
+    for item in items:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif isinstance(item, str):
+            try:
+                cards.append(Card.parse(item))
+            except ValueError as problem:
+                raise error(f"{short(item)}{where} is not a card: {problem}") from None
+        else:
+            raise TypeError(f"each card is a Card or a code like '2RTO'; got {what(item)}{bytes_hint(item)}")
+    return cards
 
 
 def gather(cards: tuple[Any, ...], at_most: int | None = None) -> tuple[Any, ...]:

@@ -77,7 +77,6 @@ _SINGULAR_SHAPES = {_words.plural(shape): shape for shape in VALUES["shape"]}
 _EXAMPLE = "Card(number=2, color='red', shape='oval', shading='striped')"
 
 # Kept for callers that still import it from here; the one home is _inputs.what.
-_what = _inputs.what
 
 
 def _choices(feature: str) -> str:

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from setwidgets import _inputs, _words, variants
-from setwidgets.cards import Card, full_deck, mini_deck, split_codes
+from setwidgets.cards import Card, full_deck, mini_deck
 from setwidgets.rules import Verdict, explain, find_sets, has_set
 from setwidgets.variants import VARIANTS
 
@@ -726,7 +726,7 @@ class Game:
                 f"pass text, such as {_inputs.short(text)} without the b in front"
             )
         if isinstance(cards, str):
-            items: list[Any] = split_codes(cards)
+            items: list[Any] = _inputs.split_codes(cards)
         elif isinstance(cards, Card) or not isinstance(cards, Iterable):
             raise TypeError(
                 f"a claim is three cards, as a list like [a, b, c] or codes like "
@@ -734,17 +734,7 @@ class Game:
             )
         else:
             items = list(cards)
-        chosen = []
-        for item in items:
-            if isinstance(item, Card):
-                chosen.append(item)
-            elif isinstance(item, str):
-                try:
-                    chosen.append(Card.parse(item))
-                except ValueError as error:
-                    raise GameError(f"{_inputs.short(item)} is not a card: {error}") from None
-            else:
-                raise TypeError(f"each card is a Card or a code like '2RTO'; got {_inputs.what(item)}")
+        chosen = _inputs.parse_cards(items, error=GameError)
         if len(chosen) != 3:
             shown = f": {_inputs.short(_codes(chosen))[1:-1]}" if chosen else ""
             raise GameError(f"a SET is exactly three cards; got {len(chosen)}{shown}")
@@ -950,19 +940,7 @@ def _deck_cards(deck: Any) -> list[Card]:
         raise GameError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
     if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
         raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
-    cards = []
-    for item in deck:
-        if isinstance(item, Card):
-            cards.append(item)
-        elif isinstance(item, str):
-            try:
-                cards.append(Card.parse(item))
-            except ValueError as error:
-                raise GameError(
-                    f"the deck holds {_inputs.short(item)}, which is not a card: {error}"
-                ) from None
-        else:
-            raise TypeError(f"a deck holds Cards or codes like '2RTO'; got {_inputs.what(item)}")
+    cards = _inputs.parse_cards(deck, where=" in the deck", error=GameError)
     seen: set[Card] = set()
     for card in cards:
         if card in seen:

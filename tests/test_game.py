@@ -151,11 +151,11 @@ def test_the_global_random_generator_is_never_touched():
         ({"variant": 2}, TypeError, "variant must be one of 'standard'"),
         ({"deck": "tiny"}, GameError, "unknown deck 'tiny'; use 'full', 'mini' or a list of cards"),
         ({"deck": 81}, TypeError, "deck must be 'full', 'mini' or a list of cards; got 81"),
-        ({"deck": ["1RSO", "2RSO", "xx"]}, GameError, "the deck holds 'xx', which is not a card"),
+        ({"deck": ["1RSO", "2RSO", "xx"]}, GameError, "'xx' in the deck is not a card"),
         (
             {"deck": ["1RSO", "2RSO", 3]},
             TypeError,
-            "a deck holds Cards or codes like '2RTO'; got 3 (a number)",
+            "each card is a Card or a code like '2RTO'; got 3 (a number)",
         ),
         ({"deck": ["1RSO", "2RSO", "1rso"]}, GameError, "the deck holds one red solid oval (1RSO) twice"),
         ({"deck": ["1RSO", "2RSO"]}, GameError, "a deck needs at least three cards to make a SET; got 2"),

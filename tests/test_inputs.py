@@ -117,8 +117,8 @@ def test_whole_number_checks_the_minimum_with_the_callers_error():
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(None, None), (1, 1), (np.int64(30), 30), (0.5, 0.5), (np.float32(2.5), 2.5), (10**400, 10**400)],
-    ids=["none", "one", "numpy", "half", "float32", "huge"],
+    [(None, None), (1, 1), (np.int64(30), 30), (0.5, 0.5), (np.float32(2.5), 2.5)],
+    ids=["none", "one", "numpy", "half", "float32"],
 )
 def test_seconds_are_numbers_above_zero(value, expected):
     got = _inputs.seconds(value, "claim_seconds")
@@ -147,8 +147,14 @@ def test_seconds_are_numbers_above_zero(value, expected):
         (float("inf"), True, ValueError, "above 0 or None for no limit; got inf"),
         (fractions.Fraction(10**400), True, ValueError, "above 0 or None for no limit; got Fraction("),
         (-(10**400), True, ValueError, "above 0 or None for no limit; got -1000000000"),
+        (
+            10**400,
+            True,
+            ValueError,
+            "a finite number of seconds above 0 or None for no limit; got 1000000000",
+        ),
     ],
-    ids=["none", "text", "bool", "zero", "negative", "nan", "inf", "huge-fraction", "huge-negative"],
+    ids=["none", "text", "bool", "zero", "negative", "nan", "inf", "huge-fraction", "huge-negative", "huge"],
 )
 def test_seconds_explain_a_wrong_time(value, allow_none, error, message):
     with pytest.raises(error) as info:
