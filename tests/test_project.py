@@ -135,7 +135,10 @@ DOCTESTED = [
     "setwidgets.rules",
     "setwidgets.game",
     "setwidgets.bot",
+    "setwidgets.save",
+    "setwidgets.variants",
     "setwidgets._inputs",
+    "setwidgets._words",
     "setwidgets.draw.geometry",
     "setwidgets.draw.svg",
 ]
