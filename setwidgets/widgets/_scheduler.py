@@ -18,10 +18,13 @@ The loop and the clock can be passed in, so a test moves time by hand.
 from __future__ import annotations
 
 import asyncio
+import math
+import numbers
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from setwidgets._inputs import what
 from setwidgets.widgets._view import nbgrader_running
 
 __all__ = ["IDLE_SECONDS", "RETRY_SECONDS", "TICK_SECONDS", "Scheduler"]
@@ -80,13 +83,24 @@ class Scheduler:
         tick_seconds: float = TICK_SECONDS,
         idle_seconds: float = IDLE_SECONDS,
     ) -> None:
+        if not callable(clock):
+            raise TypeError(f"clock must be a function that returns the time in seconds; got {what(clock)}")
+        now = clock()
+        if isinstance(now, bool) or not isinstance(now, numbers.Real):
+            raise TypeError(f"clock must return the time in seconds, a number; it returned {what(now)}")
+        if not math.isfinite(now):
+            raise ValueError(f"clock must return a finite time in seconds; it returned {what(now)}")
+        if loop is not None and not (
+            callable(getattr(loop, "call_later", None)) and callable(getattr(loop, "is_closed", None))
+        ):
+            raise TypeError(f"loop must be an asyncio event loop, or None for the kernel's; got {what(loop)}")
         self._move, self._tick, self._wanted = move, tick, wanted
         self._clock = clock
         self.loop = loop if loop is not None else running_loop()
         self.tick_seconds = tick_seconds
         self.idle_seconds = idle_seconds
         self.started = False
-        self.last_input = clock()
+        self.last_input = now
         self._move_handle: Any = None
         self._tick_handle: Any = None
 

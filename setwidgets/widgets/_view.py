@@ -19,6 +19,7 @@ what to draw by returning a :class:`~setwidgets.draw.geometry.Scene` from
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,12 +29,14 @@ from typing import Any
 from ipycanvas import Canvas, hold_canvas
 from ipywidgets import HTML, Layout, VBox
 
-from setwidgets._inputs import whole_number
+from setwidgets._inputs import short, what, whole_number
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.canvas import paint_scene
 from setwidgets.draw.svg import scene_svg
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MIN_WIDTH, MAX_WIDTH = 100, 10_000
+"""The ``width=`` a card widget takes, in pixels: narrower cards cannot be read, wider ones fit no screen."""
 
 
 def nbgrader_running() -> bool:
@@ -83,9 +86,31 @@ def check_position(position: Any, cards: Sequence[object], first: str) -> int:
     number = whole_number(position, "position", example=f"0 ({first})")
     if not 0 <= number < len(cards):
         raise ValueError(
-            f"position must be a whole number from 0 to {len(cards) - 1} (a card on the table); got {number}"
+            f"position must be a whole number from 0 to {len(cards) - 1} (a card on the table); "
+            f"got {short(number)}"
         )
     return number
+
+
+def check_width(width: Any) -> int | None:
+    """The ``width=`` of a card widget: None (as wide as the cards need) or whole pixels, 100 to 10000."""
+    if width is None:
+        return None
+    name = "width (the largest width in pixels)"
+    number = whole_number(width, name, minimum=MIN_WIDTH, example="600")
+    if number > MAX_WIDTH:
+        raise ValueError(f"{name} must be at most {MAX_WIDTH}; got {short(number)}")
+    return number
+
+
+def check_coordinates(x: Any, y: Any) -> tuple[float, float]:
+    """A click's canvas pixel (x, y): two numbers (ints, floats, numpy's too), or a TypeError."""
+    for value in (x, y):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(
+                f"click() takes canvas coordinates, two numbers like click(120, 80); got {what(value)}"
+            )
+    return x, y
 
 
 _HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
@@ -113,11 +138,7 @@ class CardsView(VBox):
     _live: bool
 
     def _setup_canvas(self, css_class: str, width: int | None) -> None:
-        if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 100):
-            raise ValueError(
-                f"width is the largest width in pixels, a whole number of 100 or more; got {width!r}"
-            )
-        self._max_width = width
+        self._max_width = check_width(width)
         self._live = False
         self.canvas = Canvas(width=300, height=150)
         self.canvas.add_class(f"{css_class}-canvas")
@@ -151,9 +172,7 @@ class CardsView(VBox):
 
     def position_at(self, x: float, y: float) -> int | None:
         """The position of the card drawn at canvas pixel (x, y), or None between cards."""
-        for value in (x, y):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"click() takes canvas coordinates (numbers); got ({x!r}, {y!r})")
+        x, y = check_coordinates(x, y)
         for position, (rx, ry, rw, rh) in enumerate(self.card_rects):
             if rx <= x <= rx + rw and ry <= y <= ry + rh:
                 return position

@@ -44,6 +44,7 @@ from typing import Any
 
 from ipywidgets import HTML, Button, HBox, Layout
 
+from setwidgets._inputs import short, what
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
 from setwidgets.draw import geometry as geo
@@ -52,7 +53,7 @@ from setwidgets.game import Claim, Game, GameError, NoSet
 from setwidgets.widgets import _keys, _status
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY, HINT_KEY, KEY_ROWS, LETTERS, card_letter
 from setwidgets.widgets._scheduler import RETRY_SECONDS, Loop, Scheduler
-from setwidgets.widgets._view import CardsView, check_position
+from setwidgets.widgets._view import CardsView, check_position, check_width
 
 __all__ = ["CALL_KEY", "KEY_ROWS", "Board", "card_letter"]
 
@@ -123,12 +124,17 @@ class Board(CardsView):
         loop: Loop | None = None,
     ) -> None:
         if not isinstance(game, Game):
-            raise TypeError(f"Board() shows a Game, as in Board(Game(seed=1)); got {game!r}")
+            raise TypeError(f"Board() shows a Game, as in Board(Game(seed=1)); got {what(game)}")
         if bot is not None and not isinstance(bot, Bot):
-            raise TypeError(f"bot must be a Bot, as in bot=Bot('beginner'); got {bot!r}")
-        if not callable(clock):
-            raise TypeError(f"clock must be a function returning seconds; got {clock!r}")
+            raise TypeError(f"bot must be a Bot, as in bot=Bot('beginner'); got {what(bot)}")
+        if bot is None and bot_player is not None:
+            raise TypeError(
+                "bot_player= is the computer's seat; give the computer too, as in Board(game, "
+                f"bot=Bot('beginner'), bot_player=1); got bot_player={short(bot_player)} and no bot"
+            )
+        # Everything is checked before the board listens to the game: a refused board leaves no trace.
         self.theme = get_theme(theme)
+        width = check_width(width)
         self.bot = bot
         self._clock = clock
         self.game = game
@@ -187,7 +193,6 @@ class Board(CardsView):
 
     def _start(self, game: Game, status: str) -> None:
         self.game = game
-        game.on_change(self._on_event)
         self._selected: list[Card] = []
         self._marks: dict[Card, str] = {}
         self._flash: geo.Scene | None = None
@@ -199,6 +204,7 @@ class Board(CardsView):
         self._scheduler.touch()
         self._status_text = status or _status.welcome(game, self._rival())
         self._after_change()
+        game.on_change(self._on_event)  # last: a board that failed to start does not listen
 
     def _rival(self) -> str | None:
         """The computer's name, when it races."""
@@ -256,7 +262,7 @@ class Board(CardsView):
         Returns True when the key did something.
         """
         if not isinstance(key, str):
-            raise TypeError(f"press() takes a key such as 'q' or ' '; got {key!r}")
+            raise TypeError(f"press() takes a key such as 'q' or ' '; got {what(key)}")
         name = _keys.key_name(key)
         if name in self.call_keys:
             self.call(self.call_keys[name])

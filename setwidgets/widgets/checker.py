@@ -21,11 +21,12 @@ from html import escape
 from ipywidgets import HTML, Layout
 
 from setwidgets import _inputs, _words
+from setwidgets._inputs import short
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import FeatureVerdict, Verdict, explain
-from setwidgets.widgets._view import CardsView
+from setwidgets.widgets._view import CardsView, check_width
 from setwidgets.widgets.pickers import CardPicker
 from setwidgets.widgets.table import CardTable
 
@@ -84,7 +85,12 @@ class MagicRuleChecker(CardsView):
         columns: int | None = None,
     ) -> None:
         if table is None and columns is not None:
-            raise TypeError("columns= lays out the cards of table=; give the table's cards too")
+            raise TypeError(
+                "columns= lays out the cards of table=; give the table's cards too, as in "
+                f"MagicRuleChecker(table=cards, columns=3); got columns={short(columns)} and no table"
+            )
+        theme = get_theme(theme)
+        width = check_width(width)
         if table is not None:
             table = as_cards(table, "cards for the table")
             if len(table) < 3:
@@ -98,7 +104,7 @@ class MagicRuleChecker(CardsView):
                 "MagicRuleChecker needs three cards, as one list or a string of codes like "
                 f"MagicRuleChecker('1RSO 2GTS 3POD'); got {_inputs.listed(chosen)}"
             )
-        self.theme = get_theme(theme)
+        self.theme = theme
         self._setup_canvas("setw-checker", width)
         self.pickers = [CardPicker(card, description=f"Card {i + 1}") for i, card in enumerate(chosen)]
         self._verdict_widget = HTML()
@@ -128,7 +134,7 @@ class MagicRuleChecker(CardsView):
 
     @cards.setter
     def cards(self, cards: Iterable[Card | str]) -> None:
-        self.set_cards(*as_cards(cards))
+        self.set_cards(cards)
 
     def set_cards(self, *cards: Card | str | Iterable[Card | str]) -> Verdict:
         """Show three other cards; returns their :class:`~setwidgets.rules.Verdict`.

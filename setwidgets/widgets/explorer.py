@@ -29,7 +29,7 @@ from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import third_card
-from setwidgets.widgets._view import CardsView
+from setwidgets.widgets._view import CardsView, check_width
 from setwidgets.widgets.pickers import CardPicker
 
 __all__ = ["ThirdCardExplorer", "reasoning", "vector_sum"]
@@ -94,13 +94,15 @@ class ThirdCardExplorer(CardsView):
         theme: str | Theme = "classic",
         width: int | None = None,
     ) -> None:
+        theme = get_theme(theme)
+        width = check_width(width)
         if b is None and a is not None and not _one_card(a):
             # Both cards in one argument: a list, or a string of two codes.
             first, second = _inputs.exactly("ThirdCardExplorer", (a,), 2)
         else:
             first = as_card(DEFAULT_PAIR[0] if a is None else a)
             second = as_card(DEFAULT_PAIR[1] if b is None else b)
-        self.theme = get_theme(theme)
+        self.theme = theme
         self._setup_canvas("setw-explorer", width)
         self.pickers = [CardPicker(first, "Card 1"), CardPicker(second, "Card 2")]
         self._answer_widget = HTML()

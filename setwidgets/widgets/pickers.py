@@ -77,7 +77,7 @@ class CardPicker(HBox):
     def on_change(self, callback: Callable[[Card], None], remove: bool = False) -> None:
         """Call ``callback(card)`` after every change of the picked card (``remove=True`` stops it)."""
         if not callable(callback):
-            raise TypeError(f"on_change() needs a function taking a Card; got {callback!r}")
+            raise TypeError(f"on_change() needs a function taking a Card; got {what(callback)}")
         if remove:
             if callback in self._callbacks:
                 self._callbacks.remove(callback)

@@ -24,15 +24,24 @@ from string import ascii_lowercase
 
 from ipywidgets import Layout
 
+from setwidgets._inputs import distinct_cards, listed, short, what, whole_number
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.widgets._view import CardsView, Lettering, check_position
+from setwidgets.widgets._view import CardsView, Lettering, check_position, check_width
 
 __all__ = ["CardTable"]
 
 LETTERS = Lettering((ascii_lowercase,))
 """A table's letters follow its cards in reading order: a, b, c, ..."""
+
+
+def _up_to(count: int, value: object, name: str) -> int:
+    """``columns`` or ``picks``: a whole number from 1 to the number of cards shown."""
+    number = whole_number(value, name, minimum=1, example="3")
+    if number > count:
+        raise ValueError(f"{name} must be from 1 to {count}, the number of cards shown; got {short(number)}")
+    return number
 
 
 class CardTable(CardsView):
@@ -64,26 +73,18 @@ class CardTable(CardsView):
         theme: str | Theme = "classic",
         width: int | None = None,
     ) -> None:
-        shown = as_cards(cards)
+        shown = distinct_cards("CardTable", cards)
         if not 1 <= len(shown) <= len(ascii_lowercase):
-            raise ValueError(f"a CardTable shows 1 to {len(ascii_lowercase)} cards; got {len(shown)}")
-        if len(set(shown)) < len(shown):
-            twice = next(c for c in shown if shown.count(c) > 1)
-            raise ValueError(f"a CardTable shows each card once; {twice.name} ({twice}) is there twice")
-        if columns is not None and (isinstance(columns, bool) or not isinstance(columns, int)):
-            raise TypeError(f"columns must be a whole number such as 3; got {columns!r}")
-        if columns is not None and columns < 1:
-            raise ValueError(f"columns must be 1 or more; got {columns!r}")
-        if isinstance(picks, bool) or not isinstance(picks, int):
-            raise TypeError(f"picks must be a whole number such as 3; got {picks!r}")
-        if not 1 <= picks <= len(shown):
-            raise ValueError(
-                f"picks must be from 1 to {len(shown)}, the number of cards shown; got {picks!r}"
-            )
+            raise ValueError(f"a CardTable shows 1 to {len(ascii_lowercase)} cards; got {listed(shown)}")
+        if columns is not None:
+            columns = _up_to(len(shown), columns, "columns")
+        picks = _up_to(len(shown), picks, "picks")
+        theme = get_theme(theme)
+        width = check_width(width)
         self.cards: Sequence[Card] = tuple(shown)
         self.columns = columns
         self.picks = picks
-        self.theme = get_theme(theme)
+        self.theme = theme
         self._picked: list[int] = []
         self._listeners: list[Callable[[list[Card]], None]] = []
         self._setup_canvas("setw-table", width)
@@ -111,7 +112,9 @@ class CardTable(CardsView):
     def on_pick(self, callback: Callable[[list[Card]], None]) -> None:
         """Call ``callback(cards)`` each time a pick is complete (three cards, unless ``picks`` says)."""
         if not callable(callback):
-            raise TypeError(f"on_pick() needs a function taking the list of picked cards; got {callback!r}")
+            raise TypeError(
+                f"on_pick() needs a function taking the list of picked cards; got {what(callback)}"
+            )
         self._listeners.append(callback)
 
     def pick(self, position: int) -> list[Card] | None:
@@ -164,7 +167,7 @@ class CardTable(CardsView):
     def press(self, key: str) -> bool:
         """A key press: a card's letter picks that card, Escape clears. True when it did something."""
         if not isinstance(key, str):
-            raise TypeError(f"press() takes a key such as 'a'; got {key!r}")
+            raise TypeError(f"press() takes a key such as 'a'; got {what(key)}")
         if key.lower() == "escape":
             self.clear()
             return True
