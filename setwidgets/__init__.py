@@ -42,6 +42,7 @@ def __getattr__(name: str):
 def __dir__() -> list[str]:
     return sorted([*globals(), *_WIDGETS])
 
+
 __all__ = [
     "CODE_LETTERS",
     "FEATURES",

@@ -27,7 +27,7 @@ import numbers
 import random
 import re
 import reprlib
-from collections.abc import Iterable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -122,7 +122,7 @@ def whole_hint(value: Any) -> str:
         whole = math.isfinite(value) and float(value).is_integer()
     except (OverflowError, ValueError):
         return ""
-    return f": write {int(value)}, without the '.0'" if whole else ""
+    return f": write {short(int(value))}, without the '.0'" if whole else ""
 
 
 def whole_number(
@@ -172,6 +172,25 @@ def seconds(
     if not math.isfinite(number) or not number > 0:
         raise error(f"{name} must be a finite number of seconds above 0{none}; got {short(value)}")
     return int(value) if is_whole(value) else number
+
+
+def clock(clock: Any, name: str = "clock") -> Callable[[], float]:
+    """``clock`` when it is a function taking no arguments; otherwise a TypeError."""
+    if not callable(clock):
+        raise TypeError(f"{name} must be a function that returns the time in seconds; got {what(clock)}")
+    return clock
+
+
+def read_clock(
+    clock: Callable[[], float], name: str = "the clock", *, error: type[ValueError] = ValueError
+) -> float:
+    """The time ``clock()`` gives: a number (TypeError otherwise) of seconds, finite (``error`` otherwise)."""
+    reading = clock()
+    if isinstance(reading, bool) or not isinstance(reading, numbers.Real):
+        raise TypeError(f"{name} must return the time in seconds, a number; it returned {what(reading)}")
+    if not math.isfinite(reading):
+        raise error(f"{name} must return a finite time in seconds; it returned {what(reading)}")
+    return reading
 
 
 def rng_and_seed(seed: Any, name: str = "seed") -> tuple[random.Random, int | None]:
@@ -334,8 +353,11 @@ def gather(cards: tuple[Any, ...], at_most: int | None = None) -> tuple[Any, ...
     return cards
 
 
-def listed(things: Sequence[Any]) -> str:
-    """'none', or how many and which, in short: "2: 1RSO, '2RSO'", "100: None, None, ... and 95 more"."""
+def listed(things: Sequence[Any], total: int | None = None) -> str:
+    """'none', or how many and which, in short: "2: 1RSO, '2RSO'", "100: None, None, ... and 95 more".
+
+    ``total`` is how many there are when ``things`` holds only the first of them.
+    """
     if not things:
         return "none"
     shown: list[str] = []
@@ -343,8 +365,9 @@ def listed(things: Sequence[Any]) -> str:
         if shown and sum(len(text) for text in shown) > _LISTED_CHARACTERS:
             break  # a few long items are enough to recognise the input
         shown.append(str(thing) if _is_card(thing) else short(thing))
-    more = f" and {len(things) - len(shown)} more" if len(things) > len(shown) else ""
-    return f"{len(things)}: {', '.join(shown)}{more}"
+    total = len(things) if total is None else total
+    more = f" and {total - len(shown)} more" if total > len(shown) else ""
+    return f"{total}: {', '.join(shown)}{more}"
 
 
 def _is_card(obj: Any) -> bool:
@@ -363,13 +386,17 @@ def exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
 
     if len(cards) == count and all(isinstance(card, Card) for card in cards):
         return cards  # the common case, in loops over many cards: nothing to gather or parse
-    sized = len(cards) != 1 or isinstance(cards[0], Sized)
-    gathered = gather(cards, at_most=None if sized else count + 1)
+    # One item more than needed is enough to refuse: range(10**12) must not be read to the end.
+    gathered = gather(cards, at_most=count + 1)
     if len(gathered) != count:
         names = ", ".join("abc"[:count])
-        got = listed(gathered)
-        if not sized and len(gathered) > count:
-            got = f"more than {count}: " + got.split(": ", 1)[1]
+        only = cards[0] if len(cards) == 1 else None
+        if len(gathered) < count or len(cards) != 1 or isinstance(only, str):
+            got = listed(gathered)  # every item was read
+        elif isinstance(only, Sized):
+            got = listed(gathered, total=len(only))
+        else:
+            got = f"more than {count}: " + listed(gathered).split(": ", 1)[1]
         raise TypeError(
             f"{func}() needs exactly {('two', 'three')[count - 2]} cards, as {func}({names}) or "
             f"{func}([{names}]); got {got}"

@@ -917,20 +917,12 @@ def _check_players_for(variant: str, names: list[str]) -> None:
 
 
 def _check_clock(clock: Any) -> None:
-    if not callable(clock):
-        raise TypeError(
-            f"clock must be a function that returns the time in seconds; got {_inputs.what(clock)}"
-        )
+    _inputs.clock(clock)
 
 
 def _read_clock(clock: Callable[[], float]) -> float:
     """The clock's time, which must be a finite number of seconds."""
-    reading = clock()
-    if isinstance(reading, bool) or not isinstance(reading, numbers.Real) or not math.isfinite(reading):
-        raise GameError(
-            f"the game's clock must return a finite time in seconds; it returned {_inputs.what(reading)}"
-        )
-    return reading
+    return _inputs.read_clock(clock, "the game's clock", error=GameError)
 
 
 def _deck_cards(deck: Any) -> list[Card]:

@@ -102,7 +102,7 @@ def test_a_long_input_is_quoted_in_short():
         is_set([None] * 10**5)
     assert str(info.value) == (
         "is_set() needs exactly three cards, as is_set(a, b, c) or is_set([a, b, c]); "
-        "got 100000: None, None, None, None, None and 99995 more"
+        "got 100000: None, None, None, None and 99996 more"
     )
     with pytest.raises(TypeError) as info:
         is_set(["1RSO" * 1000, None])

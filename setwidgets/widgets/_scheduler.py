@@ -18,12 +18,11 @@ The loop and the clock can be passed in, so a test moves time by hand.
 from __future__ import annotations
 
 import asyncio
-import math
-import numbers
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from setwidgets import _inputs
 from setwidgets._inputs import what
 from setwidgets.widgets._view import nbgrader_running
 
@@ -83,13 +82,7 @@ class Scheduler:
         tick_seconds: float = TICK_SECONDS,
         idle_seconds: float = IDLE_SECONDS,
     ) -> None:
-        if not callable(clock):
-            raise TypeError(f"clock must be a function that returns the time in seconds; got {what(clock)}")
-        now = clock()
-        if isinstance(now, bool) or not isinstance(now, numbers.Real):
-            raise TypeError(f"clock must return the time in seconds, a number; it returned {what(now)}")
-        if not math.isfinite(now):
-            raise ValueError(f"clock must return a finite time in seconds; it returned {what(now)}")
+        now = _inputs.read_clock(_inputs.clock(clock), "clock")
         if loop is not None and not (
             callable(getattr(loop, "call_later", None)) and callable(getattr(loop, "is_closed", None))
         ):
