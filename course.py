@@ -47,8 +47,10 @@ FIRST_NOTEBOOK = "lessons/00_start_here.ipynb"
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}
 }
-# mutmut's verdicts, grouped for the kill rate (a timeout is a kill: the tests noticed a change).
-KILLED = {"killed", "timeout", "caught by type check"}
+# mutmut's verdicts, grouped for the kill rate. The tests noticed a mutant when they failed, ran
+# out of time or crashed ("segfault" is mutmut's word for a test process killed, by a mutant that
+# reads an endless iterator to the end, say).
+KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 NOT_RUN = {"not checked", "skipped", "check was interrupted by user"}
 
 
@@ -205,8 +207,8 @@ def mutation_summary(results: str, patterns: list[str]) -> tuple[int, int, list[
     """(killed, tested, survivors) from ``mutmut results --all true``, for the named mutants.
 
     Mutants that were not run (not checked, skipped, interrupted) count neither way. A
-    survivor is any other mutant the tests did not notice: survived, no tests reach it,
-    suspicious (slower than expected) or a crash of the test process.
+    survivor is any other mutant the tests did not notice: survived, no tests reach it, or
+    suspicious (slower than expected, though not timed out).
     """
     verdicts = {}
     for line in results.splitlines():

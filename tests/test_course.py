@@ -89,16 +89,17 @@ def test_the_mutation_summary_counts_kills_over_the_mutants_that_ran():
             "    setwidgets.cards.x_parse__mutmut_3: timeout",
             "    setwidgets.cards.x_parse__mutmut_4: not checked",
             "    setwidgets.cards.x_parse__mutmut_5: no tests",
+            "    setwidgets.cards.x_parse__mutmut_6: segfault",
             "    setwidgets.rules.x_is_set__mutmut_1: survived",
         ]
     )
     killed, tested, survivors = load_course().mutation_summary(results, ["setwidgets.cards.*"])
-    assert (killed, tested) == (2, 4), "a timeout is a kill; a mutant not checked counts neither way"
+    assert (killed, tested) == (3, 5), "timeouts and crashes are kills; unrun mutants count neither way"
     assert survivors == [
         ("setwidgets.cards.x_parse__mutmut_2", "survived"),
         ("setwidgets.cards.x_parse__mutmut_5", "no tests"),
     ]
-    assert load_course().mutation_summary(results, [])[1] == 5, "no pattern: every mutant that ran"
+    assert load_course().mutation_summary(results, [])[1] == 6, "no pattern: every mutant that ran"
 
 
 # -- the command line of `lab` ---------------------------------------------------------------------
