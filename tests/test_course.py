@@ -252,6 +252,7 @@ def test_the_printed_address_opens_the_course_and_one_ctrl_c_in_the_terminal_sto
     port = free_port()
     primary, secondary = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
+    env["npm_config_cache"] = str(tmp_path / "npm")  # jupyter-lsp's npm call logs there, not in ~/.npm
     process = subprocess.Popen(
         course_lab_argv(repo, port),  # no token given: Lab makes one and prints it, as for a student
         stdin=secondary,
