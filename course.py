@@ -221,13 +221,26 @@ def mutation_summary(results: str, patterns: list[str]) -> tuple[int, int, list[
     return killed, len(run_ones), survivors
 
 
+# A mutant can turn a bounded loop into an endless one that fills the memory (one took 12 GiB);
+# each mutmut process may use this much, and a mutant that needs more fails its tests.
+MUTANT_MEMORY = 6 * 2**30
+
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MUTANT_MEMORY, MUTANT_MEMORY))
+
+
 def mutate(args: list[str]) -> int:
     ensure_venv("test", "mutation")
     mutmut = str(BIN / "mutmut")
     patterns = [a for a in args if not a.startswith("-")]
     children = str(os.cpu_count() or 1)
     say(f"mutmut: mutating the core in mutants/ ({children} at a time; slow, resumes where it stopped)")
-    status = subprocess.call([mutmut, "run", "--max-children", children, *args], cwd=ROOT)
+    status = subprocess.call(
+        [mutmut, "run", "--max-children", children, *args], cwd=ROOT, preexec_fn=_limit_memory
+    )
     out = subprocess.run([mutmut, "results", "--all", "true"], cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:
         print(out.stderr, file=sys.stderr)

@@ -1,6 +1,6 @@
 """Fixtures shared by the whole suite: a clock moved by hand, and a home that stays clean.
 
-Every ``JUPYTER_*`` folder (config, data, runtime, Lab settings and workspaces)
+Every ``JUPYTER_*`` folder (config, data, runtime, Lab settings and workspaces, and npm's cache)
 points into one temporary folder for the whole run, before any test starts a
 kernel, nbgrader or Lab. nbgrader's cache of submissions
 (``$JUPYTER_DATA_DIR/nbgrader_cache``) and Lab's settings therefore never land in the
@@ -15,6 +15,24 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# mutmut runs this suite from its copy in mutants/, once per mutant.
+MUTATING = Path(__file__).resolve().parents[1].name == "mutants"
+
+
+def examples(n: int) -> int:
+    """How many examples a property test tries: ``n``, or a few under mutation testing.
+
+    Each of thousands of mutants reruns the property tests; 25 examples keep the whole run
+    near an hour and still reach the branches a mutant can change.
+    """
+    return min(n, 25) if MUTATING else n
+
+
+settings.register_profile("mutation", max_examples=examples(100), deadline=None)
+if MUTATING:
+    settings.load_profile("mutation")
 
 _JUPYTER_HOME = Path(tempfile.mkdtemp(prefix="setwidgets-test-jupyter-"))
 JUPYTER_DIRS = {
@@ -24,6 +42,8 @@ JUPYTER_DIRS = {
     "JUPYTERLAB_SETTINGS_DIR": _JUPYTER_HOME / "lab-settings",
     "JUPYTERLAB_WORKSPACES_DIR": _JUPYTER_HOME / "lab-workspaces",
     "IPYTHONDIR": _JUPYTER_HOME / "ipython",
+    # JupyterLab's language-server extension asks npm for its prefix, and npm logs to its cache.
+    "npm_config_cache": _JUPYTER_HOME / "npm",
 }
 
 

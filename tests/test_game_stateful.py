@@ -16,7 +16,7 @@ import collections
 import itertools
 import random
 
-from conftest import Clock
+from conftest import Clock, examples
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
@@ -357,7 +357,7 @@ def test_random_games_stay_consistent():
     run_state_machine_as_test(
         GameMachine,
         settings=settings(
-            max_examples=100,
+            max_examples=examples(100),
             stateful_step_count=40,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow],

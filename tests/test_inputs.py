@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -413,7 +414,7 @@ CALLS = {
 }
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(name=st.sampled_from(sorted(CALLS)), garbage=GARBAGE)
 def test_garbage_gets_a_type_error_or_a_value_error_with_a_short_message(name, garbage):
     try:

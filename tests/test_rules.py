@@ -5,6 +5,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -373,7 +374,7 @@ def test_set_finding_needs_a_list_of_cards(func):
         func("1RSO zzzz")
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.sampled_from(DECK), unique=True, max_size=24), st.randoms(use_true_random=False))
 def test_find_sets_agrees_with_a_brute_force_search(cards, rng):
     found = find_sets(cards)

@@ -10,7 +10,7 @@ import itertools
 import json
 
 import pytest
-from conftest import Clock
+from conftest import Clock, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -555,7 +555,7 @@ def damaged_saves(draw) -> dict:
     return data
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged_saves())
 def test_random_damage_gives_game_error_or_a_consistent_game(data):
     try:

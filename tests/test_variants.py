@@ -6,7 +6,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import Clock
+from conftest import Clock, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -207,7 +207,7 @@ SOME_DECKS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     variant=st.sampled_from(VARIANTS),
     deck=SOME_DECKS,
