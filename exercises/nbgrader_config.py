@@ -20,7 +20,22 @@ c.CourseDirectory.db_url = f"sqlite:///{COURSE_ROOT / 'gradebook.db'}"
 # machine or JupyterHub, point SETWIDGETS_EXCHANGE at a folder every student can write
 # to, for example /usr/local/share/nbgrader/exchange (nbgrader's own default, so the
 # students need no configuration). Without it, everything stays inside the course.
-c.Exchange.root = os.environ.get("SETWIDGETS_EXCHANGE", str(COURSE_ROOT / "exchange"))
+COURSE_EXCHANGE = COURSE_ROOT / "exchange"
+c.Exchange.root = os.environ.get("SETWIDGETS_EXCHANGE") or str(COURSE_EXCHANGE)
+
+# The Formgrader and the Assignment List only look into the exchange: when the folder is
+# missing they say it "does not exist and could not be created" and turn off Release and
+# Collect. Only release_assignment creates it, and .gitignore keeps it out of a fresh clone,
+# so the course's own exchange is made here. The mode is the one release_assignment gives
+# it (0o777; it warns and changes any other), plus the sticky bit, as on /tmp: then only
+# an entry's owner may delete or rename it. A shared exchange is left to whoever set it up,
+# and a read-only course gets nbgrader's own message.
+if c.Exchange.root == str(COURSE_EXCHANGE) and not COURSE_EXCHANGE.is_dir():
+    try:
+        COURSE_EXCHANGE.mkdir()
+        COURSE_EXCHANGE.chmod(0o1777)  # after mkdir, because mkdir's mode goes through the umask
+    except OSError:
+        pass
 
 # Every exercise cell runs in well under a second; 30 s per cell stops a loop that
 # never ends without cutting off a slow but correct answer.
