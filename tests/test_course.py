@@ -178,6 +178,10 @@ def test_course_py_lab_serves_the_whole_course_and_sigterm_stops_it_with_nothing
         page = lab.get("formgrader/manage_assignments").decode()
         assert "Manage Assignments" in page and 'var url_prefix = "exercises";' in page, page[:2000]
         assert "Sorry, the formgrader encountered an error" not in page
+        # Release and Collect work in a fresh clone: the exchange folder exists (the course's
+        # configuration makes it), so the page shows neither the warning nor a missing button.
+        assert 'id="warning-exchange"' not in page and "Unwritable directory" not in lab.log()
+        assert (repo / "exercises" / "exchange").is_dir()
         assert {a["name"] for a in assignments} == ASSIGNMENTS
         assert {a["source_path"] for a in assignments} == {f"source/{name}" for name in ASSIGNMENTS}
         assert (repo / "exercises" / "gradebook.db").is_file(), "the gradebook is the course's own"
