@@ -370,6 +370,30 @@ def test_from_vector_explains_a_wrong_vector(vector, error, message):
     assert message in str(info.value)
 
 
+def test_from_vector_reads_no_more_than_five_items():
+    # A student may pass any iterator; five items are enough to refuse it, and it is read no further.
+    read = []
+
+    def numbers():
+        for n in range(10):
+            read.append(n)
+            yield n
+        raise AssertionError("from_vector() read the whole iterator")  # pragma: no cover
+
+    with pytest.raises(ValueError, match="got more than 4 items from <generator object"):
+        Card.from_vector(numbers())
+    assert read == [0, 1, 2, 3, 4]
+
+
+def test_a_card_shows_itself_as_its_svg_picture_in_jupyter():
+    from setwidgets.draw.svg import card_svg
+
+    card = Card.parse("2RTO")
+    svg = card._repr_svg_()
+    assert svg == card_svg(card) and svg.startswith("<svg") and "two red striped ovals" in svg
+    assert Card.parse("3GSD")._repr_svg_() != svg
+
+
 def test_cards_sort_in_deck_order():
     assert sorted(reversed(DECK)) == DECK
     assert DECK[0] < DECK[1] and DECK[80] > DECK[79]
