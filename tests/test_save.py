@@ -381,6 +381,27 @@ def test_a_damaged_save_is_refused_with_a_reason(what, base, damage, message):
 
 
 @pytest.mark.parametrize(
+    ("missing", "listed"),
+    [
+        (6, "{0} {1} {2} {3} {4} {5}"),
+        (7, "{0} {1} {2} {3} {4} {5} and 1 more"),
+        (9, "{0} {1} {2} {3} {4} {5} and 3 more"),
+    ],
+)
+def test_a_damaged_save_names_the_first_six_lost_cards_and_counts_the_rest(missing, listed):
+    data = quiet()
+    lost = data["deck"][-missing:]
+    del data["deck"][-missing:]
+    with pytest.raises(GameError) as info:
+        Game.from_json(json.dumps(data), clock=Clock())
+    in_deck_order = sorted(lost, key=data["cards"].index)
+    assert str(info.value) == (
+        "this saved game is damaged: its deck, table and SETs do not hold each card once: missing "
+        + listed.format(*in_deck_order)
+    )
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
         ("not json", "this is not a saved game (not JSON: Expecting value"),
