@@ -160,9 +160,13 @@ def test_online_deals_three_at_a_time_only_while_the_table_has_no_set():
     g = Game(deck=[*CAP20, Card.parse("1RSO")], table_size=12, seed=0, clock=Clock())
     assert Card.parse("1RSO") in g.deck and not has_set(g.table)
     g._state.deck.sort(key=lambda c: c == Card.parse("1RSO"))  # 1RSO dealt last
+    deck = [c.code for c in g.deck]
     v.Online().after_deal(g)
     assert has_set(g.table) and g.deck == [] and len(g.table) == 21
-    assert [e["type"] for e in g.history[-3:]] == ["deal"] * 3
+    # The history says which cards each deal laid out, in the order they left the deck.
+    assert [(e["type"], e["cards"], e["reason"]) for e in g.history[-3:]] == [
+        ("deal", deck[i : i + 3], "no SET on the table") for i in (0, 3, 6)
+    ]
 
 
 def test_solitaire_no_set_ends_the_game():
@@ -175,6 +179,10 @@ def test_solitaire_no_set_ends_the_game():
     outcome = v.Solitaire().no_set(g)
     assert outcome.ends and outcome.dealt == outcome.returned == []
     assert outcome.message == "No SET among these 12 cards: the game is lost, with 9 cards left in the deck."
+    # A short table (the deck ran out) is not lost, and the rule's sentence says so.
+    g = Game(deck=CAP20[:9], table_size=12, variant="solitaire", seed=1, clock=Clock())
+    outcome = v.Solitaire().no_set(g)
+    assert outcome.message == "No SET among these 9 cards: the game is over, with 0 cards left in the deck."
 
 
 # -- every game ends ---------------------------------------------------------------------------
