@@ -315,6 +315,19 @@ def test_messages_to_the_default_player_you_read_as_english():
     assert right.message == f"You keep a SET (+1 point). {right.verdict}"
 
 
+def test_calling_twice_says_who_holds_the_call_or_is_ahead_in_line():
+    g = new_game(players=["You", "Ana"])
+    g.call()
+    with pytest.raises(GameError) as info:
+        g.call()
+    assert str(info.value) == "You hold the call already; pick three cards on the table."
+    g.call("Ana")
+    with pytest.raises(GameError) as info:
+        g.call("Ana")
+    assert str(info.value) == "Ana is already in line, after you; wait until the players before are done."
+    assert [(e["type"], e["player"], e["line"]) for e in g.history[1:]] == [("call", 0, 1), ("call", 1, 2)]
+
+
 def test_you_is_lower_case_inside_a_sentence():
     clock = Clock()
     g = new_game(players=["Ana", "You"], clock=clock, claim_seconds=5)
