@@ -315,7 +315,7 @@ def test_messages_to_the_default_player_you_read_as_english():
     assert right.message == f"You keep a SET (+1 point). {right.verdict}"
 
 
-def test_calling_twice_says_who_holds_the_call_or_is_ahead_in_line():
+def test_during_a_call_the_refusals_say_who_called():
     g = new_game(players=["You", "Ana"])
     g.call()
     with pytest.raises(GameError) as info:
@@ -326,6 +326,11 @@ def test_calling_twice_says_who_holds_the_call_or_is_ahead_in_line():
         g.call("Ana")
     assert str(info.value) == "Ana is already in line, after you; wait until the players before are done."
     assert [(e["type"], e["player"], e["line"]) for e in g.history[1:]] == [("call", 0, 1), ("call", 1, 2)]
+    with pytest.raises(GameError) as info:
+        g.no_set("Ana")
+    assert (
+        str(info.value) == "You have called SET; wait until the call is over before saying there is no SET."
+    )
 
 
 def test_you_is_lower_case_inside_a_sentence():
