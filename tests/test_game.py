@@ -784,6 +784,9 @@ def test_saying_no_set_when_there_is_one_changes_nothing():
     count = len(g.sets_on_table())
     counted = "is 1 SET" if count == 1 else f"are {count} SETs"
     assert answer.message == f"There {counted} on the table; keep looking."
+    assert answer.player is None  # everyone agreed
+    mistaken = new_game(players=["Ana", "Ben"]).no_set("Ben")
+    assert not mistaken and mistaken.player == 1  # the answer says who was mistaken
     assert g.to_json() == before
 
 
