@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -318,7 +319,9 @@ def test_nothing_runs_before_start_without_a_loop_or_under_nbgrader(clock, loop,
     monkeypatch.delenv("NBGRADER_EXECUTION")
     loop.closed = True
     assert not s.running
-    no_loop = Scheduler(r.move, r.tick, lambda: True, clock=clock)
+    # Made in a thread of its own: after the browser tests, Playwright keeps a loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        no_loop = pool.submit(Scheduler, r.move, r.tick, lambda: True, clock=clock).result()
     no_loop.start()
     assert no_loop.loop is None and not no_loop.running
 
