@@ -798,6 +798,14 @@ def test_no_set_deals_three_more_and_they_are_not_replaced():
     assert answer.ok and answer.player == 1 and answer.dealt == deck[:3] and answer.returned == []
     assert answer.message == "No SET among 12 cards: 3 more were dealt."
     assert g.table == table + deck[:3] and g.deck == deck[3:]
+    event = g.history[-1]
+    assert (event["type"], event["player"], event["dealt"], event["returned"], event["lost"]) == (
+        "no_set",
+        1,
+        [c.code for c in deck[:3]],
+        [],
+        False,
+    )
     chosen = g.sets_on_table()[0]
     fifteen = g.table
     claim = g.claim(chosen, player="Ana")
