@@ -111,6 +111,30 @@ def test_a_new_variant_is_one_class_and_game_plays_it(registry):
     assert Game.from_json(g.to_json(), clock=Clock()).to_json() == g.to_json()
 
 
+def test_a_no_set_that_lets_the_game_go_on_is_never_recorded_as_lost(registry):
+    class Patient(v.Solitaire):
+        """Solitaire, but a full table without a SET gets three more cards instead of ending."""
+
+        name = "patient"
+
+        def no_set(self, game):
+            return v.Variant.no_set(self, game)
+
+    g = next(
+        g
+        for seed in itertools.count()
+        if Card.parse("1RSO")
+        in (
+            g := Game(deck=[*CAP20, "1RSO"], table_size=12, variant="patient", seed=seed, clock=Clock())
+        ).deck[3:]
+    )
+    answer = g.no_set()
+    # Fifteen cards and still no SET: a table solitaire would count as lost...
+    assert v.rules_of("patient").lost(g.table, 12) and len(g.table) == 15
+    assert answer.ok and len(answer.dealt) == 3 and not answer.over and not answer.lost
+    assert g.history[-1]["type"] == "no_set" and g.history[-1]["lost"] is False  # ...but the game goes on
+
+
 def test_an_unknown_variant_lists_the_known_ones():
     with pytest.raises(GameError) as info:
         Game(variant="speed")
