@@ -36,6 +36,8 @@ def test_count_agrees_with_its_number(n, noun, text):
 def test_numbers_that_are_not_finite_are_named():
     assert _words.number(float("inf")) == "inf" and _words.number(float("nan")) == "nan"
     assert _words.number(-2.50) == "-2.5" and _words.number(-0.0) == "0"
+    # Shown to three decimals, a number that is nearly whole loses its point too.
+    assert _words.number(2.0001) == "2" and _words.seconds(2.9999) == "3 seconds"
 
 
 def test_seconds_is_a_counted_noun():
