@@ -159,7 +159,8 @@ def test_the_global_random_generator_is_never_touched():
         ),
         ({"deck": ["1RSO", "2RSO", "1rso"]}, GameError, "the deck holds one red solid oval (1RSO) twice"),
         ({"deck": ["1RSO", "2RSO"]}, GameError, "a deck needs at least three cards to make a SET; got 2"),
-        ({"players": 0}, GameError, "a game needs at least one player; got 0"),
+        ({"players": 0}, GameError, "a game needs from 1 to 26 players; got 0"),
+        ({"players": 27}, GameError, "a game needs from 1 to 26 players; got 27"),
         ({"players": []}, GameError, "a game needs at least one player; got an empty list"),
         ({"players": "Ana"}, TypeError, "players must be a number or a list of names like ['Ana', 'Ben']"),
         ({"players": True}, TypeError, "players must be a whole number like 2; got True (True or False)"),
@@ -1026,7 +1027,9 @@ def test_hints_show_one_more_card_of_one_set_each_time():
     one, two, three, again = g.hint(), g.hint(), g.hint(), g.hint()
     assert len(one) == 1 and two[:1] == one and len(two) == 2 and three[:2] == two and again == three
     assert is_set(three) and set(three) <= set(g.table)
-    assert [e["type"] for e in g.history[-4:]] == ["hint"] * 4
+    # Each hint event lists the cards shown, so a teacher can see how much help was asked for.
+    shown = [[c.code for c in hint] for hint in (one, two, three, again)]
+    assert [(e["type"], e["cards"]) for e in g.history[-4:]] == [("hint", cards) for cards in shown]
 
 
 def test_a_new_hint_after_the_hinted_set_is_taken():
