@@ -431,6 +431,16 @@ def test_text_that_is_not_a_saved_game_is_refused(text, message):
     assert message in str(info.value)
 
 
+def test_from_json_of_a_subclass_makes_that_subclass():
+    class Lesson(Game):
+        """A game with a lesson's own helpers."""
+
+    g = Lesson(players=["Ana", "Ben"], seed=4, clock=Clock())
+    loaded = Lesson.from_json(g.to_json(), clock=Clock())
+    assert type(loaded) is Lesson and loaded.to_json() == g.to_json()
+    assert type(Game.from_json(g.to_json(), clock=Clock())) is Game
+
+
 def test_from_json_needs_text_and_a_clock():
     with pytest.raises(TypeError, match=r"from_json\(\) needs the text made by Game.to_json\(\); got \{"):
         Game.from_json({"format": "setwidgets.game"})
