@@ -404,6 +404,24 @@ def exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
     return tuple(as_card(x) for x in gathered)
 
 
+ENOUGH_TO_REPEAT = 3**4 + 1
+"""Among this many cards one comes twice (there are 81), so an endless iterable is read no further."""
+
+
+def repeated(cards: Iterable[Card]) -> Card | None:
+    """The first card that comes a second time, or None when every card is different.
+
+    >>> repeated(as_cards("1RSO 2GTS 1RSO"))
+    Card(1, 'red', 'oval', 'solid')
+    """
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            return card
+        seen.add(card)
+    return None
+
+
 def distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Card]:
     """The cards as a list, from one list, several cards or a string of codes; each may appear once.
 
@@ -417,12 +435,8 @@ def distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Ca
         items: Iterable[Any] = gather((cards, *more))
     else:
         items = cards
-    found: list[Card] = []
-    seen: set[Card] = set()
-    for item in items:
-        card = as_card(item)
-        if card in seen:
-            raise ValueError(f"{func}() got the card {card.name} ({card}) twice; each card appears once")
-        seen.add(card)
-        found.append(card)
+    found = [as_card(item) for item in islice(items, ENOUGH_TO_REPEAT)]
+    twice = repeated(found)
+    if twice is not None:
+        raise ValueError(f"{func}() got the card {twice.name} ({twice}) twice; each card appears once")
     return found

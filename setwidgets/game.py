@@ -64,9 +64,10 @@ import numbers
 import random
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
+from itertools import islice
 from typing import Any
 
 from setwidgets import _inputs, _words, variants
@@ -78,6 +79,11 @@ __all__ = ["VARIANTS", "Claim", "Game", "GameError", "NoSet", "Player"]
 
 DECKS: tuple[str, ...] = ("full", "mini")
 """Deck names :class:`Game` accepts: the 81 cards, or the 27 red cards."""
+
+MAX_PLAYERS = 26
+"""The most players one game seats (a class plays at several tables)."""
+MAX_NAME = 40
+"""The longest player's name, in characters: it has to fit on the board and in every message."""
 
 Triple = tuple[Card, Card, Card]
 
@@ -720,29 +726,31 @@ class Game:
     def _parse_three(self, cards: Any) -> Triple:
         """Three different cards of this game's deck, or an error saying what is wrong."""
         if isinstance(cards, (bytes, bytearray)):
-            text = bytes(cards).decode("ascii", errors="replace")
             raise TypeError(
-                f"a claim is three cards, given as text; got {_inputs.what(cards)}: "
-                f"pass text, such as {_inputs.short(text)} without the b in front"
+                f"a claim is three cards, given as text; got {_inputs.what(cards)}{_inputs.bytes_hint(cards)}"
             )
         if isinstance(cards, str):
             items: list[Any] = _inputs.split_codes(cards)
+            given: int | None = len(items)
         elif isinstance(cards, Card) or not isinstance(cards, Iterable):
             raise TypeError(
                 f"a claim is three cards, as a list like [a, b, c] or codes like "
                 f"['1RSO', '2GTS', '3POD']; got {_inputs.what(cards)}"
             )
         else:
-            items = list(cards)
+            # One card more than a SET is enough to refuse: an endless iterable is read no further.
+            items = list(islice(cards, 4))
+            given = len(cards) if isinstance(cards, Sized) else None if len(items) > 3 else len(items)
         chosen = _inputs.parse_cards(items, error=GameError)
-        if len(chosen) != 3:
+        if given != 3:
+            how_many = "more than 3" if given is None else str(given)
             shown = f": {_inputs.short(_codes(chosen))[1:-1]}" if chosen else ""
-            raise GameError(f"a SET is exactly three cards; got {len(chosen)}{shown}")
-        for k, card in enumerate(chosen):
-            if card in chosen[:k]:
-                raise GameError(
-                    f"the card {card.name} ({card}) is chosen twice; a SET is three different cards"
-                )
+            raise GameError(f"a SET is exactly three cards; got {how_many}{shown}")
+        twice = _inputs.repeated(chosen)
+        if twice is not None:
+            raise GameError(
+                f"the card {twice.name} ({twice}) is chosen twice; a SET is three different cards"
+            )
         strangers = [c for c in chosen if c not in self._setup.cards]
         if strangers:
             raise GameError(
@@ -932,12 +940,10 @@ def _deck_cards(deck: Any) -> list[Card]:
         raise GameError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
     if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
         raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
-    cards = _inputs.parse_cards(deck, where=" in the deck", error=GameError)
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise GameError(f"the deck holds {card.name} ({card}) twice; each card appears once")
-        seen.add(card)
+    cards = _inputs.parse_cards(islice(deck, _inputs.ENOUGH_TO_REPEAT), where=" in the deck", error=GameError)
+    twice = _inputs.repeated(cards)
+    if twice is not None:
+        raise GameError(f"the deck holds {twice.name} ({twice}) twice; each card appears once")
     if len(cards) < 3:
         raise GameError(f"a deck needs at least three cards to make a SET; got {len(cards)}")
     return cards
@@ -948,24 +954,37 @@ def _player_names(players: Any) -> list[str]:
         return ["You"]
     if isinstance(players, numbers.Number):
         count = _inputs.whole_number(players, "players", example="2")
-        if count < 1:
-            raise GameError(f"a game needs at least one player; got {count}")
+        if not 1 <= count <= MAX_PLAYERS:
+            raise GameError(f"a game needs from 1 to {MAX_PLAYERS} players; got {count}")
         return [f"Player {i + 1}" for i in range(count)]
     if isinstance(players, (str, bytes, bytearray)) or not isinstance(players, Iterable):
         raise TypeError(
             f"players must be a number or a list of names like ['Ana', 'Ben']; got {_inputs.what(players)}"
         )
-    names = list(players)
+    names = list(islice(players, MAX_PLAYERS + 1))
     if not names:
         raise GameError("a game needs at least one player; got an empty list")
+    if len(names) > MAX_PLAYERS:
+        raise GameError(f"a game needs from 1 to {MAX_PLAYERS} players; got more: {_inputs.listed(names)}")
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"a player's name is a string like 'Ana'; got {_inputs.what(name)}")
         if not name.strip():
             raise GameError(f"a player's name is a non-empty string; got {_inputs.short(name)}")
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise GameError(f"two players are called {_inputs.short(twice)}; give each player a different name")
+        if len(name) > MAX_NAME:
+            raise GameError(
+                f"a player's name has at most {MAX_NAME} characters, to fit on the board; "
+                f"got {_inputs.short(name)}"
+            )
+    # Seats are found by name whatever the case ("ana" is Ana), so names must differ in more than case.
+    folded = [name.strip().casefold() for name in names]
+    for k, name in enumerate(folded):
+        if name in folded[:k]:
+            first, again = names[folded.index(name)], names[k]
+            called = _inputs.short(first)
+            if again != first:
+                called += f" and {_inputs.short(again)}, which differ only in case"
+            raise GameError(f"two players are called {called}; give each player a different name")
     return names
 
 

@@ -166,7 +166,7 @@ def test_the_global_random_generator_is_never_touched():
         ({"players": True}, TypeError, "players must be a whole number like 2; got True (True or False)"),
         ({"players": 2.0}, TypeError, "players must be a whole number like 2; got 2.0 (a number): write 2,"),
         ({"players": 2.5}, TypeError, "players must be a whole number like 2; got 2.5 (a number)"),
-        ({"players": -1}, GameError, "a game needs at least one player; got -1"),
+        ({"players": -1}, GameError, "a game needs from 1 to 26 players; got -1"),
         ({"players": b"Ana"}, TypeError, "players must be a number or a list of names like ['Ana', 'Ben']"),
         ({"players": ["Ana", ""]}, GameError, "a player's name is a non-empty string; got ''"),
         ({"players": ["Ana", "  "]}, GameError, "a player's name is a non-empty string; got '  '"),
@@ -472,7 +472,7 @@ BAD_CLAIMS = [
         lambda g: g.claim(b"1RSO 2GTS 3POD"),
         TypeError,
         "a claim is three cards, given as text; got b'1RSO 2GTS 3POD' (bytes, not text): "
-        "pass text, such as '1RSO 2GTS 3POD' without the b in front",
+        "write '1RSO 2GTS 3POD', without the b",
     ),
     (
         "a code as bytes",
@@ -1291,3 +1291,31 @@ def test_every_public_name_has_a_docstring():
         if not name.startswith("_"):
             assert inspect.getdoc(member), name
     assert set(VARIANTS) == {"standard", "solitaire", "online", "competition"}
+
+
+def test_endless_or_huge_input_is_refused_without_reading_it_all(clock):
+    """A claim, a deck or a list of players from an endless iterable is refused, not read for ever."""
+    g = Game(players=["Ana", "Ben"], seed=4, clock=clock)
+    before = g.to_json()
+    with pytest.raises(GameError, match=r"^a SET is exactly three cards; got more than 3: "):
+        g.claim(itertools.repeat(g.table[0]))
+    with pytest.raises(GameError, match=r"^a SET is exactly three cards; got 1000000: "):
+        g.claim([g.table[0]] * 10**6)
+    assert g.to_json() == before
+    with pytest.raises(GameError, match=r"^the deck holds one red solid oval \(1RSO\) twice"):
+        Game(deck=itertools.cycle(["1RSO", "2RSO", "3RSO"]))
+    with pytest.raises(GameError, match=r"^a game needs from 1 to 26 players; got more: 27: 'a', 'a'"):
+        Game(players=itertools.repeat("a"))
+
+
+def test_player_names_are_short_and_differ_in_more_than_case():
+    with pytest.raises(GameError, match=r"^a player's name has at most 40 characters, to fit on the board"):
+        Game(players=["x" * 10**6, "Ben"])
+    assert len(Game(players=["x" * 40, "Ben"]).players[0].name) == 40
+    with pytest.raises(GameError) as info:
+        Game(players=["Ana", "ana"])
+    assert str(info.value) == (
+        "two players are called 'Ana' and 'ana', which differ only in case; give each player a different name"
+    )
+    with pytest.raises(GameError, match=r"^two players are called 'Ben'; give"):
+        Game(players=["Ben", "Ana", "Ben"])
