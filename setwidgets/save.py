@@ -110,11 +110,16 @@ def loads(
         if key not in expected:
             raise _damaged(f"it has a field {short(key)} that a saved game does not have")
     # Times of a pending call are moved to the new clock, so the caller keeps the seconds left.
-    shift = 0.0
+    shift = now = 0.0
     if pending:
-        shift = _read_clock(clock) - _time(data["saved_at"], "saved_at", 0.0)
+        now = _read_clock(clock)
+        shift = now - _time(data["saved_at"], "saved_at", 0.0)
     setup = _Setup(**_read_fields(_Setup, data, shift))
     state = _State(**_read_fields(_State, data, shift))
+    # A call made after the save would hold the turn for longer than the claim time.
+    late = [call.called_at for call in state.callers] + [state.turn_start or 0.0]
+    if pending and max(late) > now:
+        raise _damaged("a call or a turn starts after saved_at, the time the game was saved")
     _check_whole(setup, state)
     game = cls.__new__(cls)
     game._adopt(setup, state, clock)
@@ -337,14 +342,16 @@ def _check_whole(setup: _Setup, state: _State) -> None:
     names = [p.name for p in state.players]
     _reused("players", _check_players_for, setup.variant, names)
     _check_cards(setup, state)
-    if state.deck and len(state.table) < setup.table_size:
+    rules = variants.rules_of(setup.variant)
+    most = rules.most_on_table(setup.table_size)
+    if state.deck and (not setup.table_size <= len(state.table) <= most or len(state.table) % 3):
         raise _damaged(
             f"the table holds {_words.count(len(state.table), 'card')} while cards are left in the deck, "
-            f"but a table of this game holds at least table_size = {setup.table_size} then"
+            f"but a {setup.variant} table then holds from {setup.table_size} to {most} cards, "
+            "three at a time"
         )
     _check_callers(state, names)
     _check_hint(state)
-    rules = variants.rules_of(setup.variant)
     if not state.over:
         if state.lost:
             raise _damaged("it says the game is lost, but the game is not over")

@@ -53,6 +53,9 @@ __all__ = [
 
 _REGISTRY: dict[str, type[Variant]] = {}
 
+MOST_WITHOUT_SET = 20
+"""The most cards that can lie without a SET among them (a cap in AG(4,3) has at most 20 points)."""
+
 
 @dataclass
 class Outcome:
@@ -110,6 +113,14 @@ class Variant:
         """Whether a game that ends with this ``table`` is lost. Only solitaire can be lost."""
         return False
 
+    def most_on_table(self, table_size: int) -> int:
+        """The most cards the table can hold while cards are left in the deck.
+
+        Three more are dealt only to a table without a SET, and 20 cards is the most
+        that can lie without a SET (the largest cap in the deck), so 21 at the most.
+        """
+        return max(table_size, MOST_WITHOUT_SET + 1)
+
 
 def _three_more(game: Game) -> Outcome:
     before = len(game.table)
@@ -155,6 +166,10 @@ class Solitaire(Variant):
         """The one rule of losing: a full table without a SET."""
         return len(table) >= table_size and not has_set(table)
 
+    def most_on_table(self, table_size: int) -> int:
+        """No cards are ever added: a table without a SET ends the game."""
+        return table_size
+
 
 class Online(Variant):
     """Whenever the table has no SET after a deal, three more cards are dealt.
@@ -192,6 +207,10 @@ class Competition(Variant):
             f"and {len(dealt)} {_words.agree(len(dealt), 'was', 'were')} dealt."
         )
         return Outcome(message, dealt, returned)
+
+    def most_on_table(self, table_size: int) -> int:
+        """Three above the table size: then six go back and three come."""
+        return table_size + 3
 
 
 VARIANTS: tuple[str, ...] = tuple(_REGISTRY)

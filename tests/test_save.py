@@ -158,8 +158,38 @@ DAMAGED = [
         "a table smaller than table_size with a deck",
         quiet,
         with_(["table_size"], 15),
-        "the table holds 12 cards while cards are left in the deck, but a table of this game holds at "
-        "least table_size = 15",
+        "the table holds 12 cards while cards are left in the deck, but a standard table then holds "
+        "from 15 to 21 cards, three at a time",
+    ),
+    (
+        "a table of 13 with a deck",
+        quiet,
+        lambda d: d["table"].append(d["deck"].pop()),
+        "the table holds 13 cards while cards are left in the deck, but a standard table then holds "
+        "from 12 to 21 cards, three at a time",
+    ),
+    (
+        "a competition table of 18 with a deck",
+        quiet,
+        lambda d: (
+            (d.update(variant="competition"), d["table"].extend(d["deck"][-6:]), d["deck"][-6:].clear())
+            and d.update(deck=d["deck"][:-6])
+        ),
+        "the table holds 18 cards while cards are left in the deck, but a competition table then holds "
+        "from 12 to 15 cards, three at a time",
+    ),
+    (
+        "a solitaire table of 15 with a deck",
+        lambda: json.loads(Game(variant="solitaire", seed=3, clock=Clock()).to_json()),
+        lambda d: (d["table"].extend(d["deck"][-3:]), d.update(deck=d["deck"][:-3])),
+        "the table holds 15 cards while cards are left in the deck, but a solitaire table then holds "
+        "from 12 to 12 cards, three at a time",
+    ),
+    (
+        "a call after the save",
+        in_progress,
+        with_(["callers", 1, "called_at"], 10**6),
+        "a call or a turn starts after saved_at, the time the game was saved",
     ),
     (
         "table_size not a multiple of 3",
