@@ -310,7 +310,9 @@ def test_a_wrong_claim_costs_a_point_and_the_cards_stay():
 def test_messages_to_the_default_player_you_read_as_english():
     g = new_game()
     assert g.players[0].name == "You"
-    wrong = g.claim(not_a_set(g))
+    chosen = not_a_set(g)
+    wrong = g.claim(chosen)
+    assert wrong.ok is False and wrong.penalty is True and wrong.cards == chosen
     assert wrong.message == f"{wrong.verdict} You lose a point."
     right = g.claim(g.sets_on_table()[0])
     assert right.message == f"You keep a SET (+1 point). {right.verdict}"
@@ -716,10 +718,26 @@ def test_a_claim_after_the_time_ran_out_only_costs_the_timeout():
     clock.advance(7)
     table = g.table
     claim = g.claim(g.sets_on_table()[0], player="Ana")
-    assert not claim.ok and claim.penalty
+    assert claim.ok is False and claim.penalty is True
     assert claim.message == "Too late: Ana had 5 seconds to show a SET and lost a point."
     assert g.table == table and g.scores == {"Ana": -1, "Ben": 0}
     assert g.caller == 1 and g.time_left() == 3.0
+
+
+def test_too_late_speaks_to_you_in_lower_case():
+    clock = Clock()
+    g = new_game(clock=clock)
+    g.call()
+    clock.advance(6)
+    claim = g.claim(g.sets_on_table()[0])
+    assert claim.message == "Too late: you had 5 seconds to show a SET and lost a point."
+
+
+def test_a_claim_without_a_call_records_the_call_first():
+    g = new_game(players=["Ana", "Ben"])
+    g.claim(g.sets_on_table()[0], player="Ben")
+    assert [(e["type"], e["player"]) for e in g.history[1:]] == [("call", 1), ("claim", 1)]
+    assert g.history[1]["line"] == 1
 
 
 def test_a_refused_move_does_not_count_a_timeout_twice():
@@ -1027,6 +1045,7 @@ def test_hints_show_one_more_card_of_one_set_each_time():
     one, two, three, again = g.hint(), g.hint(), g.hint(), g.hint()
     assert len(one) == 1 and two[:1] == one and len(two) == 2 and three[:2] == two and again == three
     assert is_set(three) and set(three) <= set(g.table)
+    assert json.loads(g.to_json())["hint_shown"] == 3  # a fourth hint shows no more than the SET
     # Each hint event lists the cards shown, so a teacher can see how much help was asked for.
     shown = [[c.code for c in hint] for hint in (one, two, three, again)]
     assert [(e["type"], e["cards"]) for e in g.history[-4:]] == [("hint", cards) for cards in shown]
