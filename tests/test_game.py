@@ -319,7 +319,7 @@ def test_messages_to_the_default_player_you_read_as_english():
 
 
 def test_during_a_call_the_refusals_say_who_called():
-    g = new_game(players=["You", "Ana"])
+    g = new_game(players=["You", "Ana", "Cai"])
     g.call()
     with pytest.raises(GameError) as info:
         g.call()
@@ -329,6 +329,18 @@ def test_during_a_call_the_refusals_say_who_called():
         g.call("Ana")
     assert str(info.value) == "Ana is already in line, after you; wait until the players before are done."
     assert [(e["type"], e["player"], e["line"]) for e in g.history[1:]] == [("call", 0, 1), ("call", 1, 2)]
+    chosen = g.sets_on_table()[0]
+    with pytest.raises(GameError) as info:
+        g.claim(chosen, player="Ana")
+    assert str(info.value) == (
+        "You hold the call; Ana is number 2 in line and may claim when the players before are done."
+    )
+    with pytest.raises(GameError) as info:
+        g.claim(chosen, player="Cai")
+    assert str(info.value) == (
+        "You have called SET; nobody else may take cards until the caller has chosen. "
+        "Call SET yourself to be next in line."
+    )
     with pytest.raises(GameError) as info:
         g.no_set("Ana")
     assert (
@@ -642,7 +654,7 @@ def test_a_later_caller_whose_cards_were_taken_loses_nothing():
     g.call("Ben")
     assert g.claim(chosen, player="Ana").ok
     claim = g.claim(chosen, player="Ben")
-    assert not claim.ok and not claim.penalty
+    assert not claim.ok and not claim.penalty and claim.cards == chosen
     assert (
         claim.message
         == f"Too late: {chosen[0]} {chosen[1]} {chosen[2]} were taken by Ana after Ben called. No penalty."
