@@ -654,7 +654,7 @@ def test_a_later_caller_whose_cards_were_taken_loses_nothing():
     g.call("Ben")
     assert g.claim(chosen, player="Ana").ok
     claim = g.claim(chosen, player="Ben")
-    assert not claim.ok and not claim.penalty and claim.cards == chosen
+    assert not claim.ok and not claim.penalty and claim.cards == chosen and claim.player == 1
     assert (
         claim.message
         == f"Too late: {chosen[0]} {chosen[1]} {chosen[2]} were taken by Ana after Ben called. No penalty."
