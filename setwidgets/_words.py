@@ -52,8 +52,11 @@ def plural(noun: str) -> str:
 
 
 def agree(n: float, singular: str, plural_form: str) -> str:
-    """``singular`` for one (and minus one), otherwise ``plural_form``: agree(2, 'was', 'were') == 'were'."""
-    return singular if abs(n) == 1 else plural_form
+    """``singular`` for one (and minus one), otherwise ``plural_form``: agree(2, 'was', 'were') == 'were'.
+
+    One is what the reader sees: 1.0001 is written "1" (see :func:`number`), so it takes the singular.
+    """
+    return singular if number(n) in ("1", "-1") else plural_form
 
 
 def is_are(n: float) -> str:

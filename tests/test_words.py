@@ -97,3 +97,11 @@ def test_third_value_says_agree_or_remaining():
     assert _words.third_value("shading", "open", "open", "open") == (
         "both cards have shading open, so the third card has shading open too"
     )
+
+
+def test_a_number_written_as_one_takes_the_singular():
+    assert _words.seconds(1.0001) == "1 second"
+    assert _words.count(0.9999, "card") == "1 card"
+    assert _words.count(-1.0, "point") == "-1 point"
+    assert _words.count(1.5, "second") == "1.5 seconds"
+    assert _words.agree(1.0004, "was", "were") == "was" and _words.agree(1.001, "was", "were") == "were"
