@@ -131,7 +131,7 @@ def _value_problem(feature: str, value: Any) -> str | None:
     # A value of another feature usually means the arguments came in another order.
     for other in FEATURES:
         if other != feature and _canonical(other, value) is not None:
-            return problem + f", which is a {other}"
+            return problem + f", which is a card's {other}"
     return problem + _inputs.bytes_hint(value)
 
 
@@ -174,7 +174,7 @@ def _check(given: dict[str, Any]) -> None:
     if missing:
         problems.append(f"{_words.and_list(missing)} {_words.is_are(len(missing))} missing")
     message = "; ".join(problems)
-    if any(", which is a " in problem for problem in problems):
+    if any(", which is a card's " in problem for problem in problems):
         message += ". Give the features in the order number, color, shape, shading, or by name"
     if missing:
         raise TypeError(f"{message}. A card needs all four features, like {_EXAMPLE}.")

@@ -145,7 +145,9 @@ def _reused(key: str, check: Callable[..., Any], *args: Any, **options: Any) -> 
     try:
         return check(*args, **options)
     except (TypeError, ValueError, OverflowError) as error:
-        raise _damaged(f"{key}: {error}") from None
+        # Most checks name the setting themselves ("table_size must be ..."): say it once.
+        text = str(error)
+        raise _damaged(text if text.startswith(key) else f"{key}: {text}") from None
 
 
 def _list(value: Any, key: str, items: str) -> list[Any]:

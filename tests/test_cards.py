@@ -64,8 +64,8 @@ def test_features_in_the_wrong_order_are_named_as_what_they_are():
     with pytest.raises(ValueError) as info:
         Card(2, "red", "striped", "oval")
     assert str(info.value) == (
-        "shape must be one of 'oval', 'squiggle', 'diamond'; got 'striped', which is a shading; "
-        "shading must be one of 'solid', 'striped', 'open'; got 'oval', which is a shape. "
+        "shape must be one of 'oval', 'squiggle', 'diamond'; got 'striped', which is a card's shading; "
+        "shading must be one of 'solid', 'striped', 'open'; got 'oval', which is a card's shape. "
         "Give the features in the order number, color, shape, shading, or by name"
     )
 
@@ -102,12 +102,12 @@ def test_a_wrong_value_names_the_feature_and_its_choices(kwargs, message):
         ),
         ({"number": 2.5}, "number must be one of 1, 2, 3; got 2.5 (a number)"),
         ({"number": 4.0}, "number must be one of 1, 2, 3; got 4.0 (a number)"),
-        ({"color": 1}, "color must be one of 'red', 'green', 'purple'; got 1 (a number), which is a number"),
+        ({"color": 1}, "color must be one of 'red', 'green', 'purple'; got 1 (a number), which is a card's number"),
         ({"color": b"red"}, "color must be one of 'red', 'green', 'purple'; got b'red' (bytes, not text)"),
         ({"shape": ["oval"]}, "shape must be one of 'oval', 'squiggle', 'diamond'; got ['oval'] (a list)"),
         (
             {"shading": 2},
-            "shading must be one of 'solid', 'striped', 'open'; got 2 (a number), which is a number",
+            "shading must be one of 'solid', 'striped', 'open'; got 2 (a number), which is a card's number",
         ),
     ],
 )

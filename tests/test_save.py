@@ -136,7 +136,7 @@ DAMAGED = [
         "players: solitaire is a game for 1 player; got 2 players (Ana, Ben)",
     ),
     ("an unknown variant", quiet, with_(["variant"], "speed"), "variant: unknown variant 'speed'"),
-    ("a variant as a number", quiet, with_(["variant"], 2), "variant: variant must be one of 'standard'"),
+    ("a variant as a number", quiet, with_(["variant"], 2), "damaged: variant must be one of 'standard'"),
     ("over with players in line", in_progress, with_(["over"], True), "the game is over, yet players are"),
     ("over with a SET on the table", quiet, with_(["over"], True), "the game is over, yet the table still"),
     (
