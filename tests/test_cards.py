@@ -102,7 +102,10 @@ def test_a_wrong_value_names_the_feature_and_its_choices(kwargs, message):
         ),
         ({"number": 2.5}, "number must be one of 1, 2, 3; got 2.5 (a number)"),
         ({"number": 4.0}, "number must be one of 1, 2, 3; got 4.0 (a number)"),
-        ({"color": 1}, "color must be one of 'red', 'green', 'purple'; got 1 (a number), which is a card's number"),
+        (
+            {"color": 1},
+            "color must be one of 'red', 'green', 'purple'; got 1 (a number), which is a card's number",
+        ),
         ({"color": b"red"}, "color must be one of 'red', 'green', 'purple'; got b'red' (bytes, not text)"),
         ({"shape": ["oval"]}, "shape must be one of 'oval', 'squiggle', 'diamond'; got ['oval'] (a list)"),
         (
