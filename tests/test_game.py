@@ -1350,3 +1350,11 @@ def test_player_names_are_short_and_differ_in_more_than_case():
     )
     with pytest.raises(GameError, match=r"^two players are called 'Ben'; give"):
         Game(players=["Ben", "Ana", "Ben"])
+
+
+def test_the_default_player_who_runs_out_of_time_reads_you_lose(clock):
+    g = Game(seed=1, clock=clock)
+    g.call()
+    clock.advance(6)
+    assert g.expire() == [0]
+    assert g.history[-1]["message"] == "You lose a point: no SET shown within 5 seconds."
