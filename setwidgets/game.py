@@ -302,7 +302,7 @@ class Game:
         _check_players_for(name, names)
         size = _check_table_size(table_size, len(cards))
         seconds = _inputs.seconds(claim_seconds, "claim_seconds", error=GameError)
-        _check_clock(clock)
+        _inputs.clock(clock)
         rng, seed_used = _inputs.rng_and_seed(seed)
 
         shuffled = list(cards)
@@ -922,10 +922,6 @@ def _check_players_for(variant: str, names: list[str]) -> None:
             f"{variant} is a game for {_words.count(wanted, 'player')}; "
             f"got {_words.count(len(names), 'player')} ({_inputs.short(', '.join(names))[1:-1]})"
         )
-
-
-def _check_clock(clock: Any) -> None:
-    _inputs.clock(clock)
 
 
 def _read_clock(clock: Callable[[], float]) -> float:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from setwidgets import _words, variants
+from setwidgets._inputs import clock as check_clock
 from setwidgets._inputs import seconds, short, what, whole_number
 from setwidgets.cards import Card
 from setwidgets.game import (
@@ -48,7 +49,6 @@ from setwidgets.game import (
     GameError,
     Player,
     _Call,
-    _check_clock,
     _check_players_for,
     _check_table_size,
     _check_variant,
@@ -91,7 +91,7 @@ def loads(
     """A game from the text :func:`dumps` wrote, checked; ``clock`` as for ``Game``."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"from_json() needs the text made by Game.to_json(); got {what(text)}")
-    _check_clock(clock)
+    check_clock(clock)
     data = _parse(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameError(f"this is not a saved game: Game.to_json() text starts with a 'format' of {FORMAT}")

@@ -277,14 +277,18 @@ def test_the_magic_rule_notebook_asks_for_is_set_from_the_features():
 # -- the course configuration ------------------------------------------------------------------
 
 
-def load_config(exchange: str | None = None):
+def load_config(exchange: str | None = None, folder: Path = EXERCISES):
+    """The course's nbgrader configuration, loaded from ``folder`` (a copy is put there first)."""
     from traitlets.config.loader import PyFileConfigLoader
 
+    if folder != EXERCISES:
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(EXERCISES / "nbgrader_config.py", folder / "nbgrader_config.py")
     saved = os.environ.pop("SETWIDGETS_EXCHANGE", None)
     try:
         if exchange is not None:
             os.environ["SETWIDGETS_EXCHANGE"] = exchange
-        return PyFileConfigLoader("nbgrader_config.py", path=str(EXERCISES)).load_config()
+        return PyFileConfigLoader("nbgrader_config.py", path=str(folder)).load_config()
     finally:
         os.environ.pop("SETWIDGETS_EXCHANGE", None)
         if saved is not None:
@@ -320,41 +324,24 @@ def test_zip_collect_reads_the_student_and_notebook_from_the_file_name():
     assert re.match(pattern, "/course/downloaded/01_magic_rule/extracted/notes.txt") is None
 
 
-def _load_copy(folder: Path, exchange: str | None = None):
-    """Load a copy of the course's nbgrader_config.py from ``folder`` (as if the course lived there)."""
-    from traitlets.config.loader import PyFileConfigLoader
-
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copy(EXERCISES / "nbgrader_config.py", folder / "nbgrader_config.py")
-    saved = os.environ.pop("SETWIDGETS_EXCHANGE", None)
-    try:
-        if exchange is not None:
-            os.environ["SETWIDGETS_EXCHANGE"] = exchange
-        return PyFileConfigLoader("nbgrader_config.py", path=str(folder)).load_config()
-    finally:
-        os.environ.pop("SETWIDGETS_EXCHANGE", None)
-        if saved is not None:
-            os.environ["SETWIDGETS_EXCHANGE"] = saved
-
-
 def test_a_fresh_course_gets_its_own_exchange_open_to_all_with_the_sticky_bit(tmp_path):
     """The Formgrader offers Release and Collect only when the exchange folder exists."""
     old = os.umask(0o077)  # a strict umask must not leave the students out
     try:
-        config = _load_copy(tmp_path / "course")
+        config = load_config(folder=tmp_path / "course")
     finally:
         os.umask(old)
     exchange = tmp_path / "course" / "exchange"
     assert config.Exchange.root == str(exchange) and exchange.is_dir()
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
     exchange.chmod(0o770)  # a folder a teacher set up is left as it is
-    _load_copy(tmp_path / "course")
+    load_config(folder=tmp_path / "course")
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o770
 
 
 def test_a_shared_exchange_is_neither_made_nor_changed(tmp_path):
     shared = tmp_path / "shared"
-    config = _load_copy(tmp_path / "course", exchange=str(shared))
+    config = load_config(str(shared), tmp_path / "course")
     assert config.Exchange.root == str(shared)
     assert not shared.exists() and not (tmp_path / "course" / "exchange").exists()
-    assert _load_copy(tmp_path / "other", exchange="").Exchange.root == str(tmp_path / "other" / "exchange")
+    assert load_config("", tmp_path / "other").Exchange.root == str(tmp_path / "other" / "exchange")
