@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -275,8 +276,17 @@ def test_the_printed_address_opens_the_course_and_one_ctrl_c_in_the_terminal_sto
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/contents/{FIRST}", headers={"Authorization": f"token {printed[1]}"}
         )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.status == 200
+        # Jupyter prints its address before the IOLoop binds the port, so the first tries may be refused.
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    assert response.status == 200
+                break
+            except urllib.error.URLError as error:
+                if not isinstance(error.reason, ConnectionRefusedError) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
         os.write(primary, b"\x03")  # Ctrl-C, typed once
         try:
