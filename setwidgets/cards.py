@@ -293,12 +293,12 @@ class Card:
     @property
     def vector(self) -> tuple[int, int, int, int]:
         """The card as a vector in Z_3^4: the position (0, 1, 2) of each value."""
-        return tuple(VALUES[f].index(getattr(self, f)) for f in FEATURES)  # type: ignore[return-value]
+        return _VECTORS[self._index]
 
     @property
     def code(self) -> str:
         """The compact code, e.g. ``"2RTO"``; ``str(card)`` gives the same."""
-        return "".join(CODE_LETTERS[f][VALUES[f].index(getattr(self, f))] for f in _CODE_ORDER)
+        return _CODES[self._index]
 
     @property
     def name(self) -> str:
@@ -316,6 +316,16 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.number}, {self.color!r}, {self.shape!r}, {self.shading!r})"
+
+    # Two cards are equal when they are the same card, which the index says in one comparison
+    # (games and set finding compare cards millions of times).
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._index == other._index  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self._index
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
@@ -342,6 +352,13 @@ Card.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
 )
 
 
+# A card's vector and code, by index: computed once, not on every use.
+_VECTORS: tuple[tuple[int, int, int, int], ...] = tuple(itertools.product(range(3), repeat=len(FEATURES)))
+_CODES: tuple[str, ...] = tuple(
+    "".join(CODE_LETTERS[f][v[FEATURES.index(f)]] for f in _CODE_ORDER) for v in _VECTORS
+)
+
+
 def full_deck() -> list[Card]:
     """All 81 cards, in a fixed order: by number, then color, shape, shading.
 
@@ -352,7 +369,13 @@ def full_deck() -> list[Card]:
     >>> len(deck), deck[0].name, deck[-1].name
     (81, 'one red solid oval', 'three purple open diamonds')
     """
-    return [Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES))]
+    return list(_FULL_DECK)
+
+
+# Cards are immutable, so every deck shares these 81, checked once, instead of building new ones.
+_FULL_DECK: tuple[Card, ...] = tuple(
+    Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES))
+)
 
 
 def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
@@ -389,4 +412,4 @@ def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
     if not fixed:
         fixed = {"color": "red"}
     wanted = {feature: _normalise(feature, value) for feature, value in fixed.items()}
-    return [c for c in full_deck() if all(getattr(c, f) == v for f, v in wanted.items())]
+    return [c for c in _FULL_DECK if all(getattr(c, f) == v for f, v in wanted.items())]

@@ -66,13 +66,13 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any
 
 from setwidgets import _inputs, _words, variants
 from setwidgets.cards import Card, full_deck, mini_deck
-from setwidgets.rules import Verdict, explain, find_sets, has_set
+from setwidgets.rules import Verdict, _first_positions, explain, find_sets
 from setwidgets.variants import VARIANTS
 
 __all__ = ["VARIANTS", "Claim", "Game", "GameError", "NoSet", "Player"]
@@ -223,29 +223,36 @@ class _State:
 
     def snapshot(self) -> _State:
         """A copy to roll a refused move back to."""
-        return _State(**{f.name: _copied(getattr(self, f.name)) for f in fields(self)})
+        return _State(**{name: _copied(getattr(self, name)) for name in _STATE_FIELDS})
 
     def restore(self, saved: _State) -> None:
         """Put every field back as it was in ``saved``."""
-        for f in fields(self):
-            value = getattr(saved, f.name)
+        for name in _STATE_FIELDS:
+            value = getattr(saved, name)
             if isinstance(value, random.Random):
                 # Into the same generator: a random.Random passed in as the seed stays shared.
                 self.rng.setstate(value.getstate())
             else:
-                setattr(self, f.name, value)
+                setattr(self, name, value)
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(_State))  # every move snapshots them: named once
 
 
 def _copied(value: Any) -> Any:
     """A copy deep enough that a move cannot change it: cards and events are never changed in place."""
     if isinstance(value, list):
-        return [_copied(item) for item in value]
-    if isinstance(value, (Player, _Call)):
-        return replace(value, **{f.name: _copied(getattr(value, f.name)) for f in fields(value)})
-    if isinstance(value, dict):
-        return dict(value)
+        # Only players and callers change in place; a list of cards, SETs or events is copied shallow.
+        if value and isinstance(value[0], (Player, _Call)):
+            return [_copied(item) for item in value]
+        return list(value)
+    if isinstance(value, Player):
+        return Player(value.name, list(value.sets), value.penalties)
+    if isinstance(value, _Call):
+        return _Call(value.player, value.called_at, dict(value.taken))
     if isinstance(value, random.Random):
-        copy = random.Random(0)
+        # A generator in the same state; seeding a new one first would only cost time.
+        copy = random.Random.__new__(random.Random)
         copy.setstate(value.getstate())
         return copy
     return value
@@ -320,6 +327,7 @@ class Game:
     def _adopt(self, setup: _Setup, state: _State, clock: Callable[[], float]) -> None:
         """Take on a setup and a state: for a new game, and for one loaded from a save."""
         self._setup = setup
+        self._in_deck = frozenset(setup.cards)  # a claim's cards are looked up here, not in a list
         self._state = state
         self._rules = variants.rules_of(setup.variant)
         self._clock = clock
@@ -751,7 +759,7 @@ class Game:
             raise GameError(
                 f"the card {twice.name} ({twice}) is chosen twice; a SET is three different cards"
             )
-        strangers = [c for c in chosen if c not in self._setup.cards]
+        strangers = [c for c in chosen if c not in self._in_deck]
         if strangers:
             raise GameError(
                 f"{_codes(strangers)} {_words.is_are(len(strangers))} not in this game's deck of "
@@ -881,7 +889,7 @@ class Game:
         if s.hint is not None and not set(s.hint) <= set(s.table):
             s.hint, s.hint_shown = None, 0
         # The one end of every game: the table and the deck together can no longer make a SET.
-        if not has_set(s.table) and not has_set(s.table + s.deck):
+        if _no_set_in(s.table) and _no_set_in(s.table + s.deck):
             self._end()
         else:
             self._rules.after_deal(self)
@@ -900,6 +908,11 @@ class Game:
         else:
             reason = "the deck is empty and no SET is left on the table"
         self._record("over", reason=reason, scores=self.scores, lost=s.lost)
+
+
+def _no_set_in(cards: list[Card]) -> bool:
+    """True when no SET lies among these different cards (the game's own, already checked)."""
+    return _first_positions([c.index for c in cards]) is None
 
 
 # -- input checks shared by Game() and Game.from_json() -------------------------------

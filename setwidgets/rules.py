@@ -28,6 +28,7 @@ __all__ = [
     "count_sets",
     "explain",
     "find_sets",
+    "first_set",
     "has_set",
     "is_set",
     "third_card",
@@ -35,6 +36,26 @@ __all__ = [
 
 _ONE_ARGUMENT: Any = object()  # third_card([a, b]): the second card was not given separately
 _DECK = tuple(full_deck())  # cards are immutable, so third_card hands out these, found by index
+
+
+def _third_by_digits(i: int, j: int) -> int:
+    """The full-deck index of the card completing cards number i and j, digit by digit."""
+    total = 0
+    for _ in range(4):
+        # One base-3 digit per feature: the third digit is -(x + y) mod 3.
+        total = total * 3 + (-(i // 27 + j // 27)) % 3
+        i, j = (i % 27) * 3, (j % 27) * 3
+    return total
+
+
+THIRD: bytes = bytes(_third_by_digits(i, j) for i in range(81) for j in range(81))
+"""The third card of every pair, computed once: ``THIRD[81 * i + j]`` is the full-deck index of
+the card that makes a SET with cards number ``i`` and ``j`` (for ``i == j`` it is ``i`` itself,
+as ``-(a + a) = a`` mod 3). :mod:`setwidgets.sim` builds its numpy table from this one.
+
+>>> THIRD[81 * 0 + 40]   # one red solid oval and two green striped squiggles: three purple open diamonds
+80
+"""
 
 
 def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
@@ -220,12 +241,7 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUME
 
 def _third_index(i: int, j: int) -> int:
     """The full-deck index of the card completing cards number i and j (i != j)."""
-    total = 0
-    for _ in range(4):
-        # One base-3 digit per feature: the third digit is -(x + y) mod 3.
-        total = total * 3 + (-(i // 27 + j // 27)) % 3
-        i, j = (i % 27) * 3, (j % 27) * 3
-    return total
+    return THIRD[81 * i + j]
 
 
 def find_sets(cards: Iterable[Card | str], *more: Card | str) -> list[tuple[Card, Card, Card]]:
@@ -235,6 +251,10 @@ def find_sets(cards: Iterable[Card | str], *more: Card | str) -> list[tuple[Card
     the pair is present, instead of trying all n^3 triples. The cards may be
     a list, several cards, or one string of codes.
 
+    The order: each SET is written with its cards in the order of the list,
+    and the SETs are sorted by the positions of their first two cards, then
+    the third; so ``find_sets(cards)[0]`` is :func:`first_set` ``(cards)``.
+
     >>> find_sets(["1RSO", "2RSO", "3RSO", "1GTS"])
     [(Card(1, 'red', 'oval', 'solid'), Card(2, 'red', 'oval', 'solid'), Card(3, 'red', 'oval', 'solid'))]
     """
@@ -243,16 +263,58 @@ def find_sets(cards: Iterable[Card | str], *more: Card | str) -> list[tuple[Card
 
 def _find_sets(func: str, cards: Any, more: tuple[Any, ...]) -> list[tuple[Card, Card, Card]]:
     table = _inputs.distinct_cards(func, cards, more)
+    return [(table[i], table[j], table[k]) for i, j, k in _set_positions(table)]
+
+
+def _set_positions(table: list[Card]) -> list[tuple[int, int, int]]:
+    """The positions (i < j < k) of every SET on the table, smallest first."""
     indices = [card.index for card in table]
     position = {index: p for p, index in enumerate(indices)}
+    third = THIRD
     found = []
     for i, a in enumerate(indices):
+        row = 81 * a
         for j in range(i + 1, len(indices)):
-            k = position.get(_third_index(a, indices[j]), -1)
+            k = position.get(third[row + indices[j]], -1)
             # Each SET is met from each of its three pairs; keep it only from its first two.
             if k > j:
-                found.append((table[i], table[j], table[k]))
+                found.append((i, j, k))
+    # Met pair by pair, the SETs come ordered by (i, j); two SETs never share that pair.
     return found
+
+
+def first_set(cards: Iterable[Card | str], *more: Card | str) -> tuple[Card, Card, Card] | None:
+    """One SET among the cards, or None when there is none; it stops at the first it meets.
+
+    The SET returned is the first in :func:`find_sets`' order: of all the SETs,
+    the one whose positions ``i < j < k`` in the list are smallest, compared
+    first by ``i``, then ``j``, then ``k``. It is what you get by trying the pairs
+    in order (first card with each later card, then the second card with each
+    later card, ...) and asking whether the card completing the pair comes
+    later in the list.
+
+    >>> [card.code for card in first_set(["1GTS", "1RSO", "2RSO", "3RSO", "3POD"])]
+    ['1GTS', '2RSO', '3POD']
+    >>> first_set(["1RSO", "2RSO", "1GTS"]) is None
+    True
+    """
+    table = _inputs.distinct_cards("first_set", cards, more)
+    found = _first_positions([card.index for card in table])
+    return None if found is None else (table[found[0]], table[found[1]], table[found[2]])
+
+
+def _first_positions(indices: list[int]) -> tuple[int, int, int] | None:
+    """The positions (i < j < k) of the first SET among these full-deck indices, or None."""
+    position = {index: p for p, index in enumerate(indices)}
+    third = THIRD
+    n = len(indices)
+    for i in range(n - 2):
+        row = 81 * indices[i]
+        for j in range(i + 1, n - 1):
+            k = position.get(third[row + indices[j]], -1)
+            if k > j:
+                return i, j, k
+    return None
 
 
 def has_set(cards: Iterable[Card | str], *more: Card | str) -> bool:
@@ -264,12 +326,7 @@ def has_set(cards: Iterable[Card | str], *more: Card | str) -> bool:
     (True, False)
     """
     indices = [card.index for card in _inputs.distinct_cards("has_set", cards, more)]
-    present = set(indices)
-    return any(
-        _third_index(a, indices[j]) in present
-        for i, a in enumerate(indices)
-        for j in range(i + 1, len(indices))
-    )
+    return _first_positions(indices) is not None
 
 
 def count_sets(cards: Iterable[Card | str], *more: Card | str) -> int:
