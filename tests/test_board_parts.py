@@ -7,6 +7,7 @@ fixture's, so a test moves time by hand and sees exactly which timers fire.
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -387,3 +388,190 @@ def test_a_board_races_the_computer_and_runs_out_the_callers_time_on_the_loop(cl
     assert board.timer.startswith("Time 01:") and board._timer_widget.value == _status.html(board.timer)
     board.close()
     assert loop.waiting == [], "a closed board leaves no timer behind"
+
+
+# -- the rules line ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "solitaire", "online", "competition"])
+def test_the_rules_line_names_the_variant_and_quotes_its_own_description(variant):
+    from setwidgets import variants
+
+    players = ["You"] if variant == "solitaire" else ["Ana", "Ben"]
+    line = _status.rules(Game(players=players, variant=variant, seed=1))
+    assert line.startswith(f"Rules: {variant}. ")
+    first_sentence = variants.rules_of(variant).__doc__.strip().split(".")[0]
+    assert " ".join(first_sentence.split()) in line
+    assert "12 cards on the table" in line
+    assert ("served in the order they called" in line) == (len(players) > 1)
+
+
+def test_the_competition_rules_line_says_what_happens_at_fifteen():
+    line = _status.rules(Game(players=2, variant="competition", seed=1))
+    assert "No SET among 15" in line and "back into the deck" in line
+
+
+def test_the_rules_line_gives_the_time_to_pick_or_its_absence():
+    assert "after a call, 2 seconds to pick" in _status.rules(Game(players=2, claim_seconds=2, seed=1))
+    assert "no time limit to pick" in _status.rules(Game(players=2, claim_seconds=None, seed=1))
+    assert "9 cards on the table" in _status.rules(Game(deck="mini", seed=1))
+
+
+# -- the puzzle and the practice record (pure) ------------------------------------------------------------
+
+
+def test_the_puzzle_module_examples_run_as_shown():
+    import doctest
+
+    from setwidgets.widgets import _puzzle
+
+    tried = doctest.testmod(_puzzle, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried.attempted > 5 and tried.failed == 0
+
+
+def test_the_status_module_examples_run_as_shown():
+    import doctest
+
+    tried = doctest.testmod(_status, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried.attempted > 3 and tried.failed == 0
+
+
+def test_a_puzzle_deal_is_seeded_and_holds_the_sets_asked_for(clock):
+    from setwidgets import find_sets
+    from setwidgets.widgets._puzzle import Puzzle
+
+    a, b = Puzzle(seed=8, clock=clock), Puzzle(seed=8, clock=clock)
+    assert a.cards == b.cards and len(a.cards) == 12 and a.seed == 8
+    assert a.solutions == find_sets(a.cards) and a.solutions
+    six = Puzzle(seed=2, sets=6, clock=clock)
+    assert len(find_sets(six.cards)) == 6 and six.left == 6
+    assert len(Puzzle(seed=2, size=9, clock=clock).cards) == 9
+    assert Puzzle(seed=None, clock=clock).seed is not None
+
+
+def test_a_puzzle_counts_found_repeated_and_missed_claims_and_stops_its_clock(clock):
+    from setwidgets.widgets._puzzle import Puzzle
+
+    puzzle = Puzzle(seed=3, clock=clock)
+    total = len(puzzle.solutions)
+    assert total >= 2
+    clock.advance(5)
+    first = puzzle.claim(puzzle.solutions[0])
+    assert first.kind == "found" and first.ok and puzzle.left == total - 1
+    assert first.message == f"A SET! {total - 1} SET{'s' if total > 2 else ''} still to find."
+    again = puzzle.claim(list(reversed(puzzle.solutions[0])))
+    assert again.kind == "again" and not again.ok and puzzle.misses == 0 and puzzle.left == total - 1
+    wrong = next(
+        (a, b, c)
+        for a, b, c in itertools.combinations(puzzle.cards, 3)
+        if not any({a, b, c} == set(s) for s in puzzle.solutions)
+    )
+    miss = puzzle.claim(wrong)
+    assert miss.kind == "miss" and puzzle.misses == 1 and miss.message.startswith("Not a SET: ")
+    assert miss.message.endswith(" A miss.")
+    for triple in puzzle.solutions[1:]:
+        clock.advance(10)
+        last = puzzle.claim(triple)
+    assert puzzle.solved and puzzle.left == 0
+    seconds = 5 + 10 * (total - 1)
+    assert last.message == f"A SET! That was the last one: solved in {seconds} seconds."
+    clock.advance(100)
+    assert puzzle.elapsed() == seconds  # the clock stopped at the last SET
+    assert puzzle.progress() == f"SETs found: {total} of {total} · 1 miss"
+
+
+def test_a_puzzle_refuses_bad_claims_and_counts_nothing(clock):
+    from setwidgets.widgets._puzzle import Puzzle
+
+    puzzle = Puzzle(seed=3, clock=clock)
+    off_table = next(c for c in full_deck() if c not in puzzle.cards)
+    on = puzzle.cards
+    with pytest.raises(ValueError, match=f"{off_table.code} is not on the table"):
+        puzzle.claim(on[0], on[1], off_table)
+    with pytest.raises(ValueError, match="three different cards"):
+        puzzle.claim(on[0], on[0], on[1])
+    with pytest.raises(TypeError, match="exactly three cards"):
+        puzzle.claim(on[0], on[1])
+    assert puzzle.misses == 0 and puzzle.found == []
+    for triple in puzzle.solutions:
+        puzzle.claim(triple)
+    with pytest.raises(ValueError, match="solved"):
+        puzzle.claim(puzzle.solutions[0])
+
+
+def test_a_puzzle_checks_what_it_is_made_of(clock):
+    from setwidgets.widgets._puzzle import Puzzle
+
+    with pytest.raises(ValueError, match="at least one SET"):
+        Puzzle(["1RSO", "2RSO", "1GSO"], clock=clock)
+    with pytest.raises(TypeError, match="either cards="):
+        Puzzle(["1RSO", "2RSO", "3RSO"], seed=1, clock=clock)
+    with pytest.raises(ValueError, match="from 3 to 20"):
+        Puzzle(seed=1, size=21, clock=clock)
+    with pytest.raises(ValueError, match="at least 1"):
+        Puzzle(seed=1, sets=0, clock=clock)
+    with pytest.raises(ValueError, match="ask for fewer SETs"):
+        Puzzle(seed=1, size=3, sets=2, clock=clock)
+    with pytest.raises(TypeError, match="clock"):
+        Puzzle(seed=1, clock=5)
+
+
+def test_the_practice_record_counts_boards_medians_and_misses(clock):
+    from setwidgets.widgets._puzzle import PracticeRecord, Puzzle
+
+    record = PracticeRecord()
+    assert record.summary() == "0 boards solved, no time yet, 0 misses."
+    times = []
+    for seed, seconds in ((1, 30), (2, 50), (3, 20)):
+        puzzle = Puzzle(seed=seed, clock=clock)
+        clock.advance(seconds)
+        for triple in puzzle.solutions:
+            puzzle.claim(triple)
+        times.append(seconds)
+        record.add(puzzle)
+    unfinished = Puzzle(seed=4, clock=clock)
+    wrong = next(
+        t
+        for t in itertools.combinations(unfinished.cards, 3)
+        if not any(set(t) == set(s) for s in unfinished.solutions)
+    )
+    unfinished.claim(wrong)
+    unfinished.claim(wrong)
+    clock.advance(99)
+    record.add(unfinished)
+    assert len(record) == 4 and record.solved == 3 and record.misses == 2
+    assert record.median_seconds == 30
+    assert record.summary() == "3 boards solved, median time 30 seconds, 2 misses."
+    assert [a.solved for a in record.attempts] == [True, True, True, False]
+    assert record.rows()[3] == (4, len(unfinished.solutions), 0, 99.0, 2, "no")
+    table = record.table().splitlines()
+    assert table[0].split() == ["board", "SETs", "found", "seconds", "misses", "solved"]
+    assert table[-1] == record.summary() and len(table) == 6
+    assert "<table>" in record._repr_html_() and "<td>no</td>" in record._repr_html_()
+    with pytest.raises(ValueError, match="already in the record"):
+        record.add(unfinished)
+    with pytest.raises(TypeError, match="records a Puzzle"):
+        record.add("1RSO 2RSO 3RSO")
+    assert len(record) == 4
+
+
+def test_the_practice_record_plots_one_bar_per_board_and_the_median(clock):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from setwidgets.widgets._puzzle import PracticeRecord, Puzzle
+
+    record = PracticeRecord()
+    for seconds in (10, 40):
+        puzzle = Puzzle(seed=seconds, clock=clock)
+        clock.advance(seconds)
+        for triple in puzzle.solutions:
+            puzzle.claim(triple)
+        record.add(puzzle)
+    ax = record.plot()
+    assert [round(bar.get_height()) for bar in ax.patches] == [10, 40]
+    assert [line.get_ydata()[0] for line in ax.get_lines()] == [25]
+    assert ax.get_title() == record.summary()
+    plt.close("all")

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from ipycanvas.canvas import _CANVAS_MANAGER, COMMANDS
 
-from setwidgets import Bot, Card, Game, explain, find_sets, is_set, mini_deck, third_card
+from setwidgets import Bot, Card, Game, GameError, explain, find_sets, is_set, mini_deck, third_card
 from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer
 from setwidgets.widgets._view import WIDGET_VIEW
 from setwidgets.widgets.board import card_letter
@@ -751,3 +751,191 @@ def test_exported_html_shows_the_cards_where_no_widget_runs():
     # Saved by JupyterLab (no widget state, the default): both boards show their cards.
     del nb.metadata["widgets"]
     assert pictures(nb) == (24, 2)
+
+
+# -- the Board's variants and its rules line ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "online", "competition"])
+def test_the_board_deals_a_game_of_any_variant_and_shows_its_rules(variant, clock):
+    board = Board(variant=variant, players=["Ana", "Ben"], seed=4, clock=clock)
+    assert board.game.variant == variant and board.game.seed == 4
+    assert board.game.table == Game(players=["Ana", "Ben"], variant=variant, seed=4).table
+    assert board.rules.startswith(f"Rules: {variant}. ")
+    assert board._rules_widget.value == f"<small>{board.rules}</small>"
+    assert "setw-rules" in board._rules_widget._dom_classes
+    assert board.rules in board.static_html()
+    board.close()
+
+
+def test_a_board_keeps_its_rules_line_after_a_new_game(clock):
+    board = Board(variant="solitaire", seed=2, clock=clock)
+    assert board.rules.startswith("Rules: solitaire. One player.")
+    board.new_game()
+    assert board.game.variant == "solitaire" and board._rules_widget.value.startswith(
+        "<small>Rules: solitaire."
+    )
+    board.close()
+
+
+def test_a_board_refuses_a_game_and_game_settings_together(game, clock):
+    with pytest.raises(TypeError, match="variant= make a new game"):
+        Board(game, variant="online")
+    with pytest.raises(TypeError, match="seed and deck= make a new game"):
+        Board(game, seed=1, deck="mini")
+    with pytest.raises(GameError):
+        Board(variant="chess", clock=clock)
+
+
+# -- the puzzle board ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def record():
+    from setwidgets.widgets import PracticeRecord
+
+    return PracticeRecord()
+
+
+@pytest.fixture
+def puzzle_board(clock, record):
+    from setwidgets.widgets import PuzzleBoard
+
+    b = PuzzleBoard(seed=3, record=record, clock=clock)
+    yield b
+    b.close()
+
+
+def claim_by_clicks(board, cards):
+    for card in cards:
+        board.click(*centre(board, board.puzzle.cards.index(card)))
+
+
+def test_the_puzzle_board_shows_twelve_cards_with_the_boards_letters(puzzle_board):
+    assert len(puzzle_board.card_rects) == 12
+    assert puzzle_board.letters == [card_letter(p) for p in range(12)]
+    total = len(puzzle_board.puzzle.solutions)
+    assert (
+        puzzle_board.status
+        == f"Find all {total} SETs among these 12 cards: click three cards, or press their letters."
+    )
+    assert puzzle_board.progress == f"SETs found: 0 of {total} · 0 misses"
+    assert puzzle_board.found == [] and "none yet" in puzzle_board._found_widget.value
+    assert puzzle_board.timer == "Time 00:00"
+
+
+def test_clicking_a_set_on_the_puzzle_board_lists_it_as_found(puzzle_board, clock):
+    puzzle = puzzle_board.puzzle
+    first = puzzle.solutions[0]
+    clock.advance(12)
+    claim_by_clicks(puzzle_board, first[:2])
+    assert puzzle_board.selected == [puzzle.cards.index(c) for c in first[:2]]
+    assert set(puzzle_board.highlights.values()) == {"selected"}
+    claim_by_clicks(puzzle_board, first[2:])
+    codes = " ".join(c.code for c in first)
+    assert puzzle_board.found == [codes]
+    assert puzzle_board.selected == []
+    assert puzzle_board.highlights == {puzzle.cards.index(c): "found" for c in first}
+    assert puzzle_board.status.startswith("A SET! ")
+    assert puzzle_board.progress.startswith(f"SETs found: 1 of {len(puzzle.solutions)}")
+    found_html = puzzle_board._found_widget.value
+    assert found_html.count('class="setw-found-set"') == 1 and codes in found_html
+    assert found_html.count('class="setw-card"') == 3
+    assert puzzle_board.timer == "Time 00:12"
+
+
+def test_a_miss_frames_the_odd_cards_and_a_repeat_costs_nothing(puzzle_board):
+    puzzle = puzzle_board.puzzle
+    wrong = next(
+        t
+        for t in itertools.combinations(puzzle.cards, 3)
+        if not any(set(t) == set(s) for s in puzzle.solutions)
+    )
+    claim_by_clicks(puzzle_board, wrong)
+    verdict = explain(wrong)
+    assert puzzle_board.status == f"{verdict} A miss."
+    odd = {puzzle.cards.index(verdict.cards[f.odd_index]) for f in verdict.broken}
+    assert puzzle_board.highlights == dict.fromkeys(odd, "odd")
+    assert puzzle.misses == 1 and puzzle_board.progress.endswith("1 miss")
+    claim_by_clicks(puzzle_board, puzzle.solutions[0])
+    claim_by_clicks(puzzle_board, puzzle.solutions[0])
+    assert puzzle_board.status.startswith("You found that SET already")
+    assert puzzle.misses == 1 and len(puzzle_board.found) == 1
+
+
+def test_solving_the_puzzle_board_records_it_and_stops_the_time(puzzle_board, record, clock):
+    puzzle = puzzle_board.puzzle
+    for triple in puzzle.solutions:
+        clock.advance(7)
+        claim_by_clicks(puzzle_board, triple)
+    seconds = 7 * len(puzzle.solutions)
+    assert puzzle.solved and len(record) == 1 and record.solved == 1
+    assert record.attempts[0].seconds == seconds
+    assert f"solved in {seconds} seconds" in puzzle_board.status
+    assert record.summary() in puzzle_board.status
+    clock.advance(60)
+    puzzle_board.tick()
+    assert puzzle_board.timer == f"Time 00:{seconds:02d}"
+    puzzle_board.select(0)
+    assert puzzle_board.status == f"Solved in {seconds} seconds. Press New board for another puzzle."
+    assert puzzle_board.selected == [] and len(record) == 1
+
+
+def test_new_board_records_a_started_board_once_and_deals_a_reproducible_series(puzzle_board, record, clock):
+    from setwidgets.widgets import PuzzleBoard
+
+    first = puzzle_board.puzzle
+    puzzle_board.buttons["new_board"].click()  # an untouched board is not recorded
+    assert len(record) == 0 and puzzle_board.puzzle is not first
+    claim_by_clicks(puzzle_board, puzzle_board.puzzle.solutions[0])
+    second = puzzle_board.new_board()
+    assert len(record) == 1 and not record.attempts[0].solved and record.attempts[0].found == 1
+    twin = PuzzleBoard(seed=3, record=record, clock=clock)
+    twin.new_board()
+    assert twin.new_board().cards == second.cards
+    assert len(record) == 1
+    twin.close()
+
+
+def test_the_puzzle_board_listens_to_letters_and_escape(puzzle_board):
+    assert puzzle_board.press("q") and puzzle_board.press("A")
+    assert puzzle_board.selected == [0, 1]
+    assert puzzle_board.press("Escape") and puzzle_board.selected == []
+    assert not puzzle_board.press("p")
+    puzzle_board.press("q")
+    puzzle_board.buttons["clear"].click()
+    assert puzzle_board.selected == []
+
+
+def test_the_puzzle_board_refuses_bad_input_and_changes_nothing(puzzle_board, clock):
+    from setwidgets.widgets import Puzzle, PuzzleBoard
+
+    with pytest.raises(ValueError, match="from 0 to 11"):
+        puzzle_board.select(12)
+    with pytest.raises(TypeError, match="press"):
+        puzzle_board.press(3)
+    with pytest.raises(TypeError, match="shows a Puzzle"):
+        PuzzleBoard("1RSO 2RSO 3RSO")
+    with pytest.raises(TypeError, match="not both"):
+        PuzzleBoard(Puzzle(seed=1, clock=clock), seed=2)
+    with pytest.raises(TypeError, match="PracticeRecord"):
+        PuzzleBoard(seed=1, record=[])
+    assert puzzle_board.selected == [] and puzzle_board.puzzle.misses == 0
+
+
+def test_puzzle_boards_share_the_session_record_unless_given_one(clock):
+    from setwidgets.widgets import PuzzleBoard, session_record
+
+    a, b = PuzzleBoard(seed=1, clock=clock), PuzzleBoard(seed=2, clock=clock)
+    assert a.record is b.record is session_record()
+    a.close(), b.close()
+
+
+def test_the_puzzle_board_has_a_static_twin_with_its_lines(puzzle_board):
+    claim_by_clicks(puzzle_board, puzzle_board.puzzle.solutions[0])
+    html = puzzle_board.static_html()
+    assert html.count('class="setw-card"') == 12
+    assert puzzle_board.progress in html and f"found: {puzzle_board.found[0]}" in html
+    bundle = puzzle_board._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data["text/plain"].startswith("PuzzleBoard:")

@@ -4,7 +4,10 @@
 - :class:`MagicRuleChecker`: three cards, checked feature by feature;
 - :class:`ThirdCardExplorer`: two cards and the one card that completes their SET;
 - :class:`CardPicker`: four dropdowns that pick a card;
-- :class:`CardTable`: some cards to pick from by clicking (a checker can sit under one).
+- :class:`CardTable`: some cards to pick from by clicking (a checker can sit under one);
+- :class:`PuzzleBoard`: find every SET of a table of twelve against the clock; each board
+  goes into a :class:`PracticeRecord` (boards solved, median time, misses), the session's
+  (:func:`session_record`) unless given one. The puzzle itself is a :class:`Puzzle`.
 
 The widgets hold no rules of their own: they call :mod:`setwidgets.game` and
 :mod:`setwidgets.rules` and redraw from what those return. Each one also
@@ -12,7 +15,8 @@ shows a static picture where no live widget can run (a saved notebook, an
 HTML export, nbgrader feedback).
 
 The widgets load on first use, so the parts that need no Jupyter module (the
-Board's wording in ``_status``, its seats and keys in ``_keys``) can be
+Board's wording in ``_status``, its seats and keys in ``_keys``, the puzzle
+and the practice record in ``_puzzle``) can be
 imported and tested without ipywidgets.
 """
 
@@ -26,15 +30,30 @@ if TYPE_CHECKING:
     from setwidgets.widgets.checker import MagicRuleChecker
     from setwidgets.widgets.explorer import ThirdCardExplorer
     from setwidgets.widgets.pickers import CardPicker
+    from setwidgets.widgets.puzzle import PracticeRecord, Puzzle, PuzzleBoard, session_record
     from setwidgets.widgets.table import CardTable
 
-__all__ = ["Board", "CardPicker", "CardTable", "MagicRuleChecker", "ThirdCardExplorer"]
+__all__ = [
+    "Board",
+    "CardPicker",
+    "CardTable",
+    "MagicRuleChecker",
+    "PracticeRecord",
+    "Puzzle",
+    "PuzzleBoard",
+    "ThirdCardExplorer",
+    "session_record",
+]
 
 _HOMES = {
     "Board": "board",
     "CardPicker": "pickers",
     "CardTable": "table",
     "MagicRuleChecker": "checker",
+    "PracticeRecord": "_puzzle",
+    "Puzzle": "_puzzle",
+    "PuzzleBoard": "puzzle",
+    "session_record": "_puzzle",
     "ThirdCardExplorer": "explorer",
 }
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from setwidgets import _words
+from setwidgets import _words, variants
 from setwidgets.cards import Card
 from setwidgets.game import Game
 
@@ -37,12 +37,15 @@ __all__ = [
     "new_game",
     "next_caller",
     "refused",
+    "rules",
     "scores",
     "timer",
     "welcome",
 ]
 
 AGAIN = "Press New game to play again."
+LONG_RULE = 240
+"""A variant's docstring longer than this is cut to its first paragraph on the rules line."""
 
 
 def clock_text(seconds: float) -> str:
@@ -68,6 +71,36 @@ def welcome(game: Game, rival: str | None = None) -> str:
 def new_game(seed: int, game: Game, rival: str | None = None) -> str:
     """'New game (seed 5).' and the welcome of the new table."""
     return f"New game (seed {seed}). {welcome(game, rival)}".strip()
+
+
+def variant_rule(name: str) -> str:
+    """What a variant does, in its own words: its docstring on one line (the first paragraph of a long one).
+
+    >>> variant_rule("online")
+    'Whenever the table has no SET after a deal, three more cards are dealt. Again and again, until a SET \
+lies on the table or the deck is empty.'
+    """
+    doc = (type(variants.rules_of(name)).__doc__ or "").strip()
+    whole = " ".join(doc.split())
+    return whole if len(whole) <= LONG_RULE else " ".join(doc.split("\n\n")[0].split())
+
+
+def rules(game: Game) -> str:
+    """The rules in force, as one line: the variant and what it does, the table, the time to pick.
+
+    >>> rules(Game(players=["Ana", "Ben"], variant="standard", seed=1))
+    'Rules: standard. No turns; when nobody sees a SET, three more cards are laid out. Cards above the usual \
+table size are not replaced when a SET is taken, so the table shrinks back. 12 cards on the table; after a \
+call, 5 seconds to pick three cards; several callers are served in the order they called.'
+    """
+    parts = [f"Rules: {game.variant}.", variant_rule(game.variant)]
+    table = f"{_words.count(game.table_size, 'card')} on the table"
+    if len(game.players) == 1:
+        return " ".join([*parts, f"{table}."])
+    seconds = game.claim_seconds
+    pick = "no time limit to pick" if seconds is None else f"{_words.seconds(seconds)} to pick three cards"
+    parts.append(f"{table}; after a call, {pick}; several callers are served in the order they called.")
+    return " ".join(parts)
 
 
 def scores(game: Game) -> str:

@@ -44,6 +44,7 @@ from typing import Any
 
 from ipywidgets import HTML, Button, HBox, Layout
 
+from setwidgets import _words
 from setwidgets._inputs import short, what
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
@@ -74,6 +75,20 @@ class Board(CardsView):
         board = Board(Game(deck="mini", seed=1))
         board            # shows the table; click (or press a card's letter) to select
 
+        Board(variant="online", players=["Ana", "Ben"], seed=3)   # the board deals the game itself
+
+    The line above the table says which rules are in force: the variant and
+    what it does (from :mod:`setwidgets.variants`), the table size and the
+    time to pick. The variants are
+
+    - ``"standard"``: when nobody sees a SET, three more cards; they are not
+      replaced when the next SET is taken;
+    - ``"solitaire"``: one player; a full table without a SET loses;
+    - ``"online"``: deal three at a time until the table holds a SET;
+    - ``"competition"``: no SET among 15 sends 6 back into the deck and deals 3.
+
+    With several players, callers are served in the order they called.
+
     Each card has a letter in its corner (top row ``q w e r t y u``, middle
     ``a s d f g h j``, bottom ``z x c v b n m``). Space calls SET, ``?`` asks
     for a hint, Escape clears the selection. The buttons call SET, say there
@@ -83,7 +98,8 @@ class Board(CardsView):
     Parameters
     ----------
     game:
-        The game to show and play.
+        The game to show and play; or None, and the board deals a new
+        ``Game(deck=deck, players=players, variant=variant, seed=seed)``.
     theme:
         "classic", "colorblind", "printable" or a :class:`~setwidgets.draw.themes.Theme`.
     bot:
@@ -102,17 +118,20 @@ class Board(CardsView):
         Time in seconds for the game clock shown on the board (tests pass a fake one).
     loop:
         The event loop that runs the computer and the clock (default: the kernel's).
+    variant, players, seed, deck:
+        The new game's, when ``game`` is None (see :class:`~setwidgets.game.Game`):
+        ``variant="standard"``, ``"solitaire"``, ``"online"`` or ``"competition"``.
 
     What a program or a test can use: :meth:`click`, :meth:`select`,
     :meth:`press`, :meth:`call`, :meth:`no_set`, :meth:`hint`,
     :meth:`new_game`, :meth:`bot_move`, :meth:`tick`; :attr:`status`,
-    :attr:`selected`, :attr:`letters`, :attr:`highlights`, :attr:`card_rects`,
+    :attr:`rules`, :attr:`selected`, :attr:`letters`, :attr:`highlights`, :attr:`card_rects`,
     :attr:`card_names`, :attr:`canvas`, :attr:`scores`, :attr:`timer`.
     """
 
     def __init__(
         self,
-        game: Game,
+        game: Game | None = None,
         theme: str | Theme = "classic",
         bot: Bot | None = None,
         keys: Mapping[str, int | str] | None = None,
@@ -122,9 +141,35 @@ class Board(CardsView):
         bot_player: int | str | None = None,
         clock: Callable[[], float] = time.monotonic,
         loop: Loop | None = None,
+        variant: str | None = None,
+        players: Any = None,
+        seed: Any = None,
+        deck: Any = None,
     ) -> None:
-        if not isinstance(game, Game):
-            raise TypeError(f"Board() shows a Game, as in Board(Game(seed=1)); got {what(game)}")
+        if game is None:
+            game = Game(
+                deck="full" if deck is None else deck,
+                players=players,
+                variant="standard" if variant is None else variant,
+                seed=seed,
+                clock=clock,
+            )
+        elif not isinstance(game, Game):
+            raise TypeError(
+                f"Board() shows a Game, as in Board(Game(seed=1)) or Board(variant='online', seed=1); "
+                f"got {what(game)}"
+            )
+        else:
+            given = [
+                n
+                for n, v in (("variant", variant), ("players", players), ("seed", seed), ("deck", deck))
+                if v is not None
+            ]
+            if given:
+                raise TypeError(
+                    f"{_words.and_list(given)}= make a new game; the game given has its own. "
+                    "Use Board(game) or Board(variant=..., players=..., seed=...), not both"
+                )
         if bot is not None and not isinstance(bot, Bot):
             raise TypeError(f"bot must be a Bot, as in bot=Bot('beginner'); got {what(bot)}")
         if bot is None and bot_player is not None:
@@ -151,13 +196,20 @@ class Board(CardsView):
         self._scores_widget = self._line("setw-scores")
         self._deck_widget = self._line("setw-deck")
         self._timer_widget = self._line("setw-timer")
+        self._rules_widget = self._line("setw-rules")
         self.buttons = self._buttons(alone=len(game.players) == 1 and bot is None)
         info = HBox(
             [self._scores_widget, self._deck_widget, self._timer_widget],
             layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
         )
         super().__init__(
-            children=[info, self.picture_box, self._status_widget, HBox(list(self.buttons.values()))],
+            children=[
+                info,
+                self._rules_widget,
+                self.picture_box,
+                self._status_widget,
+                HBox(list(self.buttons.values())),
+            ],
             layout=Layout(width="100%"),
         )
         self.add_class("setw-board")
@@ -225,6 +277,11 @@ class Board(CardsView):
     def letters(self) -> list[str | None]:
         """The keyboard letter of each card on the table, by position (None beyond 21 cards)."""
         return LETTERS.letters(len(self.game.table))
+
+    @property
+    def rules(self) -> str:
+        """The rules line: the variant in force and what it does, the table size, the time to pick."""
+        return _status.rules(self.game)
 
     @property
     def scores(self) -> str:
@@ -497,6 +554,9 @@ class Board(CardsView):
         self._status_widget.value = _status.html(self._status_text)
         self._scores_widget.value = _status.html(self.scores, "b")
         self._deck_widget.value = _status.deck(self.game)
+        rules = _status.html(self.rules, "small")
+        if self._rules_widget.value != rules:
+            self._rules_widget.value = rules
         timer = _status.html(self.timer)
         if self._timer_widget.value != timer:
             self._timer_widget.value = timer
@@ -551,7 +611,7 @@ class Board(CardsView):
         return width
 
     def _static_text(self) -> list[str]:
-        return [self.status, self.scores, _status.deck(self.game)]
+        return [self.rules, self.status, self.scores, _status.deck(self.game)]
 
     def close(self) -> None:
         """Stop the computer and the clock, and close the widget."""
