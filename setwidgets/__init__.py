@@ -4,6 +4,8 @@ The core needs nothing but Python::
 
     from setwidgets import Card, full_deck, mini_deck, is_set, explain, third_card, find_sets, Game
 
+Many games and exact counts, on numpy: ``from setwidgets import sim, caps``.
+
 The live widgets are imported on demand: ``from setwidgets import Board`` works
 as well as ``from setwidgets.widgets import Board``, yet ``import setwidgets``
 alone loads no Jupyter module, so the core runs in an autograder or a plain
@@ -32,16 +34,24 @@ __version__ = "0.1.0"
 _WIDGETS = ("Board", "CardPicker", "CardTable", "MagicRuleChecker", "ThirdCardExplorer")
 
 
+# The engines need numpy; they too load on first use (setwidgets.sim, setwidgets.caps).
+_ENGINES = ("caps", "sim")
+
+
 def __getattr__(name: str):
     if name in _WIDGETS:
         from setwidgets import widgets
 
         return getattr(widgets, name)
+    if name in _ENGINES:
+        import importlib
+
+        return importlib.import_module(f"setwidgets.{name}")
     raise AttributeError(f"module 'setwidgets' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_WIDGETS])
+    return sorted([*globals(), *_WIDGETS, *_ENGINES])
 
 
 __all__ = [
