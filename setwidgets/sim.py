@@ -275,6 +275,10 @@ def wilson(hits: int, trials: int, z: float = 1.959963984540054) -> tuple[float,
     """
     if trials <= 0:
         return 0.0, 1.0
+    if hits == 0:
+        return 0.0, z * z / (trials + z * z)  # the closed form, without rounding below zero
+    if hits == trials:
+        return trials / (trials + z * z), 1.0
     p = hits / trials
     centre = p + z * z / (2 * trials)
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))

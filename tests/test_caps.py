@@ -1,0 +1,107 @@
+"""SET-free tables: the exact counts (symmetry against brute force) and the largest ones."""
+
+import itertools
+import math
+import random
+
+import pytest
+
+from setwidgets import caps
+from setwidgets.caps import _count, _Deck
+from setwidgets.cards import full_deck, mini_deck
+from setwidgets.rules import is_set
+
+NINE = mini_deck(color="red", shading="solid")
+MINI = mini_deck()
+
+
+def brute_force_count(deck, size):
+    """Every table of ``size`` cards, tried triple by triple."""
+    return sum(
+        not any(is_set(*t) for t in itertools.combinations(table, 3))
+        for table in itertools.combinations(deck, size)
+    )
+
+
+@pytest.mark.parametrize("size", range(0, 10))
+def test_count_set_free_matches_brute_force_on_the_nine_card_deck(size):
+    assert caps.count_set_free(size, NINE) == brute_force_count(NINE, size)
+
+
+@pytest.mark.parametrize("size", range(0, 6))
+def test_count_set_free_matches_brute_force_on_the_mini_deck(size):
+    assert caps.count_set_free(size, "mini") == brute_force_count(MINI, size)
+
+
+def test_the_symmetry_gives_what_listing_every_table_gives_for_every_size_of_the_mini_deck():
+    deck = _Deck("mini")
+    listed = [1] + [_count(deck, [], deck.all, n) for n in range(1, 28)]
+    assert [caps.count_set_free(n, "mini") for n in range(28)] == listed
+    assert listed[9] > 0 and listed[10] == 0  # 9 cards without a SET, never 10
+
+
+def test_full_deck_counts_by_symmetry_agree_with_listing_every_table_and_with_the_sets():
+    # Three cards are SET-free unless they are one of the 1080 SETs.
+    assert caps.count_set_free(3) == math.comb(81, 3) - 1080
+    deck = _Deck("full")
+    for size in (4, 5):
+        assert caps.count_set_free(size) == _count(deck, [], deck.all, size)
+    eight = caps.count_set_free(8)
+    # The share of SET-free tables falls with the size, and a random deal of 8 cards is SET-free
+    # about as often as sim finds.
+    from setwidgets import sim
+
+    rate = 1 - sim.has_set_many(sim.deal_tables(40000, 8, seed=1)).mean()
+    assert abs(rate - eight / math.comb(81, 8)) < 0.01
+
+
+def test_a_list_of_cards_that_is_not_closed_is_counted_table_by_table():
+    rng = random.Random(4)
+    deck = rng.sample(full_deck(), 14)
+    assert _Deck(deck).basis is None
+    assert [caps.count_set_free(n, deck) for n in range(6)] == [brute_force_count(deck, n) for n in range(6)]
+
+
+def test_count_set_free_refuses_bad_input():
+    with pytest.raises(ValueError, match="0 or more"):
+        caps.count_set_free(-1)
+    with pytest.raises(TypeError, match="size"):
+        caps.count_set_free("8")
+    with pytest.raises(ValueError, match="unknown deck"):
+        caps.count_set_free(3, "tiny")
+    assert caps.count_set_free(28, "mini") == 0
+
+
+@pytest.mark.parametrize(("deck", "most"), [(NINE, 4), ("mini", 9), ("full", 20)])
+def test_largest_set_free_finds_the_known_maxima(deck, most):
+    found = caps.largest_set_free(deck, progress=False)
+    assert len(found) == most
+    assert caps.is_set_free(found)
+    assert len(set(found)) == most
+    # Each card of the deck outside it makes a SET with two of its cards: nothing can be added.
+    cards = NINE if deck is NINE else mini_deck() if deck == "mini" else full_deck()
+    assert all(not caps.is_set_free([*found, c]) for c in cards if c not in found)
+
+
+def test_one_card_more_than_the_maximum_always_holds_a_set_in_the_small_decks():
+    assert caps.count_set_free(5, NINE) == 0
+    assert caps.count_set_free(10, "mini") == 0
+
+
+def test_other_seeds_find_other_largest_tables():
+    tables = {tuple(caps.largest_set_free(seed=s, progress=False)) for s in range(4)}
+    assert all(len(t) == 20 for t in tables)
+    assert len(tables) > 1
+
+
+def test_is_set_free_looks_at_pairs_only():
+    assert caps.is_set_free(["1RSO", "2RSO", "1GSO"])
+    assert not caps.is_set_free("1RSO 2RSO 3RSO 1GTS")
+    assert caps.is_set_free([])
+    with pytest.raises(ValueError, match="twice"):
+        caps.is_set_free(["1RSO", "1RSO"])
+
+
+def test_a_search_out_of_time_returns_the_best_found():
+    found = caps.largest_set_free("mini", progress=False, seconds=1e-9)
+    assert caps.is_set_free(found) and 4 <= len(found) <= 9

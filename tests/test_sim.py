@@ -1,0 +1,267 @@
+"""The simulation engine: random tables, whole games in lockstep, and the tally.
+
+The engine must agree with the rest of the package: with find_sets and has_set on every
+table, and with Game on every move of a game (the same SETs taken in the same order, for
+each variant and both decks). Its rates are compared with published values.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from setwidgets import Game, first_set, sim
+from setwidgets.cards import full_deck, mini_deck
+from setwidgets.rules import count_sets, find_sets, has_set
+
+DECK = full_deck()
+
+
+def cards_of(row):
+    return [DECK[i] for i in row]
+
+
+# -- random tables -------------------------------------------------------------------------------
+
+
+def test_deal_tables_gives_different_cards_of_the_deck_and_repeats_with_its_seed():
+    tables = sim.deal_tables(500, 15, seed=4)
+    assert tables.shape == (500, 15)
+    assert all(len(set(row)) == 15 for row in tables.tolist())
+    assert tables.min() >= 0 and tables.max() <= 80
+    assert (sim.deal_tables(500, 15, seed=4) == tables).all()
+    assert not (sim.deal_tables(500, 15, seed=5) == tables).all()
+    red = {c.index for c in mini_deck()}
+    assert set(sim.deal_tables(50, 9, deck="mini", seed=1).ravel().tolist()) <= red
+
+
+def test_every_card_is_dealt_about_equally_often():
+    counts = np.bincount(sim.deal_tables(8100, 12, seed=2).ravel(), minlength=81)
+    expected = 8100 * 12 / 81
+    # A chi-square statistic with 80 degrees of freedom stays below 140 but for one run in 10^5.
+    assert ((counts - expected) ** 2 / expected).sum() < 140
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 9, 12, 15, 21])
+def test_count_sets_many_and_has_set_many_agree_with_find_sets(size):
+    tables = sim.deal_tables(300, size, seed=size)
+    counts = sim.count_sets_many(tables)
+    found = sim.has_set_many(tables)
+    for row, count, has in zip(tables.tolist(), counts.tolist(), found.tolist()):
+        assert count == count_sets(cards_of(row))
+        assert has == has_set(cards_of(row))
+
+
+def test_tables_without_a_set_are_seen_as_such():
+    # A cap of 20 cards (no SET), and the same cap with one card more of the deck: a SET.
+    from setwidgets.caps import largest_set_free
+
+    cap = [c.index for c in largest_set_free(progress=False)]
+    extra = next(i for i in range(81) if i not in cap)
+    assert sim.has_set_many([cap]).tolist() == [False]
+    assert sim.count_sets_many([cap]).tolist() == [0]
+    assert sim.has_set_many([[*cap, extra]]).tolist() == [True]
+
+
+def test_the_whole_deck_holds_1080_sets():
+    assert sim.count_sets_many([list(range(81))]).tolist() == [1080]
+
+
+@pytest.mark.parametrize(
+    ("tables", "error", "words"),
+    [
+        ("1RSO 2GTS", TypeError, "array of card indices"),
+        ([[0, 1, 81]], ValueError, "0 to 80"),
+        ([[0, 1, -1]], ValueError, "0 to 80"),
+        ([[0, 1, 1]], ValueError, "twice"),
+        ([[0.5, 1.0, 2.0]], TypeError, "card indices"),
+    ],
+)
+def test_bad_tables_are_refused_with_a_message(tables, error, words):
+    with pytest.raises(error, match=words):
+        sim.count_sets_many(tables)
+
+
+def test_bad_arguments_to_deal_tables_and_play_are_refused():
+    with pytest.raises(ValueError, match="size must be from 0 to 27"):
+        sim.deal_tables(3, 28, deck="mini")
+    with pytest.raises(ValueError, match="unknown deck"):
+        sim.deal_tables(3, 12, deck="huge")
+    with pytest.raises(ValueError, match="variant must be one of"):
+        sim.play(3, variant="speed", progress=False)
+    with pytest.raises(ValueError, match="policy must be"):
+        sim.play(3, policy="last", progress=False)
+    with pytest.raises(TypeError, match="seed"):
+        sim.play(3, seed="seven", progress=False)
+    with pytest.raises(ValueError, match="games must be 0 or more"):
+        sim.play(-1, progress=False)
+
+
+# -- whole games: agreement with Game -------------------------------------------------------------
+
+
+def drive(seed, variant, deck):
+    """Game played by a player who always claims first_set of the table, or says there is none."""
+    game = Game(seed=seed, variant=variant, deck=deck, clock=lambda: 0.0)
+    taken, sent_back = [], 0
+    while not game.over:
+        found = first_set(game.table)
+        if found is None:
+            sent_back += bool(game.no_set().returned)
+        else:
+            assert game.claim(found).ok
+            taken.append(tuple(c.index for c in found))
+    left = len(game.table) + len(game.deck)
+    return taken, left, game.lost, sent_back
+
+
+@pytest.mark.parametrize("deck", ["full", "mini"])
+@pytest.mark.parametrize("variant", ["standard", "solitaire", "online", "competition"])
+def test_the_engine_takes_the_same_sets_in_the_same_order_as_game(variant, deck):
+    games, seed = 40, 1000
+    tally = sim.play(
+        games, variant=variant, deck=deck, seed=seed, like_game=True, keep_sets=True, progress=False
+    )
+    lefts, lost, sent_back = [], 0, 0
+    for i in range(games):
+        taken, left, was_lost, back = drive(seed + i, variant, deck)
+        assert tally.taken[i] == taken, f"game {i} (Game seed {seed + i}) took other SETs"
+        lefts.append(left)
+        lost += was_lost
+        sent_back += back
+    assert sorted(tally.left.elements()) == sorted(lefts)
+    assert tally.lost == lost
+    assert sum(n * g for n, g in tally.sets.items()) == sum(len(t) for t in tally.taken)
+    if variant == "competition" and deck == "full":
+        # The rare move of this variant is met here: six cards went back into the deck.
+        assert sent_back > 0
+
+
+@pytest.mark.parametrize("seed", [1008, 1015, 3098, 3292])
+def test_competition_sends_cards_back_exactly_as_game_does(seed):
+    # Games (by Game's seed) that reach 15 cards without a SET, so six go back into the deck.
+    taken, _, _, sent_back = drive(seed, "competition", "full")
+    assert sent_back > 0
+    tally = sim.play(1, variant="competition", seed=seed, like_game=True, keep_sets=True, progress=False)
+    assert tally.taken[0] == taken
+
+
+def test_the_random_policy_takes_real_sets_and_plays_the_deck_out():
+    tally = sim.play(300, policy="random", seed=8, keep_sets=True, progress=False)
+    for taken in tally.taken:
+        assert all(find_sets(cards_of(t)) for t in taken)
+        cards = [c for t in taken for c in t]
+        assert len(cards) == len(set(cards))
+    assert tally.games == 300
+    assert sum(tally.left.values()) == 300
+    # Every card not taken is left at the end.
+    assert sorted(tally.left.elements()) == sorted(81 - 3 * len(t) for t in tally.taken)
+
+
+def test_the_random_policy_picks_each_set_of_a_table_about_equally_often():
+    # A deck of just the 12 cards of one table: the first SET taken is one of that table's SETs,
+    # whatever order the cards come in, and each should come up about equally often.
+    tables = sim.deal_tables(200, 12, seed=9)
+    table = next(row for row, n in zip(tables.tolist(), sim.count_sets_many(tables).tolist()) if n == 4)
+    sets = {tuple(sorted(c.index for c in t)) for t in find_sets(cards_of(table))}
+    tally = sim.play(4000, deck=cards_of(table), policy="random", seed=1, keep_sets=True, progress=False)
+    firsts = [tuple(sorted(taken[0])) for taken in tally.taken]
+    counts = [firsts.count(t) for t in sets]
+    assert set(firsts) == sets
+    # Chi-square with 3 degrees of freedom: above 16.3 once in a thousand runs.
+    assert sum((n - 1000) ** 2 / 1000 for n in counts) < 16.3
+    # The first policy, on the same deals, does not spread its choice so evenly.
+    first = sim.play(4000, deck=cards_of(table), policy="first", seed=1, keep_sets=True, progress=False)
+    assert [t[0] for t in first.taken] != [t[0] for t in tally.taken]
+
+
+def test_a_run_repeats_with_its_seed_and_says_it():
+    one = sim.play(300, seed=11, progress=False)
+    two = sim.play(300, seed=11, progress=False)
+    assert (one.tables, one.no_set, one.left, one.sets) == (two.tables, two.no_set, two.left, two.sets)
+    assert one.seed == 11
+    fresh = sim.play(10, progress=False)
+    assert isinstance(fresh.seed, int)
+    again = sim.play(10, seed=fresh.seed, progress=False)
+    assert (again.tables, again.sets) == (fresh.tables, fresh.sets)
+
+
+# -- the tally ------------------------------------------------------------------------------------
+
+
+def test_rates_match_the_published_figures():
+    """Known values (Norvig, 'The Odds of Finding a Set'): in play, about 6% of 12-card and 1.1% of
+    15-card tables hold no SET when the first SET found is taken.
+
+    Those figures come from simulations that lay out the table a little differently from Game
+    (Norvig's appends new cards at the end; Game puts them in the gaps), and the first SET found
+    depends on the layout: his layout gives 6.2% here, Game's 6.3%. So the 12-card rate is held to
+    6.0% within its 99.9% interval plus half a point; the 15-card rate to 1.1% within its interval.
+    """
+    tally = sim.play(6000, seed=2024, progress=False)
+    z = 3.29  # 99.9%
+    for size, known, slack in [(12, 0.060, 0.005), (15, 0.011, 0.0)]:
+        rate, _, _ = tally.rate(size)
+        low, high = sim.wilson(tally.no_set[size], tally.tables[size], z=z)
+        assert low - slack <= known <= high + slack, (size, rate, low, high)
+    # A fresh deal of 12 cards is kinder: odds of 30:1 against no SET, about 3.2% (same source).
+    dealt = sim.has_set_many(sim.deal_tables(60000, 12, seed=3))
+    assert 0.029 < 1 - dealt.mean() < 0.036
+
+
+def test_the_tally_reads_plainly_and_plots():
+    tally = sim.play(400, seed=1, progress=False)
+    text = repr(tally)
+    assert text.startswith("Tally: 400 games of standard SET (full deck, first SET taken, seed 1)")
+    assert "SETs per game" in text and "cards left at the end" in text
+    assert "95% interval" in text and "\n     12" in text
+    rate, low, high = tally.rate(12)
+    assert low < rate < high
+    assert math.isnan(tally.rate(99)[0])
+    assert 20 < tally.mean_sets < 27
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = tally.plot()
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(s) for s in sorted(tally.tables)]
+    assert "without a SET" in ax.get_ylabel()
+
+
+def test_wilson_intervals_hold_the_rate_and_narrow_with_more_trials():
+    assert sim.wilson(0, 0) == (0.0, 1.0)
+    low, high = sim.wilson(0, 50)
+    assert low == 0.0 and 0 < high < 0.08
+    wide, narrow = sim.wilson(6, 100), sim.wilson(600, 10000)
+    assert wide[0] < narrow[0] < 0.06 < narrow[1] < wide[1]
+
+
+def test_an_interrupted_run_keeps_the_games_finished_and_says_so(monkeypatch):
+    batches = []
+    real = sim._Batch.step
+
+    def step(self):
+        if len(batches) > 1 and self not in batches:
+            raise KeyboardInterrupt
+        if self not in batches:
+            batches.append(self)
+        real(self)
+
+    monkeypatch.setattr(sim, "_BATCH", 100)
+    monkeypatch.setattr(sim._Batch, "step", step)
+    tally = sim.play(1000, seed=3, progress=False)
+    assert tally.interrupted
+    assert tally.games == 200  # two whole batches; the third was stopped and is not counted
+    assert "interrupted" in repr(tally)
+
+
+def test_the_progress_bar_counts_the_games(capsys):
+    sim.play(50, seed=1, progress=True)
+    assert "50/50" in capsys.readouterr().err
+
+
+def test_solitaire_is_lost_on_a_full_table_without_a_set():
+    tally = sim.play(400, variant="solitaire", seed=6, progress=False)
+    # Every game either plays the deck out or stops at the first table without a SET.
+    assert 0 < tally.lost < 400
+    assert set(tally.tables) == {12}
+    assert tally.no_set[12] <= tally.lost
