@@ -39,6 +39,41 @@ def test_unit_one_lessons_are_all_there():
     ], names
 
 
+def test_unit_two_lessons_follow_and_point_to_their_exercises():
+    names = [path.name for path in LESSONS]
+    assert names[5:8] == [
+        "05_the_full_deck.ipynb",
+        "06_finding_sets_fast.ipynb",
+        "07_the_real_game.ipynb",
+    ], names
+    exercises = {
+        "05_the_full_deck.ipynb": "exercises/release/03_finding_sets/finding_sets.ipynb",
+        "06_finding_sets_fast.ipynb": "exercises/release/03_finding_sets/finding_sets.ipynb",
+        "07_the_real_game.ipynb": "exercises/release/04_the_dealer/the_dealer.ipynb",
+    }
+    for name, exercise in exercises.items():
+        last = nbformat.read(LESSON_DIR / name, as_version=4).cells[-1].source
+        assert f"`{exercise}`" in last, f"{name} ends by pointing to {exercise}"
+
+
+def test_lessons_00_and_04_and_the_readme_point_to_unit_two():
+    def text(name):
+        nb = nbformat.read(LESSON_DIR / name, as_version=4)
+        return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+    course_map = text("00_start_here.ipynb")
+    readme = (LESSON_DIR / "README.md").read_text()
+    for lesson in (
+        "05_the_full_deck",
+        "06_finding_sets_fast",
+        "07_the_real_game",
+        "15_running_a_class_tournament",
+    ):
+        assert f"`{lesson}" in course_map, f"the course map in lesson 00 lists {lesson}"
+        assert f"`{lesson}.ipynb`" in readme, f"lessons/README.md lists {lesson}"
+    assert "`05_the_full_deck.ipynb`" in text("04_playing_the_mini_deck.ipynb")
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=_ids)
 def test_lesson_is_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)

@@ -939,3 +939,34 @@ def test_the_puzzle_board_has_a_static_twin_with_its_lines(puzzle_board):
     bundle = puzzle_board._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert data["text/plain"].startswith("PuzzleBoard:")
+
+
+# -- the whole deck in one picture (lesson 5) ----------------------------------------------------------
+
+
+def test_the_deck_picture_holds_each_card_once_one_feature_per_direction():
+    from setwidgets import FEATURES, VALUES, full_deck
+    from setwidgets.draw.deck import SIDE, deck_grid, show_deck
+
+    cells = deck_grid()
+    cards = [c for c in cells if c is not None]
+    assert sorted(cards) == sorted(full_deck())
+    for index, card in enumerate(cells):
+        row, column = divmod(index, SIDE)
+        gap = row % 4 == 3 or column % 4 == 3
+        assert (card is None) == gap, (row, column)
+        if card is not None:
+            assert VALUES["color"].index(card.color) == row // 4
+            assert VALUES["number"].index(card.number) == column // 4
+            assert VALUES["shape"].index(card.shape) == row % 4
+            assert VALUES["shading"].index(card.shading) == column % 4
+    turned = deck_grid(rows="shape", columns="shading", inner_rows="color", inner_columns="number")
+    assert turned[0] == cells[0] and turned[1].number == 2 and turned[4].shading == "striped"
+    picture = show_deck()
+    assert picture.svg.count('class="setw-card"') == 81
+    assert "Blocks from top to bottom: color (red, green, purple)" in picture._repr_html_()
+    with pytest.raises(ValueError, match="four features once each"):
+        deck_grid(rows="color", columns="color")
+    with pytest.raises(TypeError, match="unknown options"):
+        show_deck(colour="rows")
+    assert set(FEATURES) == {"number", "color", "shape", "shading"}
