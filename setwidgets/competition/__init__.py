@@ -1,0 +1,23 @@
+"""Running a SET competition: schedules, the coordinator's scoreboard, standings.
+
+- :mod:`setwidgets.competition.schedules`: who sits at which table in each round;
+- :mod:`setwidgets.competition.store`: :class:`Competition`, the scoreboard kept in SQLite.
+
+Pure Python: nothing here imports Jupyter.
+"""
+
+from setwidgets.competition.schedules import Schedule, fewest_repeats, meetings, misprints, repeats, schedule
+from setwidgets.competition.store import DIVISIONS, Competition, CompetitionError, Standing
+
+__all__ = [
+    "DIVISIONS",
+    "Competition",
+    "CompetitionError",
+    "Schedule",
+    "Standing",
+    "fewest_repeats",
+    "meetings",
+    "misprints",
+    "repeats",
+    "schedule",
+]

@@ -1,0 +1,583 @@
+"""Game schedules for a SET competition: who sits at which table in each round.
+
+The competition guide (see "Competitions and classrooms" in RULES.md) numbers the
+players, sits them at tables of three, and asks that no two players meet twice
+"if it can be avoided". Its printed schedules stop at 36 players, and most of them
+make some pairs meet twice. :func:`schedule` makes one for any number of players.
+
+**Table sizes.** Tables have ``table_size`` players (3 unless told) wherever the
+number of players allows; the rest is taken up by *one* table that is a seat larger
+or smaller: with 3 per table, 13 players sit at 4 + 3 + 3 + 3 and 14 players at
+3 + 3 + 3 + 3 + 2. So nobody ever sits out (there are no byes). The odd table moves
+round as far as the fewest repeats allow: from 14 players on, nobody sits at it more
+often than their fair share (the seats there divided among the players, rounded up).
+
+**Fewest repeats.** A *repeat* is a second (or third ...) meeting of the same two
+players; a schedule's repeats are counted over all pairs. :func:`fewest_repeats`
+gives a lower bound that no schedule can beat, and :func:`schedule` reaches it for
+every competition from 3 to 60 players and 3 to 5 rounds (the tests check each one)
+but two: 12 and 13 players in 5 rounds, where the search finds 3 repeats and the
+bound says at least 1 and 0. The bound is the largest of three arguments:
+
+1. *Pairs.* Each round seats a fixed number of pairs at tables; over all rounds
+   that is ``P`` meetings among ``N (N - 1) / 2`` pairs, so at least
+   ``P - N (N - 1) / 2`` of them are repeats.
+2. *Opponents of one player.* A player at a table of 3 meets 2 others; after
+   ``R`` rounds that is ``2 R`` meetings with at most ``N - 1`` different people, so
+   at least ``2 R - (N - 1)`` of that player's meetings are repeats. Each repeat is
+   counted by both of its players: add over the players and halve. (With the odd
+   table the meetings per player differ; the bound spreads them as evenly as
+   possible, which is the best case.)
+3. *Small cases*, settled by exhaustive search (:func:`exhaustive_fewest`): 6 players
+   in 3 rounds need 5 repeats (in every round after the first, each table of 3 seats
+   two players from the same table of the first round, and more), 10 players in 3
+   rounds need 2, and 11 players in 5 rounds need 1. For 12 players and 5 rounds, a
+   schedule without repeats would be a *nearly Kirkman triple system* on 12 points,
+   and none exists (Kotzig and Rosa, 1974); so at least 1 repeat.
+
+**The mathematics of the course.** Nine players who stand for nine cards of the
+plane (the cards that share two features) meet in the plane's SETs: its four
+*parallel classes* of lines are a four-round schedule in which every pair meets
+exactly once. The 27 cards of the mini deck give 13 parallel classes (AG(3, 3)),
+so 27 players play up to 13 rounds without a repeat. Fifteen players follow
+Kirkman's schoolgirls (seven rounds, every pair once). Everything else comes
+from a seeded search that swaps players between tables until the count of
+repeats reaches the bound.
+
+Example::
+
+    >>> plan = schedule(9, 4)
+    >>> plan.rounds[0]
+    ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+    >>> plan.repeats()
+    0
+    >>> plan.table_of(5, round=2)
+    2
+    >>> fewest_repeats(6, 3)
+    5
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from setwidgets import _inputs, _words
+
+__all__ = [
+    "KIRKMAN_15",
+    "Schedule",
+    "exhaustive_fewest",
+    "fewest_repeats",
+    "meetings",
+    "misprints",
+    "plane_rounds",
+    "repeats",
+    "schedule",
+    "table_sizes",
+]
+
+Table = tuple[int, ...]
+Round = tuple[Table, ...]
+
+# Kirkman's fifteen schoolgirls, the cyclic solution: the girls are 0..6 in two rows (row 0 and
+# row 1) and one more, "fixed". Round k+1 adds k (mod 7) to every girl of this first round except
+# the fixed one; over the seven rounds each pair walks together exactly once.
+_KIRKMAN_BASE = (("fixed", (0, 0), (0, 1)), ((1, 0), (2, 0), (4, 0)), ((3, 0), (1, 1), (5, 1)),
+                 ((5, 0), (4, 1), (6, 1)), ((6, 0), (2, 1), (3, 1)))  # fmt: skip
+
+
+def _kirkman() -> tuple[Round, ...]:
+    def number(girl, k: int) -> int:
+        # Players 1-7 are row 0, 8-14 row 1, 15 the fixed girl.
+        return 15 if girl == "fixed" else (girl[0] + k) % 7 + 1 + 7 * girl[1]
+
+    return tuple(tuple(tuple(number(g, k) for g in walk) for walk in _KIRKMAN_BASE) for k in range(7))
+
+
+KIRKMAN_15: tuple[Round, ...] = _kirkman()
+"""Kirkman's schoolgirls as a schedule for players 1 to 15: seven rounds, every pair meets once."""
+
+
+# -- counting ----------------------------------------------------------------------------------
+
+
+def meetings(rounds: Iterable[Iterable[Iterable[int]]]) -> Counter:
+    """How often each pair of players sits at the same table: ``Counter({(a, b): times})`` with a < b.
+
+    >>> meetings([[(1, 2, 3)], [(1, 2, 4)]])[(1, 2)]
+    2
+    """
+    met: Counter = Counter()
+    for game in rounds:
+        for table in game:
+            for a, b in itertools.combinations(sorted(table), 2):
+                met[a, b] += 1
+    return met
+
+
+def repeats(rounds: Iterable[Iterable[Iterable[int]]]) -> int:
+    """The number of repeated meetings: a pair that meets ``m`` times adds ``m - 1``.
+
+    >>> repeats([[(1, 2, 3)], [(1, 2, 4)]])
+    1
+    """
+    return sum(m - 1 for m in meetings(rounds).values() if m > 1)
+
+
+def misprints(rounds: Sequence[Sequence[Sequence[int]]], players: int) -> list[str]:
+    """What is wrong with a printed schedule: players listed twice in a round, or left out.
+
+    >>> misprints([[(1, 2, 3), (3, 4, 5)]], 6)
+    ['round 1: player 3 is listed twice and player 6 is left out']
+    """
+    found = []
+    for number, game in enumerate(rounds, 1):
+        seen = Counter(p for table in game for p in table)
+        twice = sorted(p for p, n in seen.items() if n > 1)
+        missing = sorted(set(range(1, players + 1)) - set(seen))
+        parts = []
+        if twice:
+            parts.append(f"{_listed('player', twice)} {_words.agree(len(twice), 'is', 'are')} listed twice")
+        if missing:
+            parts.append(f"{_listed('player', missing)} {_words.agree(len(missing), 'is', 'are')} left out")
+        if parts:
+            found.append(f"round {number}: " + " and ".join(parts))
+    return found
+
+
+def _listed(noun: str, numbers: Sequence[int]) -> str:
+    word = noun if len(numbers) == 1 else _words.plural(noun)
+    return f"{word} {_words.and_list([str(n) for n in numbers])}"
+
+
+# -- table sizes and the lower bound -----------------------------------------------------------
+
+
+def table_sizes(players: int, table_size: int = 3) -> tuple[int, ...]:
+    """The sizes of the tables in one round, largest first (see the module docstring).
+
+    >>> table_sizes(13), table_sizes(14), table_sizes(4), table_sizes(5)
+    ((4, 3, 3, 3), (3, 3, 3, 3, 2), (4,), (3, 2))
+    """
+    players = _inputs.whole_number(players, "players", minimum=3)
+    table_size = _inputs.whole_number(table_size, "table_size", minimum=2, example="3")
+    if table_size > 5:
+        raise ValueError(
+            f"table_size must be 2 to 5 (the guide's tables seat 2 to 5 players); got {table_size}"
+        )
+    full, left = divmod(players, table_size)
+    if left == 0:
+        return (table_size,) * full
+    if left == 1:
+        # One table a seat larger, unless that breaks the guide's limit of 5 (or there is no table yet).
+        if table_size < 5 and full >= 1:
+            return (table_size + 1,) + (table_size,) * (full - 1)
+        return (table_size,) * (full - 1) + (table_size - 1, 2) if table_size > 2 else (3,)
+    return (table_size,) * full + (left,)
+
+
+def _pair_count(sizes: Sequence[int]) -> int:
+    return sum(s * (s - 1) // 2 for s in sizes)
+
+
+def _opponent_bound(players: int, rounds: int, sizes: Sequence[int]) -> int:
+    """Argument 2 of the module docstring: spread each round's seats as evenly as possible."""
+    base = Counter(sizes).most_common(1)[0][0]
+    seats = [s for s in sizes if s != base for _ in range(s)]
+    load = [rounds * (base - 1)] * players
+    taken = [0] * players
+    # Each seat at an odd table changes its player's meetings by (size - base); the best case
+    # gives the extra meetings to those with fewest and the missing ones to those with most.
+    for size in seats * rounds:
+        change = size - base
+        order = sorted(range(players), key=lambda p: (load[p] if change > 0 else -load[p], taken[p]))
+        p = next(p for p in order if taken[p] < rounds)
+        load[p] += change
+        taken[p] += 1
+    excess = sum(max(0, d - (players - 1)) for d in load)
+    return math.ceil(excess / 2)
+
+
+# Where arguments 1 and 2 fall short, exhaustive_fewest settled the minimum (tests/test_schedule.py
+# runs it again). With 12 players and 5 rounds it has a proof in print as well (see above).
+_SEARCHED = {(6, 3): 5, (10, 3): 2, (11, 5): 1, (12, 5): 1}
+
+
+def fewest_repeats(players: int, rounds: int, *, table_size: int = 3) -> int:
+    """A lower bound on the repeats of any schedule; :func:`schedule` reaches it (see the module docstring).
+
+    >>> fewest_repeats(9, 4), fewest_repeats(9, 5), fewest_repeats(12, 4)
+    (0, 9, 0)
+    """
+    sizes = table_sizes(players, table_size)
+    rounds = _inputs.whole_number(rounds, "rounds", minimum=1, example="4")
+    bound = max(
+        0,
+        rounds * _pair_count(sizes) - players * (players - 1) // 2,
+        _opponent_bound(players, rounds, sizes),
+    )
+    if table_size == 3:
+        bound = max(bound, _SEARCHED.get((players, rounds), 0))
+    return bound
+
+
+@cache
+def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> int:
+    """The fewest repeats with 3 per table, by trying every schedule (up to renaming); small cases only.
+
+    Rounds are unordered and players can be renamed, so the first round is fixed and
+    later rounds are taken in increasing order; a branch stops as soon as it cannot
+    beat the best schedule found so far. With ``below``, only schedules with fewer
+    repeats are looked for (``below`` is returned when there are none): quicker.
+
+    >>> exhaustive_fewest(6, 3), exhaustive_fewest(10, 3)
+    (5, 2)
+    """
+    sizes = table_sizes(players, 3)
+    if players > 13:
+        raise ValueError(
+            f"exhaustive_fewest tries every schedule, which is only quick up to 13 players; got {players}"
+        )
+    bit = {pair: 1 << i for i, pair in enumerate(itertools.combinations(range(players), 2))}
+    # A round is the set of pairs it seats together, as the bits of one int. A pair meeting
+    # again adds one repeat, so a round adds as many repeats as it has pairs already seen.
+    masks = sorted(
+        {sum(bit[pair] for table in game for pair in itertools.combinations(table, 2))
+         for game in _partitions(list(range(players)), sizes)}
+    )  # fmt: skip
+    best = [math.inf if below is None else below]
+
+    def search(done: int, options: list[tuple[int, int]], seen: int, cost: int) -> None:
+        if done == rounds:
+            best[0] = min(best[0], cost)
+            return
+        for k, (added, mask) in enumerate(options):
+            if cost + added >= best[0]:
+                continue
+            now, total = seen | mask, cost + added
+            # Keep only the rounds that could still lead below the best (rounds in increasing order).
+            rest = [(c, m) for _, m in options[k:] if total + (c := (m & now).bit_count()) < best[0]]
+            search(done + 1, rest, now, total)
+
+    first = masks[0]
+    search(1, [((m & first).bit_count(), m) for m in masks], first, 0)
+    return int(best[0])
+
+
+def _partitions(people: list[int], sizes: Sequence[int]):
+    """Every way to seat ``people`` at tables of ``sizes``, each seating once (as sorted tables)."""
+    if not people:
+        yield ()
+        return
+    first, others = people[0], people[1:]
+    # The first player's table decides one size; try each different size once.
+    for size in sorted(set(sizes)):
+        rest_sizes = list(sizes)
+        rest_sizes.remove(size)
+        for mates in itertools.combinations(others, size - 1):
+            left = [p for p in others if p not in mates]
+            for rest in _partitions(left, rest_sizes):
+                yield tuple(sorted(((first, *mates), *rest)))
+
+
+# -- the geometry ------------------------------------------------------------------------------
+
+
+def plane_rounds(dimension: int = 2) -> list[Round]:
+    """The parallel classes of the affine space of cards: 4 rounds for 9 players, 13 for 27.
+
+    The players stand for the red solid cards (``dimension=2``: number and shape vary, a
+    plane of 9 cards) or the red cards of the mini deck (``dimension=3``: 27 cards).
+    The SETs among them are the lines; lines with the same *direction* (the same
+    difference from one card to the next) never share a card, and together hold every
+    card once: a round in which everyone plays.
+
+    >>> plane_rounds()[0]
+    ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+    >>> len(plane_rounds(3))
+    13
+    """
+    from setwidgets.cards import mini_deck
+    from setwidgets.rules import find_sets
+
+    if dimension not in (2, 3):
+        raise ValueError(f"dimension must be 2 (9 players) or 3 (27 players); got {dimension!r}")
+    cards = [c for c in mini_deck() if dimension == 3 or c.shading == "solid"]
+    number = {card: i + 1 for i, card in enumerate(cards)}
+    classes: dict[tuple, list[Table]] = {}
+    for line in find_sets(cards):
+        a, b, _ = sorted(line, key=number.get)
+        step = tuple((y - x) % 3 for x, y in zip(a.vector, b.vector))
+        # Steps d and 2d point along the same line: keep the one whose first nonzero entry is 1.
+        lead = next(v for v in step if v)
+        step = tuple((v * lead) % 3 for v in step)
+        classes.setdefault(step, []).append(tuple(sorted(number[c] for c in line)))
+    rounds = [tuple(sorted(tables)) for tables in classes.values()]
+    return sorted(rounds, key=lambda game: [t[1] - t[0] for t in game])
+
+
+# -- the schedule ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A competition's game schedule: ``rounds[r][t]`` holds the players at table t + 1 in round r + 1.
+
+    Players are numbered from 1, as on their entry cards. When there are fewer tables
+    than a round needs, ``tables`` says how many there are and :meth:`rotations`
+    splits each round into rotations played one after the other.
+    """
+
+    players: int
+    rounds: tuple[Round, ...]
+    tables: int
+    seed: int | None = None
+    method: str = "search"
+
+    def repeats(self) -> int:
+        """How many meetings are repeats (a pair meeting ``m`` times adds ``m - 1``)."""
+        return repeats(self.rounds)
+
+    def meetings(self) -> Counter:
+        """How often each pair meets, see :func:`meetings`."""
+        return meetings(self.rounds)
+
+    def rotations(self, round: int) -> list[list[tuple[int, Table]]]:
+        """The rotations of one round (from 1): each a list of ``(table number, players)``.
+
+        The tables of a round are played ``tables`` at a time: the first rotation
+        uses tables 1 to ``tables``, the next the same physical tables again.
+        """
+        game = self._round(round)
+        numbered = list(enumerate(game, 1))
+        return [numbered[i : i + self.tables] for i in range(0, len(numbered), self.tables)]
+
+    def table_of(self, player: int, round: int) -> int:
+        """The table (from 1) where ``player`` sits in ``round`` (from 1)."""
+        player = _inputs.whole_number(player, "player", minimum=1, example="7")
+        if player > self.players:
+            raise ValueError(f"there are {self.players} players; got player {player}")
+        for number, table in enumerate(self._round(round), 1):
+            if player in table:
+                return number
+        raise ValueError(f"player {player} does not play in round {round}")  # pragma: no cover
+
+    def seat(self, player: int, round: int) -> str:
+        """Where a player goes, in words: 'table 5', or 'rotation 2, table 1' with rotations.
+
+        >>> schedule(9, 3).seat(4, 1)
+        'table 2'
+        """
+        table = self.table_of(player, round)
+        if len(self._round(round)) <= self.tables:
+            return f"table {table}"
+        rotation, place = divmod(table - 1, self.tables)
+        return f"rotation {rotation + 1}, table {place + 1}"
+
+    def slip(self, player: int) -> str:
+        """A player's own slip: 'Player 4: round 1: table 2; round 2: table 1; ...'."""
+        parts = [f"round {r}: {self.seat(player, r)}" for r in range(1, len(self.rounds) + 1)]
+        return f"Player {player}: " + "; ".join(parts)
+
+    def _round(self, round: int) -> Round:
+        round = _inputs.whole_number(round, "round", minimum=1, example="2")
+        if round > len(self.rounds):
+            raise ValueError(f"the schedule has {_words.count(len(self.rounds), 'round')}; got round {round}")
+        return self.rounds[round - 1]
+
+    def __str__(self) -> str:
+        lines = [f"{_words.count(self.players, 'player')}, {_words.count(len(self.rounds), 'round')}"]
+        for r, game in enumerate(self.rounds, 1):
+            tables = "  ".join(f"{t}: {'-'.join(map(str, table))}" for t, table in enumerate(game, 1))
+            lines.append(f"round {r}  {tables}")
+        return "\n".join(lines)
+
+
+def schedule(
+    players: int,
+    rounds: int,
+    *,
+    table_size: int = 3,
+    tables: int | None = None,
+    seed: int | random.Random | None = None,
+) -> Schedule:
+    """A game schedule for ``players`` players over ``rounds`` rounds, with the fewest repeats.
+
+    ``table_size`` is the preferred number at a table (3, as in the guide; see
+    :func:`table_sizes` for the odd table). ``tables`` is how many tables the room has;
+    with fewer than a round needs, each round is played in rotations (see
+    :meth:`Schedule.rotations`). ``seed`` makes the search repeatable (0 unless told:
+    the same call always gives the same schedule).
+
+    >>> plan = schedule(15, 4)
+    >>> plan.repeats(), plan.method
+    (0, 'Kirkman')
+    >>> schedule(21, 4, tables=5).seat(21, 1)
+    'rotation 2, table 2'
+    """
+    sizes = table_sizes(players, table_size)
+    rounds = _inputs.whole_number(rounds, "rounds", minimum=1, example="4")
+    if tables is None:
+        tables = len(sizes)
+    tables = _inputs.whole_number(tables, "tables", minimum=1, example="6")
+    tables = min(tables, len(sizes))
+    rng, used = _inputs.rng_and_seed(0 if seed is None else seed)
+    games, method = _geometry(players, rounds, table_size)
+    if games is None:
+        games = _search(players, rounds, sizes, fewest_repeats(players, rounds, table_size=table_size), rng)
+        method = "search"
+    return Schedule(players, tuple(games), tables, used, method)
+
+
+def _geometry(players: int, rounds: int, table_size: int) -> tuple[list[Round] | None, str]:
+    if table_size != 3:
+        return None, ""
+    if players == 9 and rounds <= 4:
+        return plane_rounds(2)[:rounds], "plane"
+    if players == 27 and rounds <= 13:
+        return plane_rounds(3)[:rounds], "AG(3,3)"
+    if players == 15 and rounds <= 7:
+        return [tuple(tuple(sorted(t)) for t in game) for game in KIRKMAN_15[:rounds]], "Kirkman"
+    return None, ""
+
+
+_STEPS = 60_000
+# A repeat costs as much as this many extra seats at the odd table: fewest repeats come first.
+_WEIGHT = 8
+
+
+def _search(players: int, rounds: int, sizes: Sequence[int], target: int, rng: random.Random) -> list[Round]:
+    """Swap players between tables until the repeats reach ``target``; the odd table moves round.
+
+    The first round seats the players in order, later rounds at random; then a tabu
+    search swaps players within a round (see the comment in the loop). The odd table
+    counts too, after the repeats: a seat there beyond a player's fair share costs an
+    eighth of a repeat.
+    """
+    people = list(range(1, players + 1))
+    common = Counter(sizes).most_common(1)[0][0]
+    odd_table = next((t for t, size in enumerate(sizes) if size != common), None)
+    share = math.ceil(rounds * sizes[odd_table] / players) if odd_table is not None else rounds
+    if len(sizes) == 1 or rounds == 1:
+        return [tuple(_cut(people, sizes))] * rounds
+
+    seat = [[0] * (players + 1) for _ in range(rounds)]  # seat[r][p] = table index
+    tables_of = []
+    for r in range(rounds):
+        order = people[:] if r == 0 else rng.sample(people, players)
+        game = [list(t) for t in _cut(order, sizes)]
+        tables_of.append(game)
+        for t, table in enumerate(game):
+            for p in table:
+                seat[r][p] = t
+    met = [[0] * (players + 1) for _ in range(players + 1)]
+    odd = [0] * (players + 1)
+    for r in range(rounds):
+        for t, table in enumerate(tables_of[r]):
+            for a, b in itertools.combinations(table, 2):
+                met[a][b] += 1
+                met[b][a] += 1
+            if t == odd_table:
+                for p in table:
+                    odd[p] += 1
+
+    def cost_now() -> int:
+        rep = sum(max(0, met[a][b] - 1) for a in people for b in people if a < b)
+        return _WEIGHT * rep + sum(max(0, odd[p] - share) for p in people)
+
+    cost = cost_now()
+    best, best_tables = cost, [[t[:] for t in g] for g in tables_of]
+
+    def delta_of(r: int, a: int, b: int) -> int:
+        game, ta, tb = tables_of[r], seat[r][a], seat[r][b]
+        delta = 0
+        for q in game[ta]:
+            if q != a:
+                delta += _WEIGHT * ((met[b][q] >= 1) - (met[a][q] >= 2))
+        for q in game[tb]:
+            if q != b:
+                delta += _WEIGHT * ((met[a][q] >= 1) - (met[b][q] >= 2))
+        if ta == odd_table or tb == odd_table:
+            into, out = (b, a) if ta == odd_table else (a, b)
+            delta += (odd[into] + 1 > share) - (odd[out] > share)
+        return delta
+
+    def swap(r: int, a: int, b: int) -> None:
+        game, ta, tb = tables_of[r], seat[r][a], seat[r][b]
+        for q in game[ta]:
+            if q != a:
+                met[a][q] -= 1
+                met[q][a] -= 1
+                met[b][q] += 1
+                met[q][b] += 1
+        for q in game[tb]:
+            if q != b:
+                met[b][q] -= 1
+                met[q][b] -= 1
+                met[a][q] += 1
+                met[q][a] += 1
+        game[ta][game[ta].index(a)] = b
+        game[tb][game[tb].index(b)] = a
+        seat[r][a], seat[r][b] = tb, ta
+        if ta == odd_table or tb == odd_table:
+            into, out = (b, a) if ta == odd_table else (a, b)
+            odd[into] += 1
+            odd[out] -= 1
+
+    def troubled(r: int, a: int) -> bool:
+        table = tables_of[r][seat[r][a]]
+        if seat[r][a] == odd_table and odd[a] > share:
+            return True
+        return any(met[a][q] >= 2 for q in table if q != a)
+
+    # Tabu search: take a player in trouble (a repeat at their table, or too often at the odd
+    # table), make the best swap for them that was not undone lately, even if it costs a little.
+    tabu: dict[tuple[int, int], int] = {}
+    tenure = 7
+    step = 0
+    target *= _WEIGHT
+    while cost > target and step < _STEPS:
+        step += 1
+        r = rng.randrange(1, rounds)
+        a = rng.choice(people)
+        if not troubled(r, a):
+            continue
+        moves = []
+        for b in people:
+            if seat[r][b] == seat[r][a]:
+                continue
+            delta = delta_of(r, a, b)
+            # A player swapped lately stays put (the tabu), unless the swap beats the best so far.
+            if tabu.get((r, b), 0) > step and cost + delta >= best:
+                continue
+            moves.append((delta, rng.random(), b))
+        if not moves:
+            continue
+        delta, _, b = min(moves)
+        swap(r, a, b)
+        tabu[r, a] = tabu[r, b] = step + tenure + rng.randrange(3)
+        cost += delta
+        if cost < best:
+            best, best_tables = cost, [[t[:] for t in g] for g in tables_of]
+    return [_tidy(game) for game in best_tables]
+
+
+def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[Table]:
+    out, i = [], 0
+    for size in sizes:
+        out.append(tuple(order[i : i + size]))
+        i += size
+    return out
+
+
+def _tidy(game: Sequence[Sequence[int]]) -> Round:
+    """A round as the coordinator reads it: tables in order of their lowest player, the odd one last."""
+    tables = [tuple(sorted(t)) for t in game]
+    common = Counter(len(t) for t in tables).most_common(1)[0][0]
+    return tuple(sorted(tables, key=lambda t: (len(t) != common, t)))
