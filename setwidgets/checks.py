@@ -21,17 +21,25 @@ promise. Every check returns a :class:`CheckResult`, which is true when all
 cases passed.
 
 Available checks: :func:`check_is_set`, :func:`check_odd_one_out`,
-:func:`check_third_card` (for ``third_card`` and ``third_card_mod3``) and
-:func:`check_count_sets`.
+:func:`check_third_card` (for ``third_card`` and ``third_card_mod3``),
+:func:`check_count_sets`, :func:`check_first_set`, :func:`check_all_sets`,
+:func:`check_take_set`, :func:`check_no_set`, :func:`check_competition_no_set`,
+:func:`check_game_over` and :func:`check_play_solitaire`.
+
+:class:`Referee` is for the hidden tests of the exercises, not for students: it
+keeps what the grader trusts from before any student code runs.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
+import os
 import random
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+import types
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -42,16 +50,26 @@ from setwidgets.rules import FeatureVerdict, explain, find_sets, third_card
 
 __all__ = [
     "CheckResult",
+    "Referee",
+    "check_all_sets",
+    "check_competition_no_set",
     "check_count_sets",
+    "check_first_set",
+    "check_game_over",
     "check_is_set",
+    "check_no_set",
     "check_odd_one_out",
+    "check_play_solitaire",
+    "check_take_set",
     "check_third_card",
+    "engine_moves",
 ]
 
 DEFAULT_SECONDS = 10.0
 """How long one check may run before it reports a loop that never ends."""
 
 _LONGEST = 10**7  # seconds (about four months)
+_MISSING: Any = object()
 
 
 @dataclass(frozen=True)
@@ -506,3 +524,714 @@ def _pairs_case(name: str, func: Callable) -> _Case:
         return None
 
     return _Case((deck,), f"{name}(full_deck()), counting its calls of third_card", judge, call=run_counted)
+
+
+# -- first_set and all_sets (exercise 3) -----------------------------------------------------
+
+
+def _deal_tables() -> list[list[Card]]:
+    """Small tables with one idea each, then seeded deals of every size a game sees."""
+    codes = [
+        "",
+        "1RSO 2RSO",
+        "1RSO 2RSO 3RSO",
+        "1RSO 2RSO 3PSO",
+        "1GTS 1RSO 2RSO 3RSO 3POD",  # two SETs; the first begins with the first card
+        "1RSO 1GTS 2RSO 3POD 3RSO",  # the first SET is not the first three cards that form one
+    ]
+    tables = [[Card.parse(c) for c in line.split()] for line in codes]
+    rng = random.Random(303)
+    tables += [rng.sample(full_deck(), size) for size in (6, 9, 12, 12, 12, 12, 15, 15, 18, 21)]
+    tables += [mini_deck(), full_deck()]
+    return tables
+
+
+def _sets_label(sets: Any) -> str:
+    return "[" + ", ".join("(" + _codes(s) + ")" for s in sets) + "]"
+
+
+def _is_triple(got: Any) -> bool:
+    return type(got) is tuple and len(got) == 3 and all(type(c) is Card for c in got)
+
+
+def check_first_set(
+    func: Callable[[list[Card]], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``first_set(cards)`` on small tables, deals of 6 to 21 cards and whole decks.
+
+    It should return the first SET met when the pairs are tried in order (the
+    first card with each later card, then the second with each later card, ...):
+    a tuple of three cards in the order of the list, or None when there is no SET.
+    Last, on the full deck, it counts your calls of ``third_card`` (when it is
+    defined beside your function): the first SET there is the first three cards,
+    so one call is enough.
+    """
+    name = _require_function("first_set", func)
+    cases = []
+    for cards in _deal_tables():
+        sets = find_sets(cards)
+        expected = sets[0] if sets else None
+
+        def judge(got: Any, expected: Any = expected, sets: list = sets) -> str | None:
+            if expected is None:
+                return None if got is None else "there is no SET among these cards, so the answer is None."
+            if not _is_triple(got):
+                return f"{name} should return a tuple of three cards, ({_codes(expected)}), or None."
+            if got == expected:
+                return None
+            if got in sets:
+                return (
+                    f"({_codes(got)}) is a SET, but not the first: try the pairs in order, the first card "
+                    f"with each later card first, and the first SET met is ({_codes(expected)})."
+                )
+            if set(got) == set(expected):
+                return f"the right cards, but give them in the order of the list: ({_codes(expected)})."
+            return f"the first SET is ({_codes(expected)})."
+
+        cases.append(_Case((list(cards),), _table_label(name, cards), judge))
+    cases.append(_calls_case(name, func, "first_set", lambda n: 1))
+    return _run(name, func, cases, seconds)
+
+
+def check_all_sets(func: Callable[[list[Card]], Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``all_sets(cards)`` on small tables, deals of 6 to 21 cards and whole decks.
+
+    It should return every SET among the cards, each once, as a list of tuples
+    of three cards in the order of the list, in the order the pairs are tried.
+    Last, on the full deck, it counts your calls of ``third_card``: one per pair
+    (3240) is enough.
+    """
+    name = _require_function("all_sets", func)
+    cases = []
+    for cards in _deal_tables():
+        expected = find_sets(cards)
+
+        def judge(got: Any, expected: list = expected) -> str | None:
+            there = _words.there_are(len(expected), "SET")
+            if type(got) is not list or not all(_is_triple(s) for s in got):
+                return f"{name} should return a list of tuples of three cards; {there}."
+            if got == expected:
+                return None
+            if len(got) == 3 * len(expected) and expected:
+                return (
+                    f"{there}: each SET was listed three times, once from each of its pairs. "
+                    "Keep a SET only when its third card comes after the pair."
+                )
+            if sorted(got) == sorted(expected):
+                first = _sets_label(expected[:3])
+                return f"the right SETs, but not in the order the pairs are tried: {first}..."
+            if {frozenset(s) for s in got} == {frozenset(s) for s in expected} and len(got) == len(expected):
+                return "the right SETs, but write the cards of each in the order of the list."
+            missing = [s for s in expected if s not in got]
+            if missing:
+                return f"{there}; {_sets_label(missing[:1])} is missing."
+            return f"{there}; {_sets_label([s for s in got if s not in expected][:1])} should not be there."
+
+        cases.append(_Case((list(cards),), _table_label(name, cards), judge))
+    cases.append(_calls_case(name, func, "all_sets", lambda n: n * (n - 1) // 2))
+    return _run(name, func, cases, seconds)
+
+
+def _calls_case(name: str, func: Callable, exercise: str, most: Callable[[int], int]) -> _Case:
+    """The last case: on the full deck, at most ``most(81)`` calls of ``third_card``."""
+    deck = full_deck()
+
+    def judge(calls: int | None) -> str | None:
+        if calls is None:
+            return None
+        if calls == 0:
+            return (
+                f"{name} never calls third_card. The exercise asks for the pairs method: for each pair, "
+                "ask third_card for the card that completes it, and look it up among the cards."
+            )
+        if calls > most(len(deck)):
+            if exercise == "first_set":
+                return (
+                    f"{name}(full_deck()) called third_card {calls} times, but its first pair already "
+                    "makes a SET with the third card: stop (return) as soon as you find one."
+                )
+            return (
+                f"{name}(full_deck()) called third_card {calls} times, but the 81 cards make only "
+                f"{most(len(deck))} pairs: ask once per pair (i < j), and look the third card up in a "
+                "dict from card to position."
+            )
+        return None
+
+    return _Case(
+        (deck,),
+        f"{name}(full_deck()), counting its calls of third_card",
+        judge,
+        call=lambda cards: _count_helper_calls(func, cards),
+    )
+
+
+# -- the dealer (exercise 4) ---------------------------------------------------------------
+
+
+def engine_moves(
+    variant: str, seed: int, game_class: type | None = None, finder: Callable | None = None
+) -> list[dict]:
+    """Every move of one seeded game played by the engine, always taking the first SET.
+
+    Each move is a dict: ``kind`` ("take" or "no_set"), the ``table`` and
+    ``deck`` before, the ``cards`` taken, the ``rng`` state before a "no SET"
+    (which the competition rule needs), the ``after`` table and deck, and
+    ``over`` and ``lost``. ``dealt`` lists the cards the online rule dealt on its
+    own after the move (a first move of kind "start" holds those of the first
+    deal). The hidden tests pass the engine and the SET finder they captured
+    before any student code ran.
+    """
+    from setwidgets.game import Game
+    from setwidgets.rules import first_set
+
+    game_class = game_class or Game
+    finder = finder or first_set
+    g = game_class(variant=variant, seed=seed, claim_seconds=None, clock=lambda: 0.0)
+    seen = 0
+
+    def dealt_since() -> list[Card]:
+        nonlocal seen
+        history = g.history
+        cards = [Card.parse(c) for e in history[seen:] if e["type"] == "deal" for c in e["cards"]]
+        seen = len(history)
+        return cards
+
+    moves: list[dict] = [{"kind": "start", "after": (g.table, g.deck), "dealt": dealt_since()}]
+    while not g.over:
+        table, deck = g.table, g.deck
+        cards = finder(table)
+        move: dict[str, Any] = {"table": table, "deck": deck}
+        if cards is None:
+            move.update(kind="no_set", rng=g._state.rng.getstate())
+            g.no_set()
+        else:
+            move.update(kind="take", cards=tuple(cards))
+            g.claim(cards)
+        move.update(after=(g.table, g.deck), over=g.over, lost=g.lost, dealt=dealt_since())
+        moves.append(move)
+    return moves
+
+
+def _is_table_and_deck(got: Any) -> bool:
+    return (
+        type(got) is tuple
+        and len(got) == 2
+        and all(type(part) is list and all(type(c) is Card for c in part) for part in got)
+    )
+
+
+def _dealer_label(name: str, table: list[Card], deck: list[Card], *more: str) -> str:
+    return (
+        f"{name}(<{_words.count(len(table), 'card')} on the table>, <{len(deck)} in the deck>{''.join(more)})"
+    )
+
+
+def _table_and_deck_judge(
+    name: str, expected: tuple[list[Card], list[Card]], why: str
+) -> Callable[[Any], str | None]:
+    def judge(got: Any) -> str | None:
+        if not _is_table_and_deck(got):
+            return f"{name} should return a tuple (table, deck) of two lists of cards."
+        table, deck = got
+        if (table, deck) == expected:
+            return None
+        want_table, want_deck = expected
+        if len(table) != len(want_table):
+            return f"the table should hold {_words.count(len(want_table), 'card')}, not {len(table)}: {why}."
+        if table != want_table:
+            at = next(p for p, (x, y) in enumerate(zip(table, want_table)) if x != y)
+            if set(table) == set(want_table):
+                return (
+                    f"the right cards on the table, but in another order: "
+                    f"at position {at} should be {want_table[at]}: {why}."
+                )
+            return f"position {at} of the table should hold {want_table[at]}, not {table[at]}: {why}."
+        return (
+            f"the table is right, but the deck should hold {_words.count(len(want_deck), 'card')}, "
+            f"starting {_codes(want_deck[:3])}: {why}."
+        )
+
+    return judge
+
+
+def _short_result(got: Any) -> str:
+    """A returned value in a few words: tables and decks by their sizes, not card by card."""
+    if _is_table_and_deck(got):
+        return f"a table of {_words.count(len(got[0]), 'card')} and a deck of {len(got[1])}"
+    if type(got) is tuple and len(got) == 3 and type(got[0]) is list and type(got[1]) is list:
+        return f"{_words.count(len(got[0]), 'SET')}, a table of {len(got[1])} cards and lost={got[2]!r}"
+    return _inputs.short(got)
+
+
+def _dealer_case(func: Callable, args: tuple, label: str, judge: Callable[[Any], str | None]) -> _Case:
+    """A case whose message names the result in a few words (a whole deck would fill the screen)."""
+
+    def whole(got: Any) -> str | None:
+        problem = judge(got)
+        return problem and f"{label} returned {_short_result(got)}, but {problem}"
+
+    return _Case(args, label, whole, call=func)
+
+
+def _moves(variant: str, seeds: Sequence[int]) -> Iterator[dict]:
+    for seed in seeds:
+        yield from engine_moves(variant, seed)
+
+
+def check_take_set(func: Callable[..., Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``take_set(table, deck, cards)`` on the SETs taken in a few seeded games.
+
+    It should return the new ``(table, deck)``: at 12 cards or fewer, the top
+    cards of the deck go where the SET was (while the deck lasts); above 12,
+    nothing is dealt and the last cards move into the gaps.
+    """
+    name = _require_function("take_set", func)
+    cases = []
+    for move in [m for m in _moves("standard", (1, 2, 3)) if m["kind"] == "take"]:
+        table, deck = move["table"], move["deck"]
+        if len(table) > 12:
+            why = (
+                "above 12 cards no card is dealt; the last cards on the table move into the gaps "
+                "before the new end"
+            )
+        elif not deck:
+            why = "the deck is empty, so nothing is dealt; the last cards on the table move into the gaps"
+        else:
+            why = "at 12 cards the top three cards of the deck go where the SET was, in the order of the gaps"
+        cases.append(
+            _dealer_case(
+                func,
+                (list(table), list(deck), move["cards"]),
+                _dealer_label(name, table, deck, f", ({_codes(move['cards'])})"),
+                _table_and_deck_judge(name, move["after"], why),
+            )
+        )
+    return _run(name, func, cases, seconds)
+
+
+def check_no_set(func: Callable[..., Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``no_set(table, deck, online=False)`` on tables without a SET from seeded games.
+
+    Standard rules: three more cards at the end of the table. With
+    ``online=True``: three at a time until the table holds a SET or the deck is
+    empty.
+    """
+    name = _require_function("no_set", func)
+    cases = []
+    for move in [m for m in _moves("standard", range(1, 8)) if m["kind"] == "no_set"]:
+        table, deck = move["table"], move["deck"]
+        why = "the standard rule lays out the top three cards of the deck at the end of the table"
+        cases.append(
+            _dealer_case(
+                func,
+                (list(table), list(deck)),
+                _dealer_label(name, table, deck),
+                _table_and_deck_judge(name, move["after"], why),
+            )
+        )
+    for move in [m for m in _moves("online", range(1, 8)) if m["dealt"] and m["kind"] != "start"]:
+        after_table, after_deck = move["after"]
+        table, deck = after_table[: -len(move["dealt"])], move["dealt"] + after_deck
+        why = (
+            f"online, three at a time are dealt until the table holds a SET: here {len(move['dealt'])} cards"
+        )
+        cases.append(
+            _dealer_case(
+                func,
+                (list(table), list(deck), True),
+                _dealer_label(name, table, deck, ", online=True"),
+                _table_and_deck_judge(name, move["after"], why),
+            )
+        )
+    return _run(name, func, cases, seconds)
+
+
+def competition_by_engine(
+    table: list[Card], deck: list[Card], state: tuple, game_class: type | None = None
+) -> tuple[list[Card], list[Card]]:
+    """The engine's competition rule on any ``table`` and ``deck``, its generator in ``state``.
+
+    The rule does not look for a SET itself (the game does, before it applies
+    the rule), so 15 cards from any deal show what it does with them.
+    """
+    from setwidgets.game import Game
+
+    g = (game_class or Game)(variant="competition", seed=0, claim_seconds=None, clock=lambda: 0.0)
+    g._state.table, g._state.deck = list(table), list(deck)
+    g._state.rng.setstate(state)
+    g._rules.no_set(g)
+    return g.table, g.deck
+
+
+def _competition_cases(seeds: Iterable[int], game_class: type | None = None) -> list[tuple]:
+    """(table, deck, generator state, expected) for 12 and 15 cards, from seeded deals."""
+    cases = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        cards = rng.sample(full_deck(), 81)
+        for size in (12, 15):
+            table, deck = cards[:size], cards[size:]
+            state = random.Random(seed * 1000 + size).getstate()
+            cases.append((table, deck, state, competition_by_engine(table, deck, state, game_class)))
+    return cases
+
+
+def check_competition_no_set(
+    func: Callable[..., Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``competition_no_set(table, deck, rng)`` on the tables without a SET of seeded games.
+
+    Below 15 cards: three more. At 15: six chosen with ``rng.sample`` go back to
+    the end of the deck, ``rng.shuffle`` shuffles it, three new cards fill the
+    first three gaps and the last cards move into the other three.
+    """
+    name = _require_function("competition_no_set", func)
+    cases = []
+    found = [m for m in _moves("competition", range(1, 6)) if m["kind"] == "no_set"]
+    for table, deck, state, after in [
+        (m["table"], m["deck"], m["rng"], m["after"]) for m in found
+    ] + _competition_cases(range(8)):
+        rng = random.Random()
+        rng.setstate(state)
+        if len(table) < 15:
+            why = "below 15 cards, three more are dealt at the end of the table, as in the standard rules"
+        else:
+            why = (
+                "at 15 cards: positions = sorted(rng.sample(range(15), 6)); those cards go to the end of "
+                "the deck; rng.shuffle(deck); the top three fill the first three gaps, and the last cards "
+                "move into the other three"
+            )
+        cases.append(
+            _dealer_case(
+                func,
+                (list(table), list(deck), rng),
+                _dealer_label(name, table, deck, ", rng"),
+                _table_and_deck_judge(name, after, why),
+            )
+        )
+    return _run(name, func, cases, seconds)
+
+
+def check_game_over(func: Callable[..., Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``game_over(table, deck)``: True exactly when no SET can be made from the cards left."""
+    name = _require_function("game_over", func)
+    parse = Card.parse
+    states = [
+        ([], []),
+        ([parse(c) for c in ["1RSO", "2RSO", "3RSO"]], []),
+        ([parse(c) for c in ["1RSO", "2RSO", "3PSO"]], []),
+        ([parse(c) for c in ["1RSO", "2RSO"]], [parse("3RSO")]),
+        ([parse(c) for c in ["1RSO", "2RSO"]], [parse("3PSO")]),
+    ]
+    for move in list(_moves("standard", (1, 2)))[-12:]:
+        states.append(move["after"])
+    cases = []
+    for table, deck in states:
+        expected = not find_sets(table + deck)
+
+        def judge(got: Any, expected: bool = expected, table: list = table, deck: list = deck) -> str | None:
+            if type(got) is not bool:
+                return f"{name} should return True or False (a bool), not {type(got).__name__}."
+            if got == expected:
+                return None
+            if expected:
+                return "no SET can be made from the cards on the table and in the deck: the game is over."
+            where = (
+                "on the table"
+                if find_sets(table)
+                else "among the cards on the table and in the deck together"
+            )
+            return f"a SET can still be made {where}, so the game goes on."
+
+        cases.append(_dealer_case(func, (list(table), list(deck)), _dealer_label(name, table, deck), judge))
+    return _run(name, func, cases, seconds)
+
+
+def check_play_solitaire(func: Callable[[int], Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``play_solitaire(seed)`` against the engine's solitaire games for a few seeds.
+
+    It should return ``(sets, table, lost)``: the SETs taken in order, the cards
+    left on the table and whether the game was lost.
+    """
+    name = _require_function("play_solitaire", func)
+    cases = []
+    for seed in range(1, 9):
+        moves = engine_moves("solitaire", seed)
+        expected = (
+            [m["cards"] for m in moves if m["kind"] == "take"],
+            moves[-1]["after"][0],
+            moves[-1]["lost"],
+        )
+
+        def judge(got: Any, expected: tuple = expected) -> str | None:
+            sets, table, lost = expected
+            if not (type(got) is tuple and len(got) == 3):
+                return f"{name} should return a tuple (sets, table, lost)."
+            got_sets, got_table, got_lost = got
+            if type(got_sets) is not list or not all(_is_triple(s) for s in got_sets):
+                return "sets should be a list of tuples of three cards, the SETs taken in order."
+            if got_sets != sets:
+                turn = next(
+                    (k for k, (x, y) in enumerate(zip(got_sets, sets)) if x != y),
+                    min(len(got_sets), len(sets)),
+                )
+                want = f"({_codes(sets[turn])})" if turn < len(sets) else "nothing: the game is over"
+                return f"SET number {turn + 1} taken should be {want}; the engine took {len(sets)} in all."
+            if type(got_table) is not list or got_table != table:
+                return f"the table at the end should be {_codes(table)}."
+            if type(got_lost) is not bool or got_lost != lost:
+                left = _words.count(len(table), "card")
+                return f"lost should be {lost}: the game ends with {left} and no SET."
+            return None
+
+        cases.append(_dealer_case(func, (seed,), f"{name}({seed})", judge))
+    return _run(name, func, cases, seconds)
+
+
+# -- for the hidden tests of the exercises ------------------------------------------------------
+
+_CORE = (
+    "setwidgets",
+    "setwidgets.cards",
+    "setwidgets.rules",
+    "setwidgets.game",
+    "setwidgets.variants",
+    "setwidgets.bot",
+    "setwidgets.save",
+    "setwidgets.sim",
+    "setwidgets._inputs",
+    "setwidgets._words",
+    "setwidgets.checks",
+)
+_FEATURE_ATTRIBUTES = ("number", "color", "shape", "shading", "_index", "index", "vector", "code", "name")
+
+
+class _Forbidden(BaseException):
+    """Raised by a blocked function; a BaseException, so a student's ``except Exception`` cannot hide it."""
+
+
+def _copy_function(func: Callable) -> Callable:
+    """A new function object with the same code and globals: blocking the original leaves it working."""
+    copy = types.FunctionType(
+        func.__code__, func.__globals__, func.__name__, func.__defaults__, func.__closure__
+    )
+    copy.__kwdefaults__ = func.__kwdefaults__
+    copy.__qualname__ = func.__qualname__
+    return copy
+
+
+@functools.cache
+def _blocker(name: str) -> types.CodeType:
+    """The code a blocked function runs instead of its own: it reports ``name`` to the referee."""
+    source = f"def blocked(*args, **kwargs):\n    return __referee_forbidden__({name!r})\n"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<referee>", "exec"), {}, namespace)  # noqa: S102 - fixed source, no input
+    return namespace["blocked"].__code__
+
+
+class Referee:
+    """What the hidden tests of an exercise trust, kept before any student code runs.
+
+    The exercise's locked setup cell, which runs before the first answer cell,
+    makes one: ``_referee = Referee()``. Then:
+
+    - ``Card``, ``deck`` (the 81 cards), ``Game``, and untouched copies of
+      ``first_set``, ``find_sets``, ``has_set``, ``is_set`` and ``third_card``
+      are the references the hidden tests compute expected answers with;
+    - :meth:`untouched` fails when a function, class or name of the package was
+      replaced or changed since (so a notebook that rewrites ``setwidgets``
+      scores nothing on the tests that check it);
+    - :meth:`guard` runs the student's function with the package's own answers
+      out of reach: the functions of the modules named there raise (and are
+      reported even when the student's code catches the error), and with
+      ``hide_features`` the cards' features cannot be read from the student's
+      code; :meth:`count` counts the calls of the one helper allowed.
+
+    >>> referee = Referee()
+    >>> referee.untouched()
+    >>> with referee.guard("first_set", modules=["setwidgets.rules"]):
+    ...     from setwidgets import find_sets
+    ...     find_sets(referee.deck[:3])
+    Traceback (most recent call last):
+    AssertionError: first_set called setwidgets.find_sets while the hidden tests ran: ...
+    """
+
+    def __init__(self) -> None:
+        import importlib
+        import sys
+
+        import setwidgets.rules as rules
+        from setwidgets.game import Game
+
+        for name in _CORE:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # a module this version of the package does not have
+                pass
+        self._modules = {name: sys.modules[name] for name in _CORE if name in sys.modules}
+        self._names = {name: dict(vars(module)) for name, module in self._modules.items()}
+        self._classes = {
+            cls: dict(vars(cls))
+            for module in self._modules.values()
+            for cls in vars(module).values()
+            if isinstance(cls, type) and cls.__module__ in self._modules
+        }
+        self._codes = {id(f): (f, f.__code__) for f in self._functions()}
+        self.Card = Card
+        self.Game = Game
+        self.deck = tuple(full_deck())
+        self.first_set = _copy_function(rules.first_set)
+        self.find_sets = _copy_function(rules.find_sets)
+        self.has_set = _copy_function(rules.has_set)
+        self.is_set = _copy_function(rules.is_set)
+        self.third_card = _copy_function(rules.third_card)
+        self._package = os.path.dirname(os.path.abspath(rules.__file__)) + os.sep
+        self._calls: list[str] = []
+
+    def moves(self, variant: str, seed: int) -> list[dict]:
+        """The moves of a seeded game of the untouched engine (see :func:`engine_moves`)."""
+        return engine_moves(variant, seed, self.Game, self.first_set)
+
+    def competition(self, table: list[Card], deck: list[Card], state: tuple) -> tuple[list[Card], list[Card]]:
+        """What the engine's competition rule does to any table and deck, its generator in ``state``."""
+        return competition_by_engine(table, deck, state, self.Game)
+
+    def _functions(self, modules: Iterable[str] | None = None) -> Iterator[Callable]:
+        """The plain functions of the modules, and of the classes defined there, methods included."""
+        chosen = (
+            self._modules if modules is None else {m: self._modules[m] for m in modules if m in self._modules}
+        )
+        for name, module in chosen.items():
+            for obj in list(vars(module).values()):
+                if inspect.isfunction(obj) and obj.__module__ == name:
+                    yield obj
+                elif isinstance(obj, type) and obj.__module__ == name:
+                    for item in list(vars(obj).values()):
+                        item = getattr(item, "__func__", item)  # class and static methods
+                        if inspect.isfunction(item):
+                            yield item
+
+    def untouched(self) -> None:
+        """Fail (AssertionError) when the package was changed since the referee was made."""
+        import sys
+
+        changed = []
+        for name, module in self._modules.items():
+            if sys.modules.get(name) is not module:
+                changed.append(f"the module {name}")
+                continue
+            now = vars(module)
+            changed += [f"{name}.{k}" for k, v in self._names[name].items() if now.get(k, _MISSING) is not v]
+        for cls, saved in self._classes.items():
+            now = vars(cls)
+            changed += [f"{cls.__qualname__}.{k}" for k, v in saved.items() if now.get(k, _MISSING) is not v]
+        changed += [
+            f"the code of {f.__qualname__}" for f, code in self._codes.values() if f.__code__ is not code
+        ]
+        if changed:
+            what = _inputs.short(", ".join(changed))
+            raise AssertionError(
+                f"this notebook changed the package setwidgets while it ran ({what}); "
+                "the grader needs the package as it is installed, so these tests score nothing. "
+                "Restart the kernel and run all cells after removing that change."
+            )
+
+    @contextmanager
+    def guard(
+        self,
+        student: str,
+        modules: Iterable[str] = (),
+        allowed: Iterable[str] = (),
+        hide_features: bool = False,
+    ) -> Iterator[None]:
+        """Run the student's ``student`` function with the package's answers out of reach.
+
+        Every function of ``modules`` (and of their classes) except those named
+        in ``allowed`` raises while the block runs; with ``hide_features``, the
+        student's code cannot read a card's features, code, name, vector or
+        index. Any such attempt fails the block with a message that says what was
+        called, even when the student's code caught the error.
+        """
+        self._calls = []
+        blocked = [
+            f
+            for f in self._functions(modules)
+            if f.__name__ not in set(allowed) and not f.__code__.co_freevars
+        ]
+        saved_codes = [(f, f.__code__) for f in blocked]
+        spaces = {id(f.__globals__): f.__globals__ for f in blocked}
+        saved_attributes = {name: vars(Card)[name] for name in _FEATURE_ATTRIBUTES} if hide_features else {}
+        try:
+            for space in spaces.values():
+                space["__referee_forbidden__"] = self._forbidden
+            for f, _ in saved_codes:
+                where = f.__module__ if f.__qualname__ == f.__name__ else f"{f.__module__}"
+                name = (
+                    f"setwidgets.{f.__qualname__}"
+                    if where in ("setwidgets.rules", "setwidgets.cards")
+                    else f"{where}.{f.__qualname__}"
+                )
+                f.__code__ = _blocker(name)
+            for name, original in saved_attributes.items():
+                setattr(Card, name, property(self._hidden_feature(name, original)))
+            try:
+                yield
+            except _Forbidden:
+                pass
+        finally:
+            for f, code in saved_codes:
+                f.__code__ = code
+            for space in spaces.values():
+                space.pop("__referee_forbidden__", None)
+            for name, original in saved_attributes.items():
+                setattr(Card, name, original)
+        if self._calls:
+            used = _words.and_list(sorted(set(self._calls)))
+            counted = "setwidgets.third_card" in used
+            helper = " (third_card is counted: call it by its name, third_card(a, b))" if counted else ""
+            raise AssertionError(
+                f"{student} used {used} while the hidden tests ran: the exercise asks you to write this "
+                f"yourself{helper}, so these tests score nothing."
+            )
+
+    def _forbidden(self, name: str) -> None:
+        self._calls.append(name)
+        raise _Forbidden(name)
+
+    def _hidden_feature(self, name: str, original: Any) -> Callable[[Any], Any]:
+        import sys
+
+        package = self._package
+
+        def read(card: Any) -> Any:
+            caller = sys._getframe(1).f_code.co_filename
+            if not os.path.abspath(caller).startswith(package):
+                self._calls.append(f"the cards' {name.lstrip('_')} (decide SETs with third_card)")
+                raise _Forbidden(name)
+            return original.__get__(card, Card)
+
+        return read
+
+    @contextmanager
+    def count(self, namespace: dict[str, Any], name: str = "third_card") -> Iterator[list[int]]:
+        """Put a counting ``name`` (the package's own, untouched) into the notebook's namespace.
+
+        The block gets a list whose one item is the number of calls so far.
+        """
+        reference = getattr(self, name)
+        calls = [0]
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            calls[0] += 1
+            return reference(*args, **kwargs)
+
+        counted.__name__ = counted.__qualname__ = name
+        saved = namespace.get(name, _MISSING)
+        namespace[name] = counted
+        try:
+            yield calls
+        finally:
+            if saved is _MISSING:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = saved

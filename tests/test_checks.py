@@ -1,17 +1,28 @@
 """The instant self-checks: right answers pass, each kind of mistake gets its own hint."""
 
 import itertools
+import random
 
 import pytest
 
-from setwidgets import FEATURES, Card, third_card
+from setwidgets import FEATURES, Card, first_set, full_deck, has_set, third_card
 from setwidgets import is_set as reference_is_set
 from setwidgets.checks import (
     CheckResult,
+    Referee,
+    check_all_sets,
+    check_competition_no_set,
     check_count_sets,
+    check_first_set,
+    check_game_over,
     check_is_set,
+    check_no_set,
     check_odd_one_out,
+    check_play_solitaire,
+    check_take_set,
     check_third_card,
+    competition_by_engine,
+    engine_moves,
 )
 
 # -- answers a student might write ---------------------------------------------------------
@@ -323,3 +334,296 @@ def test_the_result_shows_nothing_more_in_a_notebook():
     result = CheckResult("is_set", True, 3, "✓ is_set passed all 3 checks.")
     assert result._ipython_display_() is None
     assert str(result) == "✓ is_set passed all 3 checks."
+
+
+# -- exercise 3: first_set and all_sets ---------------------------------------------------------
+
+
+def pairs_first_set(cards):
+    where = {card: position for position, card in enumerate(cards)}
+    for i, j in itertools.combinations(range(len(cards)), 2):
+        k = where.get(third_card(cards[i], cards[j]))
+        if k is not None:
+            return cards[i], cards[j], cards[k]
+    return None
+
+
+def pairs_all_sets(cards):
+    where = {card: position for position, card in enumerate(cards)}
+    found = []
+    for i, j in itertools.combinations(range(len(cards)), 2):
+        k = where.get(third_card(cards[i], cards[j]))
+        if k is not None and k > j:
+            found.append((cards[i], cards[j], cards[k]))
+    return found
+
+
+def test_first_set_and_all_sets_by_pairs_pass(capsys):
+    assert check_first_set(pairs_first_set) and check_all_sets(pairs_all_sets)
+    assert message(capsys).count("✓") == 2
+
+
+def test_first_set_that_finds_another_set_is_told_the_order_of_the_pairs(capsys):
+    def last_set(cards):
+        found = pairs_all_sets(cards)
+        return found[-1] if found else None
+
+    assert not check_first_set(last_set)
+    assert "is a SET, but not the first: try the pairs in order" in message(capsys)
+
+
+def test_first_set_that_does_not_stop_is_told_to_return_at_once(capsys):
+    def first_of_all(cards):
+        found = pairs_all_sets(cards)
+        return found[0] if found else None
+
+    assert not check_first_set(first_of_all)
+    assert "called third_card 3240 times" in message(capsys)
+
+
+def test_all_sets_that_keeps_each_set_three_times_is_told_to_keep_one(capsys):
+    def thrice(cards):
+        where = {card: position for position, card in enumerate(cards)}
+        found = []
+        for i, j in itertools.combinations(range(len(cards)), 2):
+            k = where.get(third_card(cards[i], cards[j]))
+            if k is not None:
+                found.append(tuple(sorted((cards[i], cards[j], cards[k]), key=cards.index)))
+        return found
+
+    assert not check_all_sets(thrice)
+    assert "each SET was listed three times" in message(capsys)
+
+
+def test_all_sets_by_triples_is_told_it_asks_too_often(capsys):
+    def triples(cards):
+        return [t for t in itertools.combinations(cards, 3) if third_card(t[0], t[1]) == t[2]]
+
+    assert not check_all_sets(triples)
+    assert "called third_card 85320 times, but the 81 cards make only 3240 pairs" in message(capsys)
+
+
+# -- exercise 4: the dealer -------------------------------------------------------------------------
+
+
+def close_gaps(table, gaps):
+    size = len(table) - len(gaps)
+    movers = [table[p] for p in range(size, len(table)) if p not in gaps]
+    table = list(table)
+    for hole, card in zip([p for p in sorted(gaps) if p < size], movers):
+        table[hole] = card
+    return table[:size]
+
+
+def take_set(table, deck, cards):
+    table, deck = list(table), list(deck)
+    gaps = sorted(table.index(card) for card in cards)
+    if len(table) <= 12:
+        while gaps and deck:
+            table[gaps.pop(0)] = deck.pop(0)
+    return close_gaps(table, gaps), deck
+
+
+def no_set(table, deck, online=False):
+    table, deck = list(table) + list(deck[:3]), list(deck[3:])
+    while online and deck and not has_set(table):
+        table, deck = table + deck[:3], deck[3:]
+    return table, deck
+
+
+def competition_no_set(table, deck, rng):
+    if len(table) < 15:
+        return no_set(table, deck)
+    table, deck = list(table), list(deck)
+    gaps = sorted(rng.sample(range(len(table)), 6))
+    deck += [table[p] for p in gaps]
+    rng.shuffle(deck)
+    for p in gaps[:3]:
+        table[p] = deck.pop(0)
+    return close_gaps(table, gaps[3:]), deck
+
+
+def game_over(table, deck):
+    return not has_set(list(table) + list(deck))
+
+
+def play_solitaire(seed):
+    deck = full_deck()
+    random.Random(seed).shuffle(deck)
+    table, deck = deck[:12], deck[12:]
+    sets = []
+    while (cards := first_set(table)) is not None:
+        sets.append(cards)
+        table, deck = take_set(table, deck, cards)
+    return sets, table, len(table) >= 12
+
+
+DEALER = [
+    (check_take_set, take_set),
+    (check_no_set, no_set),
+    (check_competition_no_set, competition_no_set),
+    (check_game_over, game_over),
+    (check_play_solitaire, play_solitaire),
+]
+
+
+@pytest.mark.parametrize("check, func", DEALER, ids=[f.__name__ for _, f in DEALER])
+def test_the_dealers_rules_as_the_engine_plays_them_pass(check, func, capsys):
+    result = check(func)
+    assert result, message(capsys)
+    assert result.checked >= 8
+
+
+@pytest.mark.parametrize("check, func", DEALER, ids=[f.__name__ for _, f in DEALER])
+def test_an_unwritten_dealer_is_told_where_to_write(check, func, capsys):
+    assert not check(not_written)
+    assert "is not written yet" in message(capsys)
+
+
+def test_take_set_that_deals_above_twelve_hears_the_rule_in_a_few_words(capsys):
+    def always_deals(table, deck, cards):
+        table, deck = list(table), list(deck)
+        for card in cards:
+            table[table.index(card)] = deck.pop(0)
+        return table, deck
+
+    assert not check_take_set(always_deals)
+    said = message(capsys)
+    assert "returned a table of 15 cards and a deck of" in said
+    assert "above 12 cards no card is dealt" in said
+    assert "Card(" not in said, "a whole deck is not printed card by card"
+
+
+def test_take_set_that_closes_gaps_from_the_end_backwards_is_shown_the_position(capsys):
+    def backwards(table, deck, cards):
+        if len(table) <= 12:
+            return take_set(table, deck, cards)
+        return [c for c in table if c not in cards], list(deck)
+
+    assert not check_take_set(backwards)
+    assert "position" in message(capsys)
+
+
+def test_competition_that_ignores_the_generator_is_shown_the_procedure(capsys):
+    def first_six(table, deck, rng):
+        if len(table) < 15:
+            return no_set(table, deck)
+        return table[6:] + deck[:3], deck[3:] + table[:6]  # always the first six back, unshuffled
+
+    assert not check_competition_no_set(first_six)
+    assert "rng.sample(range(15), 6)" in message(capsys)
+
+
+def test_online_that_deals_only_three_is_told_to_go_on(capsys):
+    assert not check_no_set(lambda table, deck, online=False: no_set(table, deck))
+    assert "online, three at a time are dealt until the table holds a SET" in message(capsys)
+
+
+def test_game_over_must_be_a_bool(capsys):
+    assert not check_game_over(lambda table, deck: int(game_over(table, deck)))
+    assert "should return True or False (a bool), not int" in message(capsys)
+
+
+def test_solitaire_that_plays_on_without_a_set_is_told_which_set_differs(capsys):
+    def never_lost(seed):
+        sets, table, lost = play_solitaire(seed)
+        return sets, table, False
+
+    assert not check_play_solitaire(never_lost)
+    assert "lost should be True" in message(capsys)
+
+
+def test_the_engines_competition_rule_matches_the_games_own_send_back():
+    for seed in range(40):
+        for move in engine_moves("competition", seed):
+            if move["kind"] == "no_set":
+                assert competition_by_engine(move["table"], move["deck"], move["rng"]) == move["after"]
+
+
+# -- the referee of the hidden tests ---------------------------------------------------------------
+
+
+def test_the_referee_sees_a_replaced_function_a_patched_class_and_swapped_code():
+    import setwidgets
+    import setwidgets.rules as rules
+
+    referee = Referee()
+    referee.untouched()
+    saved = setwidgets.find_sets
+    setwidgets.find_sets = lambda cards: []
+    with pytest.raises(
+        AssertionError, match=r"changed the package setwidgets while it ran \('setwidgets.find_sets'\)"
+    ):
+        referee.untouched()
+    setwidgets.find_sets = saved
+    saved_eq = Card.__eq__
+    Card.__eq__ = lambda self, other: True
+    try:
+        with pytest.raises(AssertionError, match="Card.__eq__"):
+            referee.untouched()
+    finally:
+        Card.__eq__ = saved_eq
+    code = rules.is_set.__code__
+    rules.is_set.__code__ = (lambda *cards: True).__code__
+    try:
+        with pytest.raises(AssertionError, match="the code of is_set"):
+            referee.untouched()
+    finally:
+        rules.is_set.__code__ = code
+    referee.untouched()
+
+
+def test_the_referee_blocks_the_package_even_when_the_student_catches_the_error():
+    import setwidgets
+
+    referee = Referee()
+
+    def sneaky(cards):
+        try:
+            return setwidgets.find_sets(cards)[0]
+        except Exception:
+            return None
+
+    with (
+        pytest.raises(AssertionError, match=r"sneaky used setwidgets.find_sets while the hidden tests ran"),
+        referee.guard("sneaky", ["setwidgets.rules"]),
+    ):
+        sneaky(full_deck())
+    referee.untouched()  # everything is put back
+    assert setwidgets.find_sets(full_deck()[:3])
+
+
+def test_the_referee_hides_the_features_from_the_student_but_not_from_the_package():
+    referee = Referee()
+    deck = full_deck()
+    namespace = {"third_card": third_card}
+    with referee.count(namespace) as calls, referee.guard("x", ["setwidgets.rules"], ["_third_index"], True):
+        assert namespace["third_card"](deck[0], deck[1]) == deck[2]
+        assert deck[0] == deck[0] and len({deck[0], deck[1]}) == 2
+        assert str(deck[5]) and repr(deck[5])
+    assert calls == [1] and namespace["third_card"] is third_card
+    with (
+        pytest.raises(AssertionError, match="the cards' vector"),
+        referee.guard("inline", hide_features=True),
+    ):
+        _ = deck[0].vector
+    with (
+        pytest.raises(AssertionError, match=r"setwidgets.third_card.*call it by its name"),
+        referee.guard("alias", ["setwidgets.rules"], ["_third_index"]),
+    ):
+        third_card(deck[0], deck[1])
+    referee.untouched()
+    assert deck[0].vector == (0, 0, 0, 0)
+
+
+def test_the_referee_blocks_the_game_engine():
+    from setwidgets import Game
+
+    referee = Referee()
+    with (
+        pytest.raises(AssertionError, match=r"play used setwidgets.game.Game.__init__"),
+        referee.guard("play", ["setwidgets.game"]),
+    ):
+        Game(variant="solitaire", seed=1)
+    referee.untouched()
+    assert referee.moves("solitaire", 1)[-1]["lost"] is True

@@ -27,7 +27,8 @@ EXERCISES = ROOT / "exercises"
 SOURCES = sorted((EXERCISES / "source").glob("*/*.ipynb"))
 RELEASES = sorted((EXERCISES / "release").glob("*/*.ipynb"))
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-# The cells that show a live widget, by notebook: they must never crash.
+# The cells that show a live widget, by notebook: they must never crash. (Exercises 3 and 4
+# show their deals as pictures and have no live widget.)
 WIDGET_CELLS = {"magic_rule.ipynb": "board", "third_card.ipynb": "explorer"}
 # What each notebook asks the student to write, and the instant check for it.
 ANSWERS = {
@@ -40,7 +41,20 @@ ANSWERS = {
         "third_card_mod3_answer": "check_third_card(third_card_mod3)",
         "count_sets_answer": "check_count_sets(count_sets)",
     },
+    "finding_sets.ipynb": {
+        "first_set_answer": "check_first_set(first_set)",
+        "all_sets_answer": "check_all_sets(all_sets)",
+    },
+    "the_dealer.ipynb": {
+        "take_set_answer": "check_take_set(take_set)",
+        "no_set_answer": "check_no_set(no_set)",
+        "competition_no_set_answer": "check_competition_no_set(competition_no_set)",
+        "game_over_answer": "check_game_over(game_over)",
+        "play_solitaire_answer": "check_play_solitaire(play_solitaire)",
+    },
 }
+# The notebooks with a written answer graded by hand.
+WRITTEN = {"third_card.ipynb", "finding_sets.ipynb"}
 
 
 # Code run after a notebook, as if the student picked cards in its widget; and what it prints.
@@ -76,7 +90,7 @@ def execute(path: Path, grading: bool) -> nbformat.NotebookNode:
     As a student, a last cell (id "probe") then picks cards in the notebook's widget.
     """
     nb = nbformat.read(path, as_version=4)
-    if not grading:
+    if not grading and path.name in PROBES:
         probe = nbformat.v4.new_code_cell(PROBES[path.name])
         probe.id = "probe"
         nb.cells.append(probe)
@@ -131,6 +145,8 @@ def test_the_source_notebook_runs_without_error_and_passes_its_own_tests(path, g
             assert "passed the visible tests." in text_of(cell), cell.id
         if cell.cell_type == "code" and cell.source.startswith("check_"):
             assert text_of(cell).startswith("✓"), (cell.id, text_of(cell))
+    if path.name not in WIDGET_CELLS:
+        return
     widget = by_id(nb, WIDGET_CELLS[path.name])
     shown = [o for o in widget.outputs if o.output_type == "display_data" and WIDGET_VIEW in o.data]
     if grading:
@@ -153,11 +169,12 @@ def test_the_release_copy_fails_only_where_an_unwritten_answer_is_called(path):
         meta = nbgrader_meta(by_id(nb, cell_id))
         read_only = meta.get("locked") and not meta.get("grade")
         assert not read_only, f"the read-only cell {cell_id} should not crash"
-    widget = by_id(nb, WIDGET_CELLS[path.name])
-    assert widget.id not in found
-    assert "first" in text_of(widget), "the widget cell says what to write first"
-    assert any(o.output_type == "display_data" and WIDGET_VIEW in o.data for o in widget.outputs)
-    assert text_of(by_id(nb, "probe")) == PROBED[path.name, "release"]
+    if path.name in WIDGET_CELLS:
+        widget = by_id(nb, WIDGET_CELLS[path.name])
+        assert widget.id not in found
+        assert "first" in text_of(widget), "the widget cell says what to write first"
+        assert any(o.output_type == "display_data" and WIDGET_VIEW in o.data for o in widget.outputs)
+        assert text_of(by_id(nb, "probe")) == PROBED[path.name, "release"]
     for check in ANSWERS[path.name].values():
         cell = next(c for c in nb.cells if c.source == check)
         assert "is not written yet" in text_of(cell), check
@@ -181,7 +198,12 @@ def test_each_source_has_its_release_copy():
     assert [p.relative_to(EXERCISES / "source") for p in SOURCES] == [
         p.relative_to(EXERCISES / "release") for p in RELEASES
     ]
-    assert [p.parent.name for p in SOURCES] == ["01_magic_rule", "02_third_card"]
+    assert [p.parent.name for p in SOURCES] == [
+        "01_magic_rule",
+        "02_third_card",
+        "03_finding_sets",
+        "04_the_dealer",
+    ]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
@@ -220,7 +242,7 @@ def test_nbgrader_metadata_is_complete(path):
             assert meta["locked"], cell.id
     assert kinds["answer"] == len(ANSWERS[path.name])
     assert kinds["tests"] == 2 * kinds["answer"], "one visible and one hidden test cell per answer"
-    assert kinds["manual"] == (1 if path.name == "third_card.ipynb" else 0)
+    assert kinds["manual"] == (1 if path.name in WRITTEN else 0)
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
@@ -345,3 +367,30 @@ def test_a_shared_exchange_is_neither_made_nor_changed(tmp_path):
     assert config.Exchange.root == str(shared)
     assert not shared.exists() and not (tmp_path / "course" / "exchange").exists()
     assert load_config("", tmp_path / "other").Exchange.root == str(tmp_path / "other" / "exchange")
+
+
+# -- hidden tests that trust nothing the student can reach (exercises 3 on) -------------------
+
+GUARDED = [p for p in SOURCES if p.parent.name >= "03"]
+
+
+@pytest.mark.parametrize("path", GUARDED, ids=ids(GUARDED))
+def test_hidden_tests_take_their_answers_from_the_referee_kept_before_any_answer(path):
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    setup = next(i for i, c in enumerate(code) if "_referee = Referee()" in c.source)
+    first_answer = next(i for i, c in enumerate(code) if nbgrader_meta(c).get("solution"))
+    assert setup < first_answer and nbgrader_meta(code[setup])["locked"], (
+        "the referee is made before any answer"
+    )
+    hidden = [c for c in code if "### BEGIN HIDDEN TESTS" in c.source]
+    assert len(hidden) == len(ANSWERS[path.name])
+    for cell in hidden:
+        body = cell.source.split("### BEGIN HIDDEN TESTS\n")[1].split("### END HIDDEN TESTS")[0]
+        assert body.startswith("_referee.untouched()\n"), f"{cell.id}: checks the package first"
+        assert body.rstrip().endswith("_R.untouched()"), f"{cell.id}: and again after the student's code ran"
+        assert ".guard(" in body, f"{cell.id}: runs the student's function with the references out of reach"
+        assert "import" not in body, f"{cell.id}: takes nothing from the package but through the referee"
+        assert "SystemRandom" in body, (
+            f"{cell.id}: deals fresh cards too, so answers cannot be stored in advance"
+        )
