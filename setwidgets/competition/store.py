@@ -1,0 +1,466 @@
+"""The coordinator's scoreboard, kept in an SQLite file so that nothing is lost.
+
+A :class:`Competition` is the paper the coordinator of the competition guide keeps
+(see "Competitions and classrooms" in RULES.md), written to an SQLite database
+after every change: players and their numbers, the schedule, each game's scores
+table by table, the final and its tie-breakers, and a history of every change.
+Restart the kernel, close the laptop, open the same file again: everything is
+there. SQLite comes with Python (:mod:`sqlite3`), needs no server and keeps each
+change whole: a change either is in the file completely or not at all.
+
+A score is the number of SETs a player kept minus their penalty points, as the
+judge writes it on the score sheet. Standings add a player's preliminary scores;
+the players who go on to the final are each division's champion (or the top 5
+without divisions); players tied for such a place all go on, and the final and
+as many tie-breaker games as needed decide the champion.
+
+Bad input changes nothing and says what was wrong: a score entered twice (use
+:meth:`Competition.correct` to change it), an unknown player, a player who did not
+sit at that table, a negative number of SETs.
+
+Example::
+
+    >>> from setwidgets.competition import Competition
+    >>> event = Competition(":memory:")
+    >>> for number, name in enumerate(["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay"], 1):
+    ...     event.register(number, name)
+    >>> event.plan(rounds=3, seed=1).rounds[0]
+    ((1, 2, 3), (4, 5, 6))
+    >>> event.record(1, 1, {1: 5, 2: 3, 3: (4, 1)})
+    >>> event.record(1, 1, {1: 5, 2: 3, 3: 4})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    setwidgets.competition.store.CompetitionError: round 1, table 1 already has scores; to change one, ...
+    >>> [(row.number, row.total) for row in event.standings()][:3]
+    [(1, 5), (2, 3), (3, 3)]
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from setwidgets import _inputs, _words
+from setwidgets.competition.schedules import Schedule, schedule
+
+__all__ = ["DIVISIONS", "Competition", "CompetitionError", "Standing"]
+
+DIVISIONS = ("A", "B", "C", "D")
+"""The guide's divisions, for example A up to 10 years old, B 11-20, C 21-55, D over 55."""
+
+TOP_WITHOUT_DIVISIONS = 5
+"""Without divisions, this many players go on to the final (more when tied for the last place)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    number INTEGER PRIMARY KEY, name TEXT NOT NULL, division TEXT);
+CREATE TABLE IF NOT EXISTS seats (
+    round INTEGER NOT NULL, tableno INTEGER NOT NULL, player INTEGER NOT NULL,
+    PRIMARY KEY (round, player));
+CREATE TABLE IF NOT EXISTS scores (
+    stage TEXT NOT NULL, round INTEGER NOT NULL, player INTEGER NOT NULL,
+    sets INTEGER NOT NULL, penalties INTEGER NOT NULL,
+    PRIMARY KEY (stage, round, player));
+CREATE TABLE IF NOT EXISTS history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, action TEXT NOT NULL, details TEXT NOT NULL);
+"""
+
+
+class CompetitionError(ValueError):
+    """Something the scoreboard cannot accept; the message says what and what to do instead."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: rank (ties share it), player, the round scores and their total.
+
+    ``scores`` has one entry per preliminary round, None while it is not yet entered.
+    """
+
+    rank: int
+    number: int
+    name: str
+    division: str | None
+    scores: tuple[int | None, ...]
+    total: int
+
+
+class Competition:
+    """A SET competition kept in the SQLite file ``path`` (``":memory:"`` keeps it in memory only).
+
+    Opening an existing file continues the competition saved in it.
+    """
+
+    def __init__(self, path: str | Path = "competition.sqlite") -> None:
+        if not isinstance(path, (str, Path)):
+            raise TypeError(f"path must be a file name like 'class.sqlite'; got {_inputs.what(path)}")
+        self.path = str(path)
+        # isolation_level=None: every statement outside "with self._db" commits at once.
+        self._db = sqlite3.connect(self.path)
+        self._db.executescript(_SCHEMA)
+        self._db.commit()
+
+    def close(self) -> None:
+        """Close the file (everything is already saved)."""
+        self._db.close()
+
+    def __enter__(self) -> Competition:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"Competition({self.path!r}: {_words.count(len(self.players()), 'player')}, "
+            f"{_words.count(self.rounds, 'round')})"
+        )
+
+    # -- changes, each kept whole and written down ---------------------------------------------
+
+    def _change(self, action: str, details: dict, statements: Sequence[tuple[str, tuple]]) -> None:
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._db:  # one transaction: all of it is saved, or (on any error) none of it
+            for sql, args in statements:
+                self._db.execute(sql, args)
+            self._db.execute(
+                "INSERT INTO history (at, action, details) VALUES (?, ?, ?)",
+                (at, action, json.dumps(details, sort_keys=True)),
+            )
+
+    def history(self) -> list[tuple[int, str, str, dict]]:
+        """Every change so far, oldest first: ``(id, time, action, details)``."""
+        rows = self._db.execute("SELECT id, at, action, details FROM history ORDER BY id").fetchall()
+        return [(i, at, action, json.loads(details)) for i, at, action, details in rows]
+
+    # -- players -------------------------------------------------------------------------------
+
+    def register(self, number: int, name: str, division: str | None = None) -> None:
+        """Register a player with their number (from 1), name and optional division (A, B, C or D).
+
+        >>> event = Competition(":memory:")
+        >>> event.register(1, "Ada", "E")
+        Traceback (most recent call last):
+        setwidgets.competition.store.CompetitionError: division must be one of A, B, C, D or None; got 'E'
+        """
+        number = _inputs.whole_number(number, "number", minimum=1, example="7", error=CompetitionError)
+        if not isinstance(name, str):
+            raise TypeError(f"name must be text like 'Ada'; got {_inputs.what(name)}")
+        name = name.strip()
+        if not name or len(name) > 60:
+            raise CompetitionError(f"name must be 1 to 60 characters; got {_inputs.short(name)}")
+        if division is not None:
+            if not isinstance(division, str):
+                raise TypeError(
+                    f"division must be one of {', '.join(DIVISIONS)} or None; got {_inputs.what(division)}"
+                )
+            if division.strip().upper() not in DIVISIONS:
+                raise CompetitionError(
+                    f"division must be one of {', '.join(DIVISIONS)} or None; got {_inputs.short(division)}"
+                )
+            division = division.strip().upper()
+        if self._player(number) is not None:
+            raise CompetitionError(f"player {number} is already registered ({self._player(number)[0]})")
+        if self.rounds:
+            raise CompetitionError("the schedule is made; register every player before calling plan()")
+        self._change(
+            "register",
+            {"number": number, "name": name, "division": division},
+            [("INSERT INTO players VALUES (?, ?, ?)", (number, name, division))],
+        )
+
+    def _player(self, number: int) -> tuple[str, str | None] | None:
+        return self._db.execute("SELECT name, division FROM players WHERE number = ?", (number,)).fetchone()
+
+    def players(self) -> dict[int, tuple[str, str | None]]:
+        """Every player: ``{number: (name, division)}``."""
+        rows = self._db.execute("SELECT number, name, division FROM players ORDER BY number")
+        return {number: (name, division) for number, name, division in rows}
+
+    def divisions(self) -> list[str]:
+        """The divisions that have players, in order (empty without divisions)."""
+        return sorted({d for _, d in self.players().values() if d})
+
+    # -- the schedule --------------------------------------------------------------------------
+
+    def plan(self, rounds: int = 4, *, seed: int = 0, tables: int | None = None) -> Schedule:
+        """Make and keep the schedule of the preliminary rounds (see :func:`.schedules.schedule`)."""
+        numbers_ = sorted(self.players())
+        if numbers_ != list(range(1, len(numbers_) + 1)) or len(numbers_) < 3:
+            raise CompetitionError(
+                f"players must be numbered 1, 2, 3, ... without gaps, at least 3; registered: {numbers_}"
+            )
+        if self.rounds:
+            raise CompetitionError(
+                "the schedule is already made; it stays the same for the whole competition"
+            )
+        plan = schedule(len(numbers_), rounds, tables=tables, seed=seed)
+        statements = [
+            ("INSERT INTO seats VALUES (?, ?, ?)", (r, t, p))
+            for r, game in enumerate(plan.rounds, 1)
+            for t, table in enumerate(game, 1)
+            for p in table
+        ]
+        statements.append(("INSERT INTO settings VALUES ('tables', ?)", (str(plan.tables),)))
+        self._change("plan", {"rounds": len(plan.rounds), "seed": seed, "tables": plan.tables}, statements)
+        return plan
+
+    @property
+    def rounds(self) -> int:
+        """How many preliminary rounds the schedule has (0 before :meth:`plan`)."""
+        return self._db.execute("SELECT COALESCE(MAX(round), 0) FROM seats").fetchone()[0]
+
+    def schedule(self) -> Schedule:
+        """The kept schedule."""
+        if not self.rounds:
+            raise CompetitionError("there is no schedule yet; call plan(rounds) first")
+        rows = self._db.execute("SELECT round, tableno, player FROM seats ORDER BY round, tableno, player")
+        games: dict[int, dict[int, list[int]]] = {}
+        for r, t, p in rows:
+            games.setdefault(r, {}).setdefault(t, []).append(p)
+        tables = int(self._db.execute("SELECT value FROM settings WHERE key = 'tables'").fetchone()[0])
+        rounds = tuple(tuple(tuple(game[t]) for t in sorted(game)) for _, game in sorted(games.items()))
+        return Schedule(len(self.players()), rounds, tables, method="kept")
+
+    def table(self, round: int, table: int) -> tuple[int, ...]:
+        """The players at one table of one preliminary round."""
+        round, table = self._round_and_table(round, table)
+        rows = self._db.execute(
+            "SELECT player FROM seats WHERE round = ? AND tableno = ? ORDER BY player", (round, table)
+        )
+        return tuple(p for (p,) in rows)
+
+    def _round_and_table(self, round: Any, table: Any) -> tuple[int, int]:
+        rounds = self.rounds
+        if not rounds:
+            raise CompetitionError("there is no schedule yet; call plan(rounds) first")
+        round = _inputs.whole_number(round, "round", minimum=1, example="2", error=CompetitionError)
+        if round > rounds:
+            raise CompetitionError(
+                f"the competition has {_words.count(rounds, 'preliminary round')}; got round {round}"
+            )
+        table = _inputs.whole_number(table, "table", minimum=1, example="3", error=CompetitionError)
+        count = self._db.execute("SELECT MAX(tableno) FROM seats WHERE round = ?", (round,)).fetchone()[0]
+        if table > count:
+            raise CompetitionError(f"round {round} has {_words.count(count, 'table')}; got table {table}")
+        return round, table
+
+    # -- scores --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _score(player: int, entry: Any) -> tuple[int, int]:
+        """(sets, penalties) from ``sets`` or ``(sets, penalties)``, checked."""
+        if isinstance(entry, tuple) and len(entry) == 2:
+            sets, penalties = entry
+        elif isinstance(entry, numbers.Integral) and not isinstance(entry, bool):
+            sets, penalties = entry, 0
+        else:
+            raise TypeError(
+                f"player {player}'s score must be a number of SETs like 5, or (SETs, penalties) like (5, 1); "
+                f"got {_inputs.what(entry)}"
+            )
+        sets = _inputs.whole_number(sets, f"player {player}'s SETs", example="5", error=CompetitionError)
+        penalties = _inputs.whole_number(
+            penalties, f"player {player}'s penalties", example="1", error=CompetitionError
+        )
+        if sets < 0 or penalties < 0:
+            raise CompetitionError(
+                f"player {player}: SETs and penalty points are counted from 0; "
+                f"got {sets} SETs and {penalties} penalties"
+            )
+        if sets > 27:
+            raise CompetitionError(f"player {player}: a deck holds only 27 SETs; got {sets}")
+        return int(sets), int(penalties)
+
+    def _scores_of(self, scores: Any, allowed: Sequence[int], where: str) -> dict[int, tuple[int, int]]:
+        if not isinstance(scores, Mapping):
+            raise TypeError(
+                f"scores must be a dict like {{4: 5, 9: (3, 1)}} (player: SETs); got {_inputs.what(scores)}"
+            )
+        checked = {}
+        for player, entry in scores.items():
+            number = _inputs.whole_number(
+                player, "a player's number", minimum=1, example="7", error=CompetitionError
+            )
+            if self._player(number) is None:
+                raise CompetitionError(
+                    f"there is no player {number}; the players are 1 to {len(self.players())}"
+                )
+            if number not in allowed:
+                raise CompetitionError(
+                    f"player {number} did not play at {where}; the players there are {_listed(allowed)}"
+                )
+            checked[number] = self._score(number, entry)
+        missing = [p for p in allowed if p not in checked]
+        if missing:
+            raise CompetitionError(
+                f"{where}: give a score for every player there; missing: {_listed(missing)}"
+            )
+        return checked
+
+    def record(self, round: int, table: int, scores: Mapping[int, Any]) -> None:
+        """Enter the scores of one table: ``{player: SETs}`` or ``{player: (SETs, penalties)}``."""
+        round, table = self._round_and_table(round, table)
+        where = f"round {round}, table {table}"
+        seated = self.table(round, table)
+        checked = self._scores_of(scores, seated, where)
+        if self._db.execute(
+            "SELECT 1 FROM scores WHERE stage = 'round' AND round = ? "
+            f"AND player IN ({','.join('?' * len(seated))})",
+            (round, *seated),
+        ).fetchone():
+            raise CompetitionError(
+                f"{where} already has scores; to change one, use correct({round}, player, sets, penalties)"
+            )
+        self._save_scores("record", "round", round, checked, {"table": table})
+
+    def _save_scores(self, action: str, stage: str, round: int, checked: dict, extra: dict) -> None:
+        statements = [
+            ("INSERT INTO scores VALUES (?, ?, ?, ?, ?)", (stage, round, p, sets, pen))
+            for p, (sets, pen) in checked.items()
+        ]
+        details = {
+            "stage": stage,
+            "round": round,
+            **extra,
+            "scores": {str(p): list(s) for p, s in checked.items()},
+        }
+        self._change(action, details, statements)
+
+    def correct(self, round: int, player: int, sets: int, penalties: int = 0) -> None:
+        """Change one preliminary score already entered; the old and new scores go into the history."""
+        rounds = self.rounds
+        round = _inputs.whole_number(round, "round", minimum=1, example="2", error=CompetitionError)
+        if not rounds or round > rounds:
+            raise CompetitionError(
+                f"the competition has {_words.count(rounds, 'preliminary round')}; got round {round}"
+            )
+        player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
+        new = self._score(player, (sets, penalties))
+        old = self._db.execute(
+            "SELECT sets, penalties FROM scores WHERE stage = 'round' AND round = ? AND player = ?",
+            (round, player),
+        ).fetchone()
+        if old is None:
+            raise CompetitionError(
+                f"player {player} has no score in round {round} to correct; enter it with record()"
+            )
+        self._change(
+            "correct",
+            {"round": round, "player": player, "old": list(old), "new": list(new)},
+            [
+                (
+                    "UPDATE scores SET sets = ?, penalties = ? "
+                    "WHERE stage = 'round' AND round = ? AND player = ?",
+                    (*new, round, player),
+                )
+            ],
+        )
+
+    def scores(self, stage: str = "round") -> dict[tuple[int, int], int]:
+        """Every score of a stage ("round", "final", "tiebreak"): ``{(round, player): SETs - penalties}``."""
+        rows = self._db.execute(
+            "SELECT round, player, sets - penalties FROM scores WHERE stage = ?", (stage,)
+        )
+        return {(r, p): s for r, p, s in rows}
+
+    # -- standings and the final ---------------------------------------------------------------
+
+    def standings(self, division: str | None = None) -> list[Standing]:
+        """The standings after the rounds entered so far, best first; ties share a rank.
+
+        ``division`` keeps only that division's players (None: everyone).
+        """
+        if division is not None and division not in self.divisions():
+            raise CompetitionError(
+                f"division must be one of {', '.join(self.divisions()) or 'none'}; "
+                f"got {_inputs.short(division)}"
+            )
+        scores = self.scores()
+        rows = []
+        for number, (name, div) in self.players().items():
+            if division is not None and div != division:
+                continue
+            own = tuple(scores.get((r, number)) for r in range(1, self.rounds + 1))
+            rows.append((number, name, div, own, sum(s for s in own if s is not None)))
+        rows.sort(key=lambda row: (-row[4], row[0]))
+        out, rank = [], 0
+        for i, row in enumerate(rows):
+            if i == 0 or row[4] != rows[i - 1][4]:
+                rank = i + 1
+            out.append(Standing(rank, *row))
+        return out
+
+    def complete(self) -> bool:
+        """True when every preliminary score is entered."""
+        return bool(self.rounds) and len(self.scores()) == self.rounds * len(self.players())
+
+    def finalists(self) -> list[int]:
+        """Who goes on to the final: each division's champion, or the top 5 without divisions.
+
+        Players tied for a champion's place (or for 5th place) all go on; the final decides.
+        """
+        if not self.complete():
+            raise CompetitionError("the finalists are known once every preliminary score is entered")
+        if self.divisions():
+            return sorted(row.number for d in self.divisions() for row in self.standings(d) if row.rank == 1)
+        rows = self.standings()
+        cut = rows[min(TOP_WITHOUT_DIVISIONS, len(rows)) - 1].total
+        return sorted(row.number for row in rows if row.total >= cut)
+
+    def record_final(self, scores: Mapping[int, Any]) -> None:
+        """Enter the final's scores (every finalist's)."""
+        if self.scores("final"):
+            raise CompetitionError("the final already has scores")
+        checked = self._scores_of(scores, self.finalists(), "the final")
+        self._save_scores("final", "final", 1, checked, {})
+
+    def still_tied(self) -> list[int]:
+        """The players who must play the next tie-breaker (empty when there is a champion or no final yet)."""
+        final = self.scores("final")
+        if not final:
+            return []
+        tied = _best({p: s for (_, p), s in final.items()})
+        breaks = self.scores("tiebreak")
+        game = 1
+        while len(tied) > 1 and any(r == game for r, _ in breaks):
+            tied = _best({p: breaks[game, p] for p in tied})
+            game += 1
+        return tied if len(tied) > 1 else []
+
+    def record_tiebreak(self, scores: Mapping[int, Any]) -> None:
+        """Enter a tie-breaker game between the players :meth:`still_tied` names."""
+        tied = self.still_tied()
+        if not tied:
+            raise CompetitionError("nobody is tied: there is no tie-breaker to play")
+        game = len({r for r, _ in self.scores("tiebreak")}) + 1
+        checked = self._scores_of(scores, tied, f"tie-breaker {game}")
+        self._save_scores("tiebreak", "tiebreak", game, checked, {})
+
+    def champion(self) -> int | None:
+        """The champion's number, once the final (and any tie-breakers) decided; otherwise None."""
+        final = self.scores("final")
+        if not final or self.still_tied():
+            return None
+        tied = _best({p: s for (_, p), s in final.items()})
+        breaks = self.scores("tiebreak")
+        game = 1
+        while len(tied) > 1:
+            tied = _best({p: breaks[game, p] for p in tied})
+            game += 1
+        return tied[0]
+
+
+def _best(totals: Mapping[int, int]) -> list[int]:
+    top = max(totals.values())
+    return sorted(p for p, s in totals.items() if s == top)
+
+
+def _listed(players: Sequence[int]) -> str:
+    return _words.and_list([str(p) for p in players])

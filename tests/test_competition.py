@@ -1,0 +1,192 @@
+"""The coordinator's scoreboard: a whole competition, a killed kernel, bad input, corrections."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from setwidgets.competition import Competition, CompetitionError
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = 30
+ROUNDS = 4
+
+
+def division(number: int) -> str:
+    return "A" if number <= PLAYERS // 2 else "B"
+
+
+def sets_of(round: int, player: int) -> tuple[int, int]:
+    """The made-up result of one game: (SETs, penalties), different enough to rank the players."""
+    return (player * 7 + round * 5) % 11, (player + round) % 3 == 0
+
+
+def table_scores(event: Competition, round: int, table: int) -> dict[int, tuple[int, int]]:
+    return {p: tuple(map(int, sets_of(round, p))) for p in event.table(round, table)}
+
+
+def play_rounds(event: Competition, rounds) -> None:
+    for r in rounds:
+        for t in range(1, len(event.schedule().rounds[r - 1]) + 1):
+            event.record(r, t, table_scores(event, r, t))
+
+
+HALF = textwrap.dedent(
+    """
+    import os, signal, sys
+    sys.path.insert(0, {tests!r})
+    from test_competition import PLAYERS, ROUNDS, division, play_rounds
+    from setwidgets.competition import Competition
+
+    event = Competition({path!r})
+    for n in range(1, PLAYERS + 1):
+        event.register(n, f"Player {{n}}", division(n))
+    event.plan(ROUNDS, seed=5)
+    play_rounds(event, [1, 2])
+    print("recorded", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+def test_a_whole_competition_survives_a_killed_kernel(tmp_path):
+    path = tmp_path / "class.sqlite"
+    code = HALF.format(tests=str(ROOT / "tests"), path=str(path))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert done.stdout.strip() == "recorded"
+
+    event = Competition(path)
+    assert len(event.players()) == PLAYERS and event.divisions() == ["A", "B"]
+    assert event.rounds == ROUNDS and len(event.scores()) == 2 * PLAYERS
+    assert event.schedule().repeats() == 0
+    play_rounds(event, [3, 4])
+    assert event.complete()
+
+    totals = {
+        p: sum(s - pen for s, pen in (sets_of(r, p) for r in range(1, ROUNDS + 1))) for p in range(1, 31)
+    }
+    for div in ("A", "B"):
+        rows = event.standings(div)
+        assert [row.total for row in rows] == sorted(
+            (totals[p] for p in totals if division(p) == div), reverse=True
+        )
+        assert all(row.division == div for row in rows)
+    overall = event.standings()
+    assert overall[0].total == max(totals.values()) and overall[0].rank == 1
+    assert all(len(row.scores) == ROUNDS and None not in row.scores for row in overall)
+
+    finalists = event.finalists()
+    best = {d: max(totals[p] for p in totals if division(p) == d) for d in "AB"}
+    assert finalists == sorted(p for p in totals if totals[p] == best[division(p)])
+
+    # The final ends in a tie, and so does the first tie-breaker; the second decides.
+    event.record_final(dict.fromkeys(finalists, 6))
+    assert event.still_tied() == finalists and event.champion() is None
+    event.close()
+
+    event = Competition(path)  # the laptop was closed between two games
+    event.record_tiebreak(dict.fromkeys(finalists, 3))
+    assert event.still_tied() == finalists
+    winner = finalists[-1]
+    event.record_tiebreak({p: 4 if p == winner else 2 for p in finalists})
+    assert event.still_tied() == [] and event.champion() == winner
+    actions = [action for _, _, action, _ in event.history()]
+    assert actions.count("register") == 30 and actions.count("record") == 40
+    assert actions[-3:] == ["final", "tiebreak", "tiebreak"]
+    event.close()
+
+
+@pytest.fixture
+def event():
+    with Competition(":memory:") as event:
+        for n, name in enumerate(["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay"], 1):
+            event.register(n, name, "A" if n <= 3 else "b")
+        event.plan(3, seed=1)
+        yield event
+
+
+def _state(event: Competition):
+    return event.players(), event.scores(), len(event.history())
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda e: e.record(1, 1, {1: 5, 2: 3, 3: 4}),
+            CompetitionError,
+            "round 1, table 1 already has scores",
+        ),
+        (
+            lambda e: e.record(1, 2, {4: 1, 5: 2, 9: 3}),
+            CompetitionError,
+            "there is no player 9; the players are",
+        ),
+        (
+            lambda e: e.record(1, 2, {4: 1, 5: 2, 1: 3}),
+            CompetitionError,
+            "player 1 did not play at round 1, table 2",
+        ),
+        (lambda e: e.record(1, 2, {4: 1, 5: 2, 6: -1}), CompetitionError, "counted from 0; got -1 SETs"),
+        (
+            lambda e: e.record(1, 2, {4: 1, 5: 2}),
+            CompetitionError,
+            "give a score for every player there; missing: 6",
+        ),
+        (
+            lambda e: e.record(1, 2, {4: 1, 5: 2, 6: "3"}),
+            TypeError,
+            "player 6's score must be a number of SETs",
+        ),
+        (
+            lambda e: e.record(4, 1, {}),
+            CompetitionError,
+            "the competition has 3 preliminary rounds; got round 4",
+        ),
+        (lambda e: e.record(1, 3, {}), CompetitionError, "round 1 has 2 tables; got table 3"),
+        (lambda e: e.correct(2, 1, 3), CompetitionError, "player 1 has no score in round 2 to correct"),
+        (lambda e: e.register(7, "Gus"), CompetitionError, "the schedule is made; register every player"),
+        (lambda e: e.register(1, "Ada"), CompetitionError, r"player 1 is already registered \(Ada\)"),
+        (lambda e: e.finalists(), CompetitionError, "once every preliminary score is entered"),
+        (lambda e: e.record_tiebreak({}), CompetitionError, "nobody is tied"),
+        (lambda e: e.standings("C"), CompetitionError, "division must be one of A, B; got 'C'"),
+    ],
+)
+def test_bad_input_says_what_is_wrong_and_changes_nothing(event, call, error, message):
+    event.record(1, 1, {1: 5, 2: 3, 3: (4, 1)})
+    before = _state(event)
+    with pytest.raises(error, match=message):
+        call(event)
+    assert _state(event) == before
+
+
+def test_a_correction_changes_the_standings_and_is_kept_in_the_history(event):
+    event.record(1, 1, {1: 5, 2: 3, 3: (4, 1)})
+    assert [(row.number, row.total, row.rank) for row in event.standings("A")] == [
+        (1, 5, 1),
+        (2, 3, 2),
+        (3, 3, 2),
+    ]
+    event.correct(1, 3, 6, 1)
+    assert [(row.number, row.total) for row in event.standings("A")][:2] == [(3, 5), (1, 5)][::-1]
+    _, _, action, details = event.history()[-1]
+    assert action == "correct" and details == {"round": 1, "player": 3, "old": [4, 1], "new": [6, 1]}
+    assert event.standings("B")[0].division == "B"  # divisions are written in capitals
+
+
+def test_without_divisions_the_top_five_and_those_tied_with_fifth_go_on():
+    with Competition(":memory:") as event:
+        for n in range(1, 10):
+            event.register(n, f"P{n}")
+        plan = event.plan(3)
+        wins = {1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 1, 8: 0, 9: 0}
+        for r in (1, 2, 3):
+            for t, table in enumerate(plan.rounds[r - 1], 1):
+                event.record(r, t, {p: wins[p] for p in table})
+        assert event.finalists() == [1, 2, 3, 4, 5, 6]
