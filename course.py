@@ -17,8 +17,9 @@ commands:
   help     this text (also -h and --help).
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
-changes; the first run takes a few minutes. The browser tests need Debian's Chromium;
-when it is missing, 'test' installs it with apt-get (as root, or through sudo).
+changes; the first run takes a few minutes. The browser tests need Debian's Chromium and
+the printables' tests its poppler-utils; when they are missing, 'test' installs them with
+apt-get (as root, or through sudo).
 Without a command, or with an unknown one, course.py prints this text and exits with 2.
 """
 
@@ -128,6 +129,19 @@ def ensure_chromium() -> None:
     run(*prefix, "apt-get", "install", "-y", "-qq", "chromium", env=env)
 
 
+def ensure_poppler() -> None:
+    """Install Debian's poppler-utils (pdftoppm, pdftotext) for the printables' tests when missing."""
+    if shutil.which("pdftoppm") and shutil.which("pdftotext"):
+        return
+    prefix = [] if os.geteuid() == 0 else ["sudo"]
+    if prefix and not shutil.which("sudo"):
+        sys.exit("The printables' tests need poppler-utils: run 'apt-get install -y poppler-utils' as root.")
+    say("installing Debian's poppler-utils for the printables' tests")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run(*prefix, "apt-get", "update", "-qq", env=env)
+    run(*prefix, "apt-get", "install", "-y", "-qq", "poppler-utils", env=env)
+
+
 def lab_command(args: list[str]) -> list[str]:
     """The JupyterLab command line of ``course.py lab``; it runs with ROOT as its folder.
 
@@ -181,6 +195,7 @@ def lab(args: list[str]) -> int:
 def test(args: list[str]) -> int:
     ensure_venv("test")
     ensure_chromium()
+    ensure_poppler()
     say("ruff: lint and format check")
     checks = [
         [str(BIN / "ruff"), "check", "."],
