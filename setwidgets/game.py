@@ -223,20 +223,18 @@ class _State:
 
     def snapshot(self) -> _State:
         """A copy to roll a refused move back to."""
-        return _State(**{name: _copied(getattr(self, name)) for name in _STATE_FIELDS})
+        # The generator's state is kept as its state tuple, which restore() puts back.
+        return _State(**{name: copy(getattr(self, name)) for name, copy in _STATE_COPIES})
 
     def restore(self, saved: _State) -> None:
         """Put every field back as it was in ``saved``."""
-        for name in _STATE_FIELDS:
+        for name, _ in _STATE_COPIES:
             value = getattr(saved, name)
-            if isinstance(value, random.Random):
+            if name == "rng":
                 # Into the same generator: a random.Random passed in as the seed stays shared.
-                self.rng.setstate(value.getstate())
+                self.rng.setstate(value.getstate() if isinstance(value, random.Random) else value)
             else:
                 setattr(self, name, value)
-
-
-_STATE_FIELDS = tuple(f.name for f in fields(_State))  # every move snapshots them: named once
 
 
 def _copied(value: Any) -> Any:
@@ -256,6 +254,24 @@ def _copied(value: Any) -> Any:
         copy.setstate(value.getstate())
         return copy
     return value
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+# How each kind of field is copied for a move's undo: every move takes a snapshot, so the copy
+# is chosen once per field (by its kind), not found out value by value.
+_COPY_BY_KIND: dict[str, Callable[[Any], Any]] = {
+    "cards": list,
+    "history": list,  # events are never changed in place
+    "rng": lambda rng: rng.getstate(),
+    "flag": _same,
+    "time": _same,
+    "count": _same,
+    "hint": _same,
+}
+_STATE_COPIES = tuple((f.name, _COPY_BY_KIND.get(f.metadata["kind"], _copied)) for f in fields(_State))
 
 
 def _codes(cards: Iterable[Card]) -> str:

@@ -15,12 +15,13 @@ for each pair, look up the one card that would finish it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets.cards import FEATURES, Card, full_deck
+from setwidgets.cards import FEATURES, VALUES, Card, full_deck
 
 __all__ = [
     "FeatureVerdict",
@@ -206,18 +207,31 @@ def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
     - shading: all are solid
     """
     a, b, c = _inputs.exactly("explain", cards, 3)
-    verdicts = []
-    for feature in FEATURES:
-        values = (getattr(a, feature), getattr(b, feature), getattr(c, feature))
-        distinct = len(set(values))
-        if distinct == 1:
-            verdicts.append(FeatureVerdict(feature, values, "same"))
-        elif distinct == 3:
-            verdicts.append(FeatureVerdict(feature, values, "different"))
-        else:
-            odd = next(i for i in range(3) if values.count(values[i]) == 1)
-            verdicts.append(FeatureVerdict(feature, values, "two and one", odd))
-    return Verdict((a, b, c), tuple(verdicts))
+    va, vb, vc = a.vector, b.vector, c.vector
+    return Verdict(
+        (a, b, c), tuple(_FEATURE_VERDICTS[f][9 * va[f] + 3 * vb[f] + vc[f]] for f in range(len(FEATURES)))
+    )
+
+
+def _feature_verdict(feature: str, values: tuple[Any, Any, Any]) -> FeatureVerdict:
+    """What three values of one feature do: all the same, all different, or two and one."""
+    distinct = len(set(values))
+    if distinct == 1:
+        return FeatureVerdict(feature, values, "same")
+    if distinct == 3:
+        return FeatureVerdict(feature, values, "different")
+    odd = next(i for i in range(3) if values.count(values[i]) == 1)
+    return FeatureVerdict(feature, values, "two and one", odd)
+
+
+# A feature's verdict depends only on its three values: 27 per feature, made once (they are immutable).
+_FEATURE_VERDICTS = tuple(
+    tuple(
+        _feature_verdict(f, (VALUES[f][x], VALUES[f][y], VALUES[f][z]))
+        for x, y, z in itertools.product(range(3), repeat=3)
+    )
+    for f in FEATURES
+)
 
 
 def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUMENT) -> Card:
@@ -262,8 +276,20 @@ def find_sets(cards: Iterable[Card | str], *more: Card | str) -> list[tuple[Card
 
 
 def _find_sets(func: str, cards: Any, more: tuple[Any, ...]) -> list[tuple[Card, Card, Card]]:
-    table = _inputs.distinct_cards(func, cards, more)
+    table = _distinct(func, cards, more)
     return [(table[i], table[j], table[k]) for i, j, k in _set_positions(table)]
+
+
+def _distinct(func: str, cards: Any, more: tuple[Any, ...]) -> list[Card]:
+    """_inputs.distinct_cards, with a quick way through for a list of different Cards (a game's table)."""
+    if (
+        not more
+        and type(cards) is list
+        and all(type(card) is Card for card in cards)
+        and len({card.index for card in cards}) == len(cards)
+    ):
+        return cards
+    return _inputs.distinct_cards(func, cards, more)
 
 
 def _set_positions(table: list[Card]) -> list[tuple[int, int, int]]:
@@ -298,7 +324,7 @@ def first_set(cards: Iterable[Card | str], *more: Card | str) -> tuple[Card, Car
     >>> first_set(["1RSO", "2RSO", "1GTS"]) is None
     True
     """
-    table = _inputs.distinct_cards("first_set", cards, more)
+    table = _distinct("first_set", cards, more)
     found = _first_positions([card.index for card in table])
     return None if found is None else (table[found[0]], table[found[1]], table[found[2]])
 
@@ -325,7 +351,7 @@ def has_set(cards: Iterable[Card | str], *more: Card | str) -> bool:
     >>> has_set(["1RSO", "2RSO", "3RSO"]), has_set(["1RSO", "2RSO", "1GTS"])
     (True, False)
     """
-    indices = [card.index for card in _inputs.distinct_cards("has_set", cards, more)]
+    indices = [card.index for card in _distinct("has_set", cards, more)]
     return _first_positions(indices) is not None
 
 
