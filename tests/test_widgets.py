@@ -14,7 +14,7 @@ import pytest
 from ipycanvas.canvas import _CANVAS_MANAGER, COMMANDS
 
 from setwidgets import Bot, Card, Game, GameError, explain, find_sets, is_set, mini_deck, third_card
-from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer
+from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer, _status
 from setwidgets.widgets._view import WIDGET_VIEW
 from setwidgets.widgets.board import card_letter
 
@@ -762,7 +762,8 @@ def test_the_board_deals_a_game_of_any_variant_and_shows_its_rules(variant, cloc
     assert board.game.variant == variant and board.game.seed == 4
     assert board.game.table == Game(players=["Ana", "Ben"], variant=variant, seed=4).table
     assert board.rules.startswith(f"Rules: {variant}. ")
-    assert board._rules_widget.value == f"<small>{board.rules}</small>"
+    assert board._rules_widget.value == _status.html(board.rules, "small", _status.RULES_STYLE)
+    assert board._rules_widget.value.endswith(f">{board.rules}</small>")
     assert "setw-rules" in board._rules_widget._dom_classes
     assert board.rules in board.static_html()
     board.close()

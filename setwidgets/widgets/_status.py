@@ -204,6 +204,11 @@ def from_events(events: Iterable[Mapping[str, Any]], game: Game) -> str | None:
     return after(text, game) if any(e.get("type") == "timeout" for e in events) else text
 
 
-def html(text: str, tag: str = "span") -> str:
-    """Text for an HTML widget: escaped, inside one element."""
-    return f"<{tag}>{escape(text)}</{tag}>"
+def html(text: str, tag: str = "span", style: str = "") -> str:
+    """Text for an HTML widget: escaped, inside one element (with an inline ``style``, if given)."""
+    attribute = f' style="{escape(style)}"' if style else ""
+    return f"<{tag}{attribute}>{escape(text)}</{tag}>"
+
+
+RULES_STYLE = "display:block;line-height:1.35;margin:2px 0 4px;color:#444"
+"""How the rules line looks: small, compact, a little quieter than the status line."""

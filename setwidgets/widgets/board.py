@@ -554,7 +554,7 @@ class Board(CardsView):
         self._status_widget.value = _status.html(self._status_text)
         self._scores_widget.value = _status.html(self.scores, "b")
         self._deck_widget.value = _status.deck(self.game)
-        rules = _status.html(self.rules, "small")
+        rules = _status.html(self.rules, "small", _status.RULES_STYLE)
         if self._rules_widget.value != rules:
             self._rules_widget.value = rules
         timer = _status.html(self.timer)

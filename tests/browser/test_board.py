@@ -13,8 +13,10 @@ import itertools
 import pytest
 
 from setwidgets import Game, explain, is_set
+from setwidgets.widgets import Board
 
 from .boardpage import TABLE, BoardPage, open_board
+from .harness import python_cells
 from .painted import CLASSIC, around, assert_card_shown, assert_frames, card_background_share
 
 pytestmark = pytest.mark.browser
@@ -42,6 +44,9 @@ def test_the_dealt_cards_are_painted_where_the_game_puts_them(board: BoardPage) 
     assert_frames(nb, board.canvas, board.rects, {})
     assert board.status() == board.twin.status
     assert board.scores() == "You 0"
+    # The rules in force, in the variant's own words, above the table.
+    rules = nb.text(".setw-board .setw-rules")
+    assert rules == board.twin.rules and rules.startswith("Rules: standard. No turns;")
     nb.screenshot("board-01-dealt")
 
     before = nb.digest(board.canvas)
@@ -142,6 +147,25 @@ def test_no_set_here_on_a_table_without_a_set_paints_three_more_cards(notebook_p
     assert board.digests()[:12] == before, "the twelve cards already dealt should look the same"
     assert_frames(nb, canvas, board.rects, {})
     nb.screenshot("board-07-no-set-dealt-three")
+
+
+def test_a_board_dealt_from_its_constructor_shows_the_variants_rules(notebook_page) -> None:
+    cells = python_cells(
+        """
+        from setwidgets.widgets import Board
+
+        Board(variant="competition", players=["Ana", "Ben", "Cleo"], seed=5)
+        """
+    )
+    nb = notebook_page("board_competition.ipynb", cells)
+    twin = Board(variant="competition", players=["Ana", "Ben", "Cleo"], seed=5)
+    canvas = nb.canvas(".setw-board canvas")
+    nb.wait_painted(canvas, min_pixels=10_000, background=TABLE)
+    rules = nb.text(".setw-board .setw-rules")
+    assert rules == twin.rules
+    assert "No SET among 15" in rules and "served in the order they called" in rules
+    assert nb.text(".setw-board .setw-scores") == "Ana 0 · Ben 0 · Cleo 0"
+    nb.screenshot("board-08-competition-rules", selector=".setw-board")
 
 
 def test_no_set_here_on_a_table_with_a_set_says_so_and_changes_nothing(board: BoardPage) -> None:

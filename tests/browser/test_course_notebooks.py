@@ -63,6 +63,22 @@ NOTEBOOKS = [
     CourseNotebook("lessons/03_two_cards_decide_the_third.ipynb", {"ThirdCardExplorer": 1}),
     CourseNotebook("lessons/04_playing_the_mini_deck.ipynb", {"Board": 4}),
     CourseNotebook(
+        "lessons/05_the_full_deck.ipynb",
+        {},
+        texts=("find_sets finds 1080 SETs in the full deck", "= 1/79", "Blocks from top to bottom: color"),
+    ),
+    # The puzzle board is checked click by click in test_puzzle.py; here its lines must show.
+    CourseNotebook(
+        "lessons/06_finding_sets_fast.ipynb",
+        {},
+        texts=("all triples: 220 questions", "pairs and the third card: 66 questions", "SETs found: 0 of"),
+    ),
+    CourseNotebook(
+        "lessons/07_the_real_game.ipynb",
+        {"Board": 5},
+        texts=("Rules: competition.", "Rules: online.", "20 cards; a SET among them: False"),
+    ),
+    CourseNotebook(
         "exercises/release/01_magic_rule/magic_rule.ipynb",
         {"MagicRuleChecker": 1, "CardTable": 1},
         # The cells that call is_set or odd_one_out; the check cells catch it and give a hint.
