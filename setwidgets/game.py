@@ -547,7 +547,7 @@ class Game:
                     False,
                     index,
                     chosen,
-                    explain(chosen),
+                    explain(*chosen),
                     f"Too late: {self._name(index, start=False)} had {seconds} to show a SET "
                     "and lost a point.",
                     True,
@@ -578,7 +578,7 @@ class Game:
                     f"{_words.and_list(takers)} after {self._name(index, start=False)} called. No penalty."
                 )
                 self._finish_turn(now)
-                claim = Claim(False, index, chosen, explain(chosen), message, False)
+                claim = Claim(False, index, chosen, explain(*chosen), message, False)
             elif missing:
                 raise GameError(self._not_on_table(missing))
             else:
@@ -795,7 +795,7 @@ class Game:
     def _judge(self, index: int, chosen: Triple, now: float) -> Claim:
         """Serve the caller's claim of three cards that are all on the table."""
         s = self._state
-        verdict = explain(chosen)
+        verdict = explain(*chosen)
         self._finish_turn(now)
         if not verdict.is_set:
             s.players[index].penalties += 1

@@ -577,3 +577,29 @@ def test_mini_deck_takes_values_alone_and_knows_their_feature():
 def test_vector_and_index_agree(a, b):
     assert a.index == sum(v * 3 ** (3 - k) for k, v in enumerate(a.vector))
     assert (a == b) == (a.vector == b.vector) == (a.index == b.index) == (a.code == b.code)
+
+
+def test_cards_equal_and_hash_as_their_features_say_and_codes_are_computed_once():
+    deck = full_deck()
+    for card in deck:
+        again = Card(card.number, card.color, card.shape, card.shading)
+        assert again == card and hash(again) == hash(card) and again is not card
+        assert (
+            again.code
+            == card.code
+            == "".join(
+                CODE_LETTERS[f][VALUES[f].index(getattr(card, f))]
+                for f in ("number", "color", "shading", "shape")
+            )
+        )
+        assert card.vector == tuple(VALUES[f].index(getattr(card, f)) for f in FEATURES)
+    assert len(set(deck)) == 81
+    assert deck[0] != deck[1] and (deck[0] == "1RSO") is False
+
+
+def test_full_deck_hands_out_a_new_list_of_the_same_cards():
+    first, second = full_deck(), full_deck()
+    assert first == second and first is not second
+    first.pop()
+    assert len(full_deck()) == 81
+    assert all(a is b for a, b in zip(full_deck(), second))

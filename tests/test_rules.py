@@ -392,3 +392,57 @@ def test_find_sets_on_seeded_random_tables_of_every_size():
     for size in range(0, 82, 3):
         cards = rng.sample(DECK, size)
         assert {frozenset(t) for t in find_sets(cards)} == {frozenset(t) for t in brute_force_sets(cards)}
+
+
+# -- first_set and the third-card table ------------------------------------------------------------
+
+
+def test_the_third_card_table_holds_third_card_of_every_pair():
+    from setwidgets.rules import THIRD
+
+    assert len(THIRD) == 81 * 81
+    for a, b in itertools.permutations(DECK, 2):
+        assert THIRD[81 * a.index + b.index] == third_card(a, b).index
+    assert all(THIRD[81 * i + i] == i for i in range(81))
+
+
+@settings(max_examples=examples(200))
+@given(st.integers(0, 81), st.randoms(use_true_random=False))
+def test_first_set_is_the_set_with_the_smallest_positions(size, rng):
+    from setwidgets.rules import first_set
+
+    table = rng.sample(DECK, size)
+    by_triples = (
+        [
+            (i, j, k)
+            for i, j, k in itertools.combinations(range(size), 3)
+            if per_feature_is_set(table[i], table[j], table[k])
+        ]
+        if size <= 21
+        else None
+    )
+    found = first_set(table)
+    sets = find_sets(table)
+    if not sets:
+        assert found is None
+        return
+    assert found == sets[0]
+    if by_triples is not None:
+        i, j, k = min(by_triples)
+        assert found == (table[i], table[j], table[k])
+    # find_sets lists the SETs by their positions, smallest first.
+    where = {card: p for p, card in enumerate(table)}
+    positions = [tuple(where[c] for c in t) for t in sets]
+    assert positions == sorted(positions) and all(i < j < k for i, j, k in positions)
+
+
+def test_first_set_takes_what_find_sets_takes_and_refuses_the_same():
+    from setwidgets.rules import first_set
+
+    assert first_set("1RSO 2RSO 3RSO") == tuple(Card.parse(c) for c in ("1RSO", "2RSO", "3RSO"))
+    assert first_set("1RSO", "2RSO", "1GTS") is None
+    assert first_set([]) is None
+    with pytest.raises(ValueError, match="twice"):
+        first_set(["1RSO", "1RSO", "2RSO"])
+    with pytest.raises(TypeError):
+        first_set(42)
