@@ -31,12 +31,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from setwidgets import _inputs, variants
-from setwidgets.cards import Card, full_deck, mini_deck
+from setwidgets.cards import Card
+from setwidgets.game import _deck_cards
 from setwidgets.rules import THIRD, first_set
 
 __all__ = ["count_set_free", "is_set_free", "largest_set_free"]
-
-_FULL = full_deck()
 
 
 def is_set_free(cards: Iterable[Card | str], *more: Card | str) -> bool:
@@ -57,16 +56,7 @@ class _Deck:
     """A deck as bit positions 0..n-1, with the bit of the third card of every pair."""
 
     def __init__(self, deck: Any) -> None:
-        if isinstance(deck, str):
-            name = deck.strip().lower()
-            if name not in ("full", "mini"):
-                raise ValueError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
-            cards = _FULL if name == "full" else mini_deck()
-        else:
-            if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
-                raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
-            cards = sorted(_inputs.distinct_cards("deck", deck))
-        self.cards = list(cards)
+        self.cards = sorted(_deck_cards(deck))  # checked as Game checks its deck
         self.size = len(self.cards)
         local = {card.index: n for n, card in enumerate(self.cards)}
         # third[x][y]: the bit of the card completing x and y, 0 when that card is not in the deck.

@@ -57,7 +57,8 @@ from typing import Any
 import numpy as np
 
 from setwidgets import _inputs, _words, variants
-from setwidgets.cards import Card, mini_deck
+from setwidgets.cards import Card
+from setwidgets.game import _deck_cards
 from setwidgets.rules import THIRD
 
 __all__ = ["POLICIES", "Tally", "count_sets_many", "deal_tables", "has_set_many", "play", "wilson"]
@@ -89,20 +90,10 @@ _PAIRS = {w: _pairs(w) for w in range(82)}
 
 
 def _deck_indices(deck: Any) -> tuple[np.ndarray, str]:
-    """The deck as full-deck indices in Game's order, and its name."""
-    if isinstance(deck, str):
-        name = deck.strip().lower()
-        if name == "full":
-            return np.arange(81, dtype=np.intp), "full"
-        if name == "mini":
-            return np.array([c.index for c in mini_deck()], dtype=np.intp), "mini"
-        raise ValueError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
-    if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
-        raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
-    cards = _inputs.distinct_cards("deck", list(itertools.islice(deck, _inputs.ENOUGH_TO_REPEAT)))
-    if len(cards) < 3:
-        raise ValueError(f"a deck needs at least three cards to make a SET; got {len(cards)}")
-    return np.array([c.index for c in cards], dtype=np.intp), f"{len(cards)} cards"
+    """The deck as full-deck indices in Game's order, and its name (checked as Game checks it)."""
+    cards = _deck_cards(deck)
+    name = deck.strip().lower() if isinstance(deck, str) else f"{len(cards)} cards"
+    return np.array([c.index for c in cards], dtype=np.intp), name
 
 
 def _generator(seed: Any) -> tuple[np.random.Generator, int | None]:
