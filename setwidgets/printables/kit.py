@@ -1,0 +1,504 @@
+"""The competition kit as PDF: entry cards, score sheets, the schedule, the handout, the deck.
+
+Every function writes one PDF file and returns its path. Pages are A4 unless
+``paper="letter"`` (US Letter). Players' names come from a
+:class:`~setwidgets.competition.Competition` when one is given.
+
+Example::
+
+    >>> import tempfile, pathlib
+    >>> from setwidgets.competition import schedule
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> schedule_pages(folder / "schedule.pdf", schedule(12, 4)).name
+    'schedule.pdf'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor, black, white
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from setwidgets import _inputs
+from setwidgets.cards import Card, as_cards, full_deck
+from setwidgets.competition.schedules import Schedule
+from setwidgets.competition.store import DIVISIONS, Competition
+from setwidgets.draw import geometry as geo
+from setwidgets.draw.themes import get_theme
+from setwidgets.printables.painter import paint_card
+from setwidgets.rules import explain
+
+__all__ = [
+    "CARD_SIZE",
+    "DECK_GRID",
+    "HANDOUT_NON_SET",
+    "HANDOUT_SET",
+    "JUDGE_SCRIPT",
+    "deck",
+    "deck_layout",
+    "entry_cards",
+    "handout",
+    "schedule_pages",
+    "score_sheets",
+]
+
+PAPERS = {"a4": A4, "letter": LETTER}
+
+CARD_SIZE = (88.9 * mm, 88.9 * mm * geo.CARD_HEIGHT / geo.CARD_WIDTH)
+"""A printed card, in points: 3.5 by about 2.3 inches (88.9 by 57.8 mm), the size of a real SET card."""
+
+DECK_GRID = (2, 4)
+"""Cards per page of the printed deck: 2 across and 4 down, on A4 and on US Letter alike."""
+
+HANDOUT_SET = ("1RSO", "2GSD", "3PSS")
+"""The handout's SET: the cards are explained feature by feature."""
+HANDOUT_NON_SET = ("1RSO", "2RTD", "3PSS")
+"""The handout's non-SET: two are red and one is purple."""
+
+JUDGE_SCRIPT = (
+    "Before the game the judge lays out 12 cards in a 3 x 4 rectangle and checks that everyone "
+    "can see them, then says:",
+    "\u201cWhen you see a SET, call \u2018SET\u2019 and point to the three cards. Do not take them.",
+    "If it is a SET, I hand you the cards. If not, you get a penalty point and the cards stay.",
+    "When several of you call, I hear you in the order you called.\u201d",
+    "Then the judge shuffles the 12 cards back into the deck, deals 12 and the game begins.",
+)
+"""The judge's pre-game script, as in the competition guide (one paragraph per line)."""
+
+_INK = HexColor("#222222")
+_GREY = HexColor("#8a8f96")
+_LIGHT = HexColor("#eef1f4")
+
+
+def _paper(paper: str) -> tuple[float, float]:
+    if not isinstance(paper, str) or paper.strip().lower() not in PAPERS:
+        raise ValueError(f"paper must be 'A4' or 'letter'; got {_inputs.short(paper)}")
+    return PAPERS[paper.strip().lower()]
+
+
+def _canvas(path: str | Path, paper: str, title: str) -> tuple[Canvas, float, float]:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    width, height = _paper(paper)
+    pdf = Canvas(str(path), pagesize=(width, height), pageCompression=1)
+    pdf.setTitle(title)
+    pdf.setAuthor("setwidgets")
+    return pdf, width, height
+
+
+def _names(source: Competition | Schedule | int) -> tuple[dict[int, tuple[str, str | None]], int]:
+    if isinstance(source, Competition):
+        players = source.players()
+        return players, source.rounds or 4
+    if isinstance(source, Schedule):
+        return {p: ("", None) for p in range(1, source.players + 1)}, len(source.rounds)
+    count = _inputs.whole_number(source, "players", minimum=1, example="30")
+    return {p: ("", None) for p in range(1, count + 1)}, 4
+
+
+def _box(pdf: Canvas, x: float, y: float, w: float, h: float, fill=None) -> None:
+    if fill is not None:
+        pdf.setFillColor(fill)
+    pdf.rect(x, y, w, h, stroke=1, fill=int(fill is not None))
+    pdf.setFillColor(_INK)
+
+
+# -- entry cards -------------------------------------------------------------------------------
+
+
+def entry_cards(
+    path: str | Path, source: Competition | Schedule | int, *, paper: str = "A4", games: int | None = None
+) -> Path:
+    """Entry cards, nine to a page: number, division boxes, name and contact lines, game scores, the final.
+
+    ``source`` is a Competition (numbers, names and divisions filled in), a Schedule
+    or a number of players (numbers only).
+    """
+    players, rounds = _names(source)
+    games = rounds if games is None else _inputs.whole_number(games, "games", minimum=1, example="4")
+    pdf, width, height = _canvas(path, paper, "SET competition: entry cards")
+    margin = 10 * mm
+    cols, rows = 3, 3
+    cw, ch = (width - 2 * margin) / cols, (height - 2 * margin) / rows
+    numbers = sorted(players)
+    for page_start in range(0, len(numbers), cols * rows):
+        _cut_lines(pdf, margin, margin, cw, ch, cols, rows)
+        for k, number in enumerate(numbers[page_start : page_start + cols * rows]):
+            col, row = k % cols, k // cols
+            x, y = margin + col * cw, height - margin - (row + 1) * ch
+            _entry_card(
+                pdf, x + 4 * mm, y + 4 * mm, cw - 8 * mm, ch - 8 * mm, number, *players[number], games
+            )
+        pdf.showPage()
+    pdf.save()
+    return Path(path)
+
+
+def _cut_lines(pdf: Canvas, x0: float, y0: float, cw: float, ch: float, cols: int, rows: int) -> None:
+    pdf.saveState()
+    pdf.setStrokeColor(_GREY)
+    pdf.setLineWidth(0.4)
+    pdf.setDash(3, 3)
+    for c in range(cols + 1):
+        pdf.line(x0 + c * cw, y0, x0 + c * cw, y0 + rows * ch)
+    for r in range(rows + 1):
+        pdf.line(x0, y0 + r * ch, x0 + cols * cw, y0 + r * ch)
+    pdf.restoreState()
+
+
+def _entry_card(
+    pdf: Canvas,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    number: int,
+    name: str,
+    division: str | None,
+    games: int,
+) -> None:
+    top = y + h
+    pdf.setFillColor(_INK)
+    pdf.setStrokeColor(_INK)
+    pdf.setLineWidth(0.6)
+    pdf.setFont("Helvetica-Bold", 9)
+    pdf.drawString(x, top - 9, "SET COMPETITION")
+    pdf.setFont("Helvetica", 7)
+    pdf.drawRightString(x + w, top - 9, "ENTRY CARD")
+    # Player number, large, and the division boxes.
+    pdf.setFont("Helvetica", 7)
+    pdf.drawString(x, top - 22, "Player No.")
+    _box(pdf, x + 36, top - 32, 40, 20)
+    pdf.setFont("Helvetica-Bold", 15)
+    pdf.drawCentredString(x + 56, top - 27, str(number))
+    pdf.setFont("Helvetica", 7)
+    pdf.drawString(x + 84, top - 22, "Division")
+    for i, letter in enumerate(DIVISIONS):
+        bx = x + 84 + i * 15
+        _box(pdf, bx, top - 36, 11, 11, fill=_INK if division == letter else None)
+        pdf.setFillColor(white if division == letter else _INK)
+        pdf.setFont("Helvetica-Bold" if division == letter else "Helvetica", 7)
+        pdf.drawCentredString(bx + 5.5, top - 33, letter)
+        pdf.setFillColor(_INK)
+    # Name and contact lines.
+    line_y = top - 54
+    step = min(18.0, (h - 150) / 4)
+    for label, value in (("Name", name), ("Address", ""), ("Phone", ""), ("Email", "")):
+        pdf.setFont("Helvetica", 7)
+        pdf.drawString(x, line_y, label)
+        pdf.setLineWidth(0.4)
+        pdf.line(x + 32, line_y - 1.5, x + w, line_y - 1.5)
+        if value:
+            pdf.setFont("Helvetica-Bold", 9)
+            pdf.drawString(x + 35, line_y + 0.5, value)
+        line_y -= step
+    # Preliminary games, total and rank; the championship at the foot of the card.
+    labels = [f"Game {g}" for g in range(1, games + 1)] + ["Total", "Rank"]
+    _score_row(pdf, x, line_y - 24, w, labels, "Preliminary rounds")
+    _score_row(pdf, x, y + 6, w, ["Game", "Tie-breaker", "Total"], "Championship")
+
+
+def _score_row(pdf: Canvas, x: float, y: float, w: float, labels: Sequence[str], title: str) -> None:
+    pdf.setFont("Helvetica-Bold", 7)
+    pdf.drawString(x, y + 26, title)
+    cell = w / len(labels)
+    pdf.setLineWidth(0.6)
+    for i, label in enumerate(labels):
+        _box(pdf, x + i * cell, y + 13, cell, 10, fill=_LIGHT)
+        _box(pdf, x + i * cell, y - 7, cell, 20)
+        pdf.setFont("Helvetica", 6)
+        pdf.drawCentredString(x + (i + 0.5) * cell, y + 16, label)
+
+
+# -- score sheets ------------------------------------------------------------------------------
+
+
+def score_sheets(path: str | Path, source: Competition | Schedule, *, paper: str = "A4") -> Path:
+    """One score sheet per table per round (two to a page): players, tallies, the score to copy."""
+    if isinstance(source, Competition):
+        plan, players = source.schedule(), source.players()
+    elif isinstance(source, Schedule):
+        plan, players = source, {p: ("", None) for p in range(1, source.players + 1)}
+    else:
+        raise TypeError(f"score_sheets needs a Competition or a Schedule; got {_inputs.what(source)}")
+    pdf, width, height = _canvas(path, paper, "SET competition: score sheets")
+    sheets = [
+        (r, table, seated)
+        for r in range(1, len(plan.rounds) + 1)
+        for table, seated in enumerate(plan.rounds[r - 1], 1)
+    ]
+    half = height / 2
+    for k, (r, table, seated) in enumerate(sheets):
+        slot = k % 2
+        if k and slot == 0:
+            pdf.showPage()
+        _score_sheet(
+            pdf, plan, players, r, table, seated, 15 * mm, height - slot * half - 15 * mm, width - 30 * mm
+        )
+        if slot == 0:
+            _cut_lines(pdf, 0, half, width, 0, 1, 0)
+    pdf.showPage()
+    pdf.save()
+    return Path(path)
+
+
+def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top, w) -> None:
+    pdf.setFillColor(_INK)
+    pdf.setFont("Helvetica-Bold", 16)
+    where = plan.seat(seated[0], r)
+    pdf.drawString(x, top - 14, f"Round {r} \u00b7 {where[0].upper()}{where[1:]}")
+    pdf.setFont("Helvetica", 9)
+    pdf.drawRightString(x + w, top - 14, "Judge: ______________________")
+    pdf.drawString(
+        x,
+        top - 30,
+        "Make a mark for each SET a player keeps and for each penalty point. "
+        "Score = SETs minus penalty points.",
+    )
+    columns = [
+        ("Player No.", 0.11),
+        ("Name", 0.2),
+        ("SETs (tally)", 0.32),
+        ("Penalties (tally)", 0.22),
+        ("Score", 0.15),
+    ]
+    y = top - 52
+    cx = x
+    for label, share in columns:
+        _box(pdf, cx, y, w * share, 14, fill=_LIGHT)
+        pdf.setFont("Helvetica-Bold", 8)
+        pdf.drawString(cx + 3, y + 4, label)
+        cx += w * share
+    for number in seated:
+        y -= 34
+        cx = x
+        for i, (_, share) in enumerate(columns):
+            _box(pdf, cx, y, w * share, 34)
+            if i == 0:
+                pdf.setFont("Helvetica-Bold", 16)
+                pdf.drawString(cx + 6, y + 11, str(number))
+            if i == 1:
+                pdf.setFont("Helvetica", 10)
+                pdf.drawString(cx + 4, y + 13, players[number][0][:18])
+            cx += w * share
+    pdf.setFont("Helvetica", 8)
+    pdf.drawString(x, y - 14, f"Copy each score onto the player's entry card, box \u2018Game {r}\u2019.")
+
+
+# -- the schedule ------------------------------------------------------------------------------
+
+
+def schedule_pages(
+    path: str | Path, plan: Schedule, *, names: Mapping[int, str] | None = None, paper: str = "A4"
+) -> Path:
+    """The schedule: the coordinator's page(s), one block per round, then one slip per player."""
+    if not isinstance(plan, Schedule):
+        raise TypeError(f"plan must be a Schedule (from schedule(players, rounds)); got {_inputs.what(plan)}")
+    names = dict(names or {})
+    pdf, width, height = _canvas(path, paper, "SET competition: game schedule")
+    margin = 15 * mm
+    y = height - margin
+    pdf.setFont("Helvetica-Bold", 16)
+    pdf.drawString(margin, y - 14, f"Game schedule: {plan.players} players, {len(plan.rounds)} rounds")
+    pdf.setFont("Helvetica", 9)
+    note = f"{plan.repeats()} repeated meetings" if plan.repeats() else "nobody meets the same player twice"
+    pdf.drawString(margin, y - 28, f"Tables of 3 where possible; {note}.")
+    y -= 44
+    per_row = 4
+    cell_w = (width - 2 * margin) / per_row
+    for r in range(1, len(plan.rounds) + 1):
+        rotations = plan.rotations(r)
+        lines = math.ceil(len(plan.rounds[r - 1]) / per_row) + (len(rotations) - 1)
+        need = 22 + lines * 14
+        if y - need < margin:
+            pdf.showPage()
+            y = height - margin
+        pdf.setFont("Helvetica-Bold", 11)
+        pdf.drawString(margin, y - 12, f"Round {r}")
+        y -= 20
+        for k, rotation in enumerate(rotations, 1):
+            if len(rotations) > 1:
+                pdf.setFont("Helvetica-Oblique", 8)
+                pdf.drawString(margin, y - 9, f"rotation {k}")
+                y -= 12
+            for i, (table, seated) in enumerate(rotation):
+                if i and i % per_row == 0:
+                    y -= 14
+                cx = margin + (i % per_row) * cell_w
+                pdf.setFont("Helvetica-Bold", 9)
+                label = f"Table {(table - 1) % plan.tables + 1}:"
+                pdf.drawString(cx, y - 9, label)
+                pdf.setFont("Helvetica", 9)
+                pdf.drawString(cx + 44, y - 9, "  ".join(str(p) for p in seated))
+            y -= 16
+        y -= 4
+    pdf.showPage()
+    _slips(pdf, plan, names, width, height)
+    pdf.save()
+    return Path(path)
+
+
+def _slips(pdf: Canvas, plan: Schedule, names: Mapping[int, str], width: float, height: float) -> None:
+    margin = 10 * mm
+    cols = 3
+    slip_h = 18 + 12 * len(plan.rounds) + 10
+    rows = int((height - 2 * margin) // slip_h)
+    cw = (width - 2 * margin) / cols
+    per_page = cols * rows
+    for start in range(1, plan.players + 1, per_page):
+        count = min(per_page, plan.players - start + 1)
+        used_rows = math.ceil(count / cols)
+        _cut_lines(pdf, margin, height - margin - used_rows * slip_h, cw, slip_h, cols, used_rows)
+        for k in range(count):
+            player = start + k
+            x = margin + (k % cols) * cw + 6
+            top = height - margin - (k // cols) * slip_h - 4
+            pdf.setFont("Helvetica-Bold", 10)
+            name = names.get(player, "")
+            pdf.drawString(x, top - 11, f"Player {player}" + (f" \u2013 {name}" if name else ""))
+            pdf.setFont("Helvetica", 9)
+            for r in range(1, len(plan.rounds) + 1):
+                pdf.drawString(x, top - 11 - 12 * r, f"Round {r}: {plan.seat(player, r)}")
+        pdf.showPage()
+
+
+# -- the instruction handout -------------------------------------------------------------------
+
+
+def _feature_lines(cards: Sequence[Card]) -> list[tuple[str, bool]]:
+    """The guide's feature-by-feature words ('Color: ALL the same'), using explain for the reasons."""
+    verdict = explain(cards)
+    lines = []
+    for f in verdict.features:
+        name = f.feature.capitalize()
+        if f.kind == "same":
+            lines.append((f"{name}: ALL the same ({f})", True))
+        elif f.kind == "different":
+            lines.append((f"{name}: ALL different", True))
+        else:
+            lines.append((f"{name}: {f} \u2013 breaks the rule", False))
+    return lines
+
+
+def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> Path:
+    """The one-page rules handout: a SET and a non-SET explained feature by feature, the judge's script."""
+    pdf, width, height = _canvas(path, paper, "SET competition: how to play")
+    margin = 16 * mm
+    w = width - 2 * margin
+    y = height - margin
+    pdf.setFillColor(_INK)
+    pdf.setFont("Helvetica-Bold", 20)
+    pdf.drawString(margin, y - 18, "How to play SET")
+    y -= 34
+    rules = [
+        "Every card has four features: number (1, 2 or 3), color (red, green, purple),",
+        "shape (oval, squiggle, diamond) and shading (solid, striped, open).",
+        "A SET is three cards where, in each feature separately, the three are ALL the same",
+        "or ALL different.",
+        "If two are ... and one is not, it is not a SET.",
+        "The judge lays out 12 cards. Anyone who sees a SET calls \u201cSET\u201d and points to the cards.",
+        "A correct SET is kept and scores 1; a wrong call costs a penalty point. If nobody finds a SET,",
+        "the judge adds 3 cards. Your score is SETs kept minus penalty points.",
+    ]
+    pdf.setFont("Helvetica", 10)
+    for line in rules:
+        pdf.drawString(margin, y - 10, line)
+        y -= 14
+    card_w = (w - 2 * 10) / 3 * 0.78
+    for title, codes in (("This is a SET", HANDOUT_SET), ("This is NOT a SET", HANDOUT_NON_SET)):
+        cards = as_cards(codes)
+        y -= 12
+        pdf.setFont("Helvetica-Bold", 13)
+        pdf.drawString(margin, y - 12, title)
+        y -= 20
+        card_h = card_w * geo.CARD_HEIGHT / geo.CARD_WIDTH
+        for i, card in enumerate(cards):
+            paint_card(pdf, card, margin + i * (card_w + 12), y - card_h, width=card_w, theme=theme)
+        y -= card_h + 6
+        for text, ok in _feature_lines(cards):
+            pdf.setFillColor(_INK if ok else HexColor("#b3261e"))
+            pdf.setFont("Helvetica" if ok else "Helvetica-Bold", 10)
+            pdf.drawString(margin + 6, y - 10, text)
+            y -= 13
+        pdf.setFillColor(_INK)
+        pdf.setFont("Helvetica-Oblique", 9)
+        pdf.drawString(margin + 6, y - 10, str(explain(cards)))
+        y -= 14
+    y -= 10
+    pdf.setFillColor(_LIGHT)
+    box_h = 16 + 13 * len(JUDGE_SCRIPT) + 6
+    pdf.setStrokeColor(_GREY)
+    pdf.roundRect(margin, y - box_h, w, box_h, 6, stroke=1, fill=1)
+    pdf.setFillColor(_INK)
+    pdf.setFont("Helvetica-Bold", 11)
+    pdf.drawString(margin + 8, y - 15, "The judge's script before each game")
+    pdf.setFont("Helvetica", 9.5)
+    for k, line in enumerate(JUDGE_SCRIPT):
+        pdf.drawString(margin + 8, y - 30 - 13 * k, line)
+    pdf.showPage()
+    pdf.save()
+    return Path(path)
+
+
+# -- the printable deck ------------------------------------------------------------------------
+
+
+def deck_layout(paper: str = "A4") -> list[tuple[float, float, float, float]]:
+    """Where the cards of a deck page go: ``(x, y, w, h)`` in points from the top-left corner, by rows."""
+    width, height = _paper(paper)
+    cw, ch = CARD_SIZE
+    cols, rows = DECK_GRID
+    x0, y0 = (width - cols * cw) / 2, (height - rows * ch) / 2
+    return [(x0 + c * cw, y0 + r * ch, cw, ch) for r in range(rows) for c in range(cols)]
+
+
+def deck(path: str | Path, *, theme: str = "classic", paper: str = "A4") -> Path:
+    """All 81 cards at real size (88.9 x 57.8 mm), eight to a page, with cut marks.
+
+    ``theme="printable"`` gives the alternative deck (outer color and symbol, inner
+    shape and color); the cards come in the order of :func:`setwidgets.full_deck`.
+    """
+    look = get_theme(theme)
+    pdf, width, height = _canvas(path, paper, f"SET deck ({look.name} look)")
+    places = deck_layout(paper)
+    cards = full_deck()
+    cw, ch = CARD_SIZE
+    pages = math.ceil(len(cards) / len(places))
+    for page in range(pages):
+        chunk = cards[page * len(places) : (page + 1) * len(places)]
+        for card, (x, y, w, _) in zip(chunk, places):
+            paint_card(pdf, card, x, height - y - ch, width=w, theme=look, edge=False)
+        _cut_marks(pdf, places[: len(chunk)], height)
+        pdf.setFillColor(_GREY)
+        pdf.setFont("Helvetica", 8)
+        pdf.drawCentredString(
+            width / 2,
+            8 * mm,
+            f"SET deck, {look.name} look \u00b7 page {page + 1} of {pages} \u00b7 cut along the marks",
+        )
+        pdf.showPage()
+    pdf.save()
+    return Path(path)
+
+
+def _cut_marks(pdf: Canvas, places, height: float) -> None:
+    """Short lines just outside the block of cards, in line with every card edge."""
+    xs = sorted({round(x, 3) for x, _, _, _ in places} | {round(x + w, 3) for x, _, w, _ in places})
+    ys = sorted({round(y, 3) for _, y, _, _ in places} | {round(y + h, 3) for _, y, _, h in places})
+    left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
+    pdf.saveState()
+    pdf.setStrokeColor(black)
+    pdf.setLineWidth(0.5)
+    gap, length = 3 * mm, 6 * mm
+    for x in xs:
+        pdf.line(x, height - top + gap, x, height - top + gap + length)
+        pdf.line(x, height - bottom - gap, x, height - bottom - gap - length)
+    for y in ys:
+        pdf.line(left - gap, height - y, left - gap - length, height - y)
+        pdf.line(right + gap, height - y, right + gap + length, height - y)
+    pdf.restoreState()

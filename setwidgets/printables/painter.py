@@ -1,0 +1,100 @@
+"""Paint cards on a reportlab canvas: the third painter of :mod:`setwidgets.draw.geometry`.
+
+The SVG pictures and the live canvas read the same geometry; so does this painter,
+so a printed card is the card on the screen. Card units have y growing downwards,
+PDF points upwards: each card is painted in a flipped, scaled frame.
+
+Example::
+
+    >>> import io
+    >>> from reportlab.pdfgen.canvas import Canvas
+    >>> pdf = Canvas(io.BytesIO())
+    >>> paint_card(pdf, "2RTS", 72, 72, width=180)
+    >>> pdf.save()
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.colors import HexColor
+
+from setwidgets.cards import Card, as_card
+from setwidgets.draw import geometry as geo
+from setwidgets.draw.themes import Theme, get_theme
+
+__all__ = ["paint_card", "paint_cards"]
+
+
+def _path(canvas: Any, path: geo.Path):
+    p = canvas.beginPath()
+    for command in path:
+        op = command[0]
+        if op == "M":
+            p.moveTo(command[1], command[2])
+        elif op == "L":
+            p.lineTo(command[1], command[2])
+        elif op == "C":
+            p.curveTo(*command[1:])
+        elif op == "Z":
+            p.close()
+        else:
+            raise ValueError(f"unknown path command {op!r}")
+    return p
+
+
+def _paint_item(canvas: Any, item: geo.Item) -> None:
+    if isinstance(item, geo.Shape):
+        fill = item.fill is not None
+        stroke = item.stroke is not None and item.line_width > 0
+        if fill:
+            canvas.setFillColor(HexColor(item.fill))
+        if stroke:
+            canvas.setStrokeColor(HexColor(item.stroke))
+            canvas.setLineWidth(item.line_width)
+        canvas.drawPath(_path(canvas, item.path), fill=int(fill), stroke=int(stroke))
+    elif isinstance(item, geo.Lines):
+        canvas.setStrokeColor(HexColor(item.stroke))
+        canvas.setLineWidth(item.line_width)
+        canvas.lines(list(item.segments))
+    elif isinstance(item, geo.Label):
+        pass  # keyboard letters belong to the screen, not to paper
+    else:
+        raise TypeError(f"cannot paint {item!r}")
+
+
+def paint_card(
+    canvas: Any,
+    card: Card | str,
+    x: float,
+    y: float,
+    *,
+    width: float,
+    theme: str | Theme = "classic",
+    edge: bool = True,
+) -> None:
+    """Paint one card with its lower-left corner at (x, y) PDF points, ``width`` points wide.
+
+    ``edge=False`` leaves out the card's grey outline (for a printed deck cut along marks).
+    """
+    theme = get_theme(theme)
+    picture = geo.card_picture(as_card(card), theme)
+    scale = width / geo.CARD_WIDTH
+    canvas.saveState()
+    canvas.translate(x, y + geo.CARD_HEIGHT * scale)
+    canvas.scale(scale, -scale)
+    canvas.setLineJoin(1)
+    for item in picture.items:
+        if not edge and isinstance(item, geo.Shape) and item.role == "face":
+            item = geo.Shape(item.path, fill=item.fill, stroke=None, role="face")
+        _paint_item(canvas, item)
+    canvas.restoreState()
+
+
+def paint_cards(
+    canvas: Any, cards, x: float, y: float, *, width: float, gap: float = 8, theme: str | Theme = "classic"
+) -> float:
+    """Paint cards side by side from (x, y), each ``width`` wide; return the height of the row."""
+    for i, card in enumerate(cards):
+        paint_card(canvas, card, x + i * (width + gap), y, width=width, theme=theme)
+    return width * geo.CARD_HEIGHT / geo.CARD_WIDTH
