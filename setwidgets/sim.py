@@ -92,7 +92,7 @@ _PAIRS = {w: _pairs(w) for w in range(82)}
 def _deck_indices(deck: Any) -> tuple[np.ndarray, str]:
     """The deck as full-deck indices in Game's order, and its name (checked as Game checks it)."""
     cards = _deck_cards(deck)
-    name = deck.strip().lower() if isinstance(deck, str) else f"{len(cards)} cards"
+    name = deck.strip().lower() if isinstance(deck, str) else f"{len(cards)}-card"
     return np.array([c.index for c in cards], dtype=np.intp), name
 
 
