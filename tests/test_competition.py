@@ -190,3 +190,24 @@ def test_without_divisions_the_top_five_and_those_tied_with_fifth_go_on():
             for t, table in enumerate(plan.rounds[r - 1], 1):
                 event.record(r, t, {p: wins[p] for p in table})
         assert event.finalists() == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event):
+    from setwidgets.widgets.standings import Standings, standings_html
+
+    view = Standings(event)
+    assert view.division.options == ("Overall", "A", "B")
+    assert "<td>Ada</td>" not in view.table.value and '<td class="name">Ada</td>' in view.table.value
+    event.record(1, 1, {1: 5, 2: 3, 3: (4, 1)})  # from code: the view redraws itself
+    assert view.table.value == standings_html(event) and "<td>5</td>" in view.table.value
+    view.round.value, view.table_number.value, view.scores.value = 1, 2, "4: 2, 5: 7 1, 6: 1"
+    assert view.submit() and "scores entered" in view.message.value and view.table_number.value == 3
+    assert event.standings()[0].total == 6 and event.standings()[0].name == "Eli"
+    before = _state(event)
+    view.round.value, view.table_number.value, view.scores.value = 1, 2, "4: 2, 5: 7, 6: 1"
+    assert not view.submit() and "already has scores" in view.message.value
+    view.scores.value = "4 = 2"
+    assert not view.submit() and "write each score as 'player: SETs'" in view.message.value
+    assert _state(event) == before
+    view.division.value = "B"
+    assert "Division B" in view.table.value and "Ada" not in view.table.value

@@ -105,6 +105,15 @@ class Competition:
         self._db = sqlite3.connect(self.path)
         self._db.executescript(_SCHEMA)
         self._db.commit()
+        self._watchers: list = []
+
+    def watch(self, callback) -> None:
+        """Call ``callback()`` after every change made through this object (a standings view uses it)."""
+        if not callable(callback):
+            raise TypeError(
+                f"callback must be a function to call after each change; got {_inputs.what(callback)}"
+            )
+        self._watchers.append(callback)
 
     def close(self) -> None:
         """Close the file (everything is already saved)."""
@@ -133,6 +142,8 @@ class Competition:
                 "INSERT INTO history (at, action, details) VALUES (?, ?, ?)",
                 (at, action, json.dumps(details, sort_keys=True)),
             )
+        for callback in self._watchers:
+            callback()
 
     def history(self) -> list[tuple[int, str, str, dict]]:
         """Every change so far, oldest first: ``(id, time, action, details)``."""
