@@ -347,10 +347,12 @@ class PracticeRecord:
         seconds = [a.seconds for a in self._attempts]
         colors = ["tab:green" if a.solved else "lightgray" for a in self._attempts]
         ax.bar(boards, seconds, color=colors)
+        if seconds:
+            ax.set_ylim(0, max(seconds) * 1.3)  # room above the bars for the legend
         median = self.median_seconds
         if median is not None:
             ax.axhline(median, color="black", linestyle="--", linewidth=1, label=f"median {median:g} s")
-            ax.legend(loc="upper right")
+            ax.legend(loc="upper right", fontsize="small")
         ax.set_xlabel("board")
         ax.set_ylabel("seconds")
         ax.set_xticks(boards)
