@@ -1,0 +1,61 @@
+"""The standings widget in a real JupyterLab: a score typed into its form changes the table.
+
+The notebook registers six players, makes the schedule and shows ``Standings``; the
+test types one table's scores into the form as a coordinator would, presses the
+button, and reads the new standings in the page. A second entry for the same table is
+refused with its message, and the table stays as it was.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import python_cells
+
+pytestmark = pytest.mark.browser
+
+VIEW = ".setw-standings .setw-standings-view"
+
+
+def test_a_score_entered_in_the_form_changes_the_standings(notebook_page, tmp_path) -> None:
+    nb = notebook_page(
+        "standings.ipynb",
+        python_cells(
+            f"""
+            from setwidgets.competition import Competition
+            from setwidgets.widgets.standings import Standings
+
+            event = Competition({str(tmp_path / "class.sqlite")!r})
+            for number, name in enumerate(["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay"], 1):
+                event.register(number, name, "A" if number <= 3 else "B")
+            plan = event.plan(3, seed=1)
+            print(plan.rounds[0])
+            Standings(event)
+            """
+        ),
+    )
+    table = nb.wait_text(VIEW, "Fay")
+    assert "Rank" in table and "Game 3" in table and "Total" in table
+    body = [line.split() for line in table.splitlines() if line[:1].isdigit()]
+    assert len(body) == 6 and all(row[-1] == "0" for row in body), table
+    assert "((1, 2, 3), (4, 5, 6))" in nb.cell_output(0)
+    before = table
+
+    nb.page.locator(".setw-standings input[type=text]").fill("4: 2, 5: 7 1, 6: 1")
+    numbers = nb.page.locator(".setw-standings input[type=number]")
+    numbers.nth(1).fill("2")
+    numbers.nth(1).press("Tab")
+    nb.click_button("Enter scores", within=".setw-standings")
+    after = nb.wait_text(VIEW, "Eli", differs_from=before)
+    first = next(line for line in after.splitlines() if "Eli" in line).split()
+    assert first[:3] == ["1", "5", "Eli"] and first[-1] == "6", after
+    assert "scores entered" in nb.wait_text(".setw-standings .setw-standings-message", "scores entered")
+    nb.screenshot("standings-01-after-a-table", selector=".setw-standings")
+
+    numbers.nth(1).fill("2")
+    numbers.nth(1).press("Tab")
+    nb.page.locator(".setw-standings input[type=text]").fill("4: 1, 5: 1, 6: 1")
+    nb.click_button("Enter scores", within=".setw-standings")
+    message = nb.wait_text(".setw-standings .setw-standings-message", "already has scores")
+    assert "round 1, table 2 already has scores" in message
+    assert nb.text(VIEW) == after
