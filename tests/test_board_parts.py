@@ -574,4 +574,15 @@ def test_the_practice_record_plots_one_bar_per_board_and_the_median(clock):
     assert [round(bar.get_height()) for bar in ax.patches] == [10, 40]
     assert [line.get_ydata()[0] for line in ax.get_lines()] == [25]
     assert ax.get_title() == record.summary()
+    # Two records side by side on a shared axis: the smaller one does not cut the larger one's bars.
+    small = PracticeRecord()
+    puzzle = Puzzle(seed=1, clock=clock)
+    clock.advance(5)
+    for triple in puzzle.solutions:
+        puzzle.claim(triple)
+    small.add(puzzle)
+    _, (left, right) = plt.subplots(1, 2, sharey=True)
+    record.plot(left)
+    small.plot(right)
+    assert left.get_ylim()[1] >= 40 * 1.3
     plt.close("all")

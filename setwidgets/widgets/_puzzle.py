@@ -348,7 +348,8 @@ class PracticeRecord:
         colors = ["tab:green" if a.solved else "lightgray" for a in self._attempts]
         ax.bar(boards, seconds, color=colors)
         if seconds:
-            ax.set_ylim(0, max(seconds) * 1.3)  # room above the bars for the legend
+            # Room above the bars for the legend; an axis shared with another plot keeps its larger top.
+            ax.set_ylim(0, max(ax.get_ylim()[1], max(seconds) * 1.3))
         median = self.median_seconds
         if median is not None:
             ax.axhline(median, color="black", linestyle="--", linewidth=1, label=f"median {median:g} s")
