@@ -143,3 +143,9 @@ def test_the_guides_schedules_checked():
     assert twice == [12, 15, 18, 21, 24, 27, 30]
     for n in found:
         assert schedule(n, len(GUIDE[str(n)])).repeats() == 0
+
+
+def test_the_packaged_guide_schedules_are_the_data():
+    from setwidgets.competition.guide import GUIDE_SCHEDULES
+
+    assert GUIDE_SCHEDULES == {int(n): rounds for n, rounds in GUIDE.items()}
