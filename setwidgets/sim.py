@@ -282,8 +282,10 @@ class Tally:
     """What :func:`play` saw: games, tables by size, tables without a SET, cards left, SETs kept.
 
     - ``games``: games played to the end;
-    - ``tables[size]``: tables of that size looked at during play (after every
-      deal and every SET taken, including the last table of each game);
+    - ``tables[size]``: tables of that size looked at during play, after every
+      deal and every SET taken, while cards were left in the deck (the last
+      tables of a game, dealt from no deck, are left out, as in the published
+      figures);
     - ``no_set[size]``: how many of them had no SET;
     - ``left[n]``: games that ended with ``n`` cards not taken (on the table
       and, when no SET could be made any more, in the deck);
@@ -340,10 +342,15 @@ class Tally:
         lines = [head]
         if self.games:
             lines.append(f"  SETs per game: {self.mean_sets:.2f} on average")
-            common = ", ".join(f"{n} ({g / self.games:.0%})" for n, g in sorted(self.left.items()) if g)
-            lines.append(f"  cards left at the end: {common}")
+            shares = ", ".join(
+                f"{n} ({g / self.games:.0%})" if g >= self.games / 100 else f"{n} ({_words.count(g, 'game')})"
+                for n, g in sorted(self.left.items())
+                if g
+            )
+            lines.append(f"  cards left at the end: {shares}")
             if self.variant == "solitaire":
                 lines.append(f"  lost: {self.lost} ({self.lost / self.games:.1%})")
+        lines.append("  tables looked at while cards were left in the deck:")
         lines.append("  cards  tables seen  without a SET  rate    95% interval")
         for size, (rate, low, high) in self.rates().items():
             lines.append(
