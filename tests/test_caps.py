@@ -105,3 +105,10 @@ def test_is_set_free_looks_at_pairs_only():
 def test_a_search_out_of_time_returns_the_best_found():
     found = caps.largest_set_free("mini", progress=False, seconds=1e-9)
     assert caps.is_set_free(found) and 4 <= len(found) <= 9
+
+
+def test_progress_bars_show_and_change_nothing(capsys):
+    assert caps.count_set_free(6, progress=True) == caps.count_set_free(6)
+    assert "tables of 6" in capsys.readouterr().err
+    assert len(caps.largest_set_free("mini", progress=True)) == 9
+    assert "largest SET-free table" in capsys.readouterr().err
