@@ -12,7 +12,9 @@ Three programs answer the same questions on this machine, in one run:
 Printed: random 12-, 15- and 21-card tables checked per second, whole games per second,
 and Game itself driven in a tight loop (now, and before the engine's speed-ups when the
 repository's history is at hand). Each figure is a ratio measured in the same run,
-because these machines are noisy; the goals are printed beside them, not asserted.
+because these machines are noisy; times are CPU times of the process doing the work (the
+C program reports its own), so other programs on a shared machine disturb them less. The
+goals are printed beside the ratios, not asserted.
 
 Run it with ``python benchmarks/bench_sim.py`` (or ``python3 course.py bench``).
 """
@@ -106,9 +108,9 @@ def rate(work, count: int, min_seconds: float = 1.0) -> float:
     ``work`` may return how many items it did (when that is not ``count``).
     """
     while True:
-        start = time.perf_counter()
+        start = time.process_time()
         done = work(count)
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         if seconds >= min_seconds or count > 10**8:
             return (count if done is None else done) / seconds
         count = max(count * 2, int(count * min_seconds / max(seconds, 1e-6) * 1.2))
@@ -145,11 +147,11 @@ def play(seed):
             g.claim(found[0])
         else:
             g.no_set()
-games, start = 0, time.perf_counter()
-while time.perf_counter() - start < {seconds}:
+games, start = 0, time.process_time()
+while time.process_time() - start < {seconds}:
     play(games)
     games += 1
-print(games / (time.perf_counter() - start))
+print(games / (time.process_time() - start))
 """
 
 
@@ -165,11 +167,11 @@ def game_rate(seconds: float = 1.5) -> float:
             else:
                 game.claim(found)
 
-    games, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    games, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         play(games)
         games += 1
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
 def game_rate_before(folder: Path) -> float | None:

@@ -53,8 +53,9 @@ static void build_third(void) {
 }
 
 static double now(void) {
+    /* CPU time of this process: other programs on a shared machine do not count */
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
