@@ -116,30 +116,27 @@ def ensure_venv(*extras: str) -> None:
     STAMP.write_text(json.dumps({"pyproject": digest, "extras": wanted}) + "\n")
 
 
-def ensure_chromium() -> None:
-    """Install Debian's Chromium for the browser tests when it is missing."""
-    if Path(CHROMIUM).exists():
-        return
+def _apt_install(package: str, purpose: str) -> None:
+    """Install one Debian package with apt-get, as root or through sudo, saying why."""
     prefix = [] if os.geteuid() == 0 else ["sudo"]
     if prefix and not shutil.which("sudo"):
-        sys.exit("The browser tests need Debian's chromium: run 'apt-get install -y chromium' as root.")
-    say("installing Debian's chromium for the browser tests")
+        sys.exit(f"{purpose} need Debian's {package}: run 'apt-get install -y {package}' as root.")
+    say(f"installing Debian's {package} for {purpose[0].lower()}{purpose[1:]}")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     run(*prefix, "apt-get", "update", "-qq", env=env)
-    run(*prefix, "apt-get", "install", "-y", "-qq", "chromium", env=env)
+    run(*prefix, "apt-get", "install", "-y", "-qq", package, env=env)
+
+
+def ensure_chromium() -> None:
+    """Install Debian's Chromium for the browser tests when it is missing."""
+    if not Path(CHROMIUM).exists():
+        _apt_install("chromium", "The browser tests")
 
 
 def ensure_poppler() -> None:
     """Install Debian's poppler-utils (pdftoppm, pdftotext) for the printables' tests when missing."""
-    if shutil.which("pdftoppm") and shutil.which("pdftotext"):
-        return
-    prefix = [] if os.geteuid() == 0 else ["sudo"]
-    if prefix and not shutil.which("sudo"):
-        sys.exit("The printables' tests need poppler-utils: run 'apt-get install -y poppler-utils' as root.")
-    say("installing Debian's poppler-utils for the printables' tests")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    run(*prefix, "apt-get", "update", "-qq", env=env)
-    run(*prefix, "apt-get", "install", "-y", "-qq", "poppler-utils", env=env)
+    if not (shutil.which("pdftoppm") and shutil.which("pdftotext")):
+        _apt_install("poppler-utils", "The printables' tests")
 
 
 def lab_command(args: list[str]) -> list[str]:
