@@ -510,8 +510,10 @@ def test_a_puzzle_checks_what_it_is_made_of(clock):
         Puzzle(seed=1, size=21, clock=clock)
     with pytest.raises(ValueError, match="at least 1"):
         Puzzle(seed=1, sets=0, clock=clock)
-    with pytest.raises(ValueError, match="ask for fewer SETs"):
+    with pytest.raises(ValueError, match="at most 1: 3 cards hold no more SETs"):
         Puzzle(seed=1, size=3, sets=2, clock=clock)
+    with pytest.raises(ValueError, match="ask for fewer SETs"):
+        Puzzle(seed=1, size=4, sets=2, clock=clock)  # two SETs need five cards
     with pytest.raises(TypeError, match="clock"):
         Puzzle(seed=1, clock=5)
 

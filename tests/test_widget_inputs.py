@@ -469,3 +469,117 @@ def test_a_seeded_board_replays_its_series_of_games():
     second = Board(Game(seed=5, clock=Clock()))
     assert [first.new_game().seed for _ in range(3)] == [second.new_game().seed for _ in range(3)]
     assert random.getstate() == state
+
+
+# -- the puzzle board, the puzzle and the Board's own game ------------------------------------------------
+
+
+def puzzle_state(board):
+    return lambda: (
+        board.puzzle.cards,
+        list(board.puzzle.found),
+        board.puzzle.misses,
+        board.status,
+        board.selected,
+        len(board.record),
+    )
+
+
+@pytest.fixture
+def puzzle_board(clock):
+    from setwidgets.widgets import PracticeRecord, PuzzleBoard
+
+    b = PuzzleBoard(seed=3, record=PracticeRecord(), clock=clock)
+    b.select(0)  # one card already selected: a refused input must keep it
+    yield b
+    b.close()
+
+
+@pytest.mark.parametrize("value", POSITIONS, ids=ids(POSITIONS))
+def test_puzzle_board_select_refuses(puzzle_board, value):
+    refused(puzzle_board.select, puzzle_state(puzzle_board), value)
+
+
+@pytest.mark.parametrize("value", KEYS, ids=ids(KEYS))
+def test_puzzle_board_press_refuses(puzzle_board, value):
+    refused(puzzle_board.press, puzzle_state(puzzle_board), value)
+
+
+@pytest.mark.parametrize("value", COORDINATES, ids=ids(COORDINATES))
+def test_puzzle_board_click_refuses(puzzle_board, value):
+    refused(lambda v: puzzle_board.click(v, 10), puzzle_state(puzzle_board), value)
+
+
+@pytest.mark.parametrize("value", SEEDS, ids=ids(SEEDS))
+def test_puzzle_board_new_board_refuses(puzzle_board, value):
+    refused(puzzle_board.new_board, puzzle_state(puzzle_board), value)
+
+
+CLAIMS = [*WRONG_KIND, *NOT_CARDS, "1RSO 2RSO", "1RSO 1RSO 1RSO"]
+
+
+@pytest.mark.parametrize("value", CLAIMS, ids=ids(CLAIMS))
+def test_a_puzzle_claim_refuses(puzzle_board, value):
+    puzzle = puzzle_board.puzzle
+    refused(puzzle.claim, lambda: (list(puzzle.found), puzzle.misses), value)
+
+
+PUZZLE_OPTIONS = {
+    "seed": SEEDS,
+    "sets": [*WRONG_KIND, *NOT_WHOLE[1:], *OUT_OF_RANGE, 0, 67],
+    "theme": [*WRONG_KIND, *NOT_A_THEME],
+    "width": [*WRONG_KIND, *WIDTHS],
+    "record": [*WRONG_KIND, 1, "x" * 10**5, []],
+    "clock": [*WRONG_KIND, 1, "x" * 10**5, lambda: "noon", lambda: math.nan, lambda: None],
+    "loop": [*WRONG_KIND, 1, "loop", 2.0],
+}
+
+
+@pytest.mark.parametrize(
+    "option,value",
+    [(k, v) for k, vs in PUZZLE_OPTIONS.items() for v in vs],
+    ids=[f"{k}={i}" for k, vs in PUZZLE_OPTIONS.items() for i in ids(vs)],
+)
+def test_a_puzzle_board_refuses_bad_options(clock, option, value):
+    from setwidgets.widgets import PuzzleBoard, session_record
+
+    options = {"clock": clock, option: value}
+    before = len(session_record())
+    refused(lambda v: PuzzleBoard(**options), lambda: len(session_record()) == before, value)
+
+
+PUZZLE_CARDS = [*WRONG_KIND, *NOT_CARDS[1:], [], "1RSO 2RSO 1GSO", "1RSO 2RSO 3RSO 1RSO"]
+
+
+@pytest.mark.parametrize("value", PUZZLE_CARDS, ids=ids(PUZZLE_CARDS))
+def test_a_puzzle_refuses_bad_cards(clock, value):
+    from setwidgets.widgets import Puzzle
+
+    refused(lambda v: Puzzle(v, clock=clock), nothing, value)
+
+
+@pytest.mark.parametrize(
+    "value", [*WRONG_KIND, *NOT_WHOLE, 2, 21, 10**100], ids=ids([*WRONG_KIND, *NOT_WHOLE, 2, 21, 10**100])
+)
+def test_a_puzzle_refuses_bad_sizes(clock, value):
+    from setwidgets.widgets import Puzzle
+
+    refused(lambda v: Puzzle(seed=1, size=v, clock=clock), nothing, value)
+
+
+BOARD_GAME_OPTIONS = {
+    "variant": [*WRONG_KIND, 1, "chess", "x" * 10**5],
+    # (a dict is taken by the game as its keys, the names: not wrong here)
+    "players": [*(v for v in WRONG_KIND if not isinstance(v, dict)), 0, 27, "x" * 10**5, ["Ana", "ana"]],
+    "seed": SEEDS,
+    "deck": [*WRONG_KIND, *NOT_CARDS[1:], "tiny"],
+}
+
+
+@pytest.mark.parametrize(
+    "option,value",
+    [(k, v) for k, vs in BOARD_GAME_OPTIONS.items() for v in vs],
+    ids=[f"{k}={i}" for k, vs in BOARD_GAME_OPTIONS.items() for i in ids(vs)],
+)
+def test_a_board_refuses_bad_settings_for_its_own_game(clock, option, value):
+    refused(lambda v: Board(clock=clock, **{option: v}), nothing, value)

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
+from math import comb
 from typing import Any
 
 from setwidgets import _inputs, _words
@@ -140,6 +141,13 @@ class Puzzle:
                 raise ValueError(f"size must be from 3 to 20 cards; got {_inputs.short(size)}")
             if sets is not None:
                 sets = _inputs.whole_number(sets, "sets", minimum=1, example="6")
+                # Each pair of cards lies in one SET at most, and a SET holds three pairs.
+                most = comb(size, 2) // 3
+                if sets > most:
+                    raise ValueError(
+                        f"sets must be at most {most}: {size} cards hold no more SETs; "
+                        f"got {_inputs.short(sets)}"
+                    )
             rng, seed_used = _inputs.rng_and_seed(seed)
             table = _deal(rng, size, sets)
         self.cards: tuple[Card, ...] = tuple(table)
