@@ -225,3 +225,9 @@ def test_bad_paper_is_refused(tmp_path):
         deck(tmp_path / "deck.pdf", paper="A5")
     with pytest.raises(TypeError, match="score_sheets needs a Competition or a Schedule"):
         score_sheets(tmp_path / "sheets.pdf", 12)
+
+
+def test_the_handout_keeps_to_the_looks_its_words_describe(tmp_path):
+    with pytest.raises(ValueError, match="the handout's words describe the classic cards"):
+        handout(tmp_path / "handout.pdf", theme="printable")
+    assert pages(handout(tmp_path / "handout.pdf", theme="colorblind")) == 1

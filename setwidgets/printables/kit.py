@@ -22,6 +22,7 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets import _inputs
@@ -386,7 +387,15 @@ def _feature_lines(cards: Sequence[Card]) -> list[tuple[str, bool]]:
 
 
 def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> Path:
-    """The one-page rules handout: a SET and a non-SET explained feature by feature, the judge's script."""
+    """The one-page rules handout: a SET and a non-SET explained feature by feature, the judge's script.
+
+    ``theme`` is "classic" or "colorblind": the handout's words name the classic colors and shapes.
+    """
+    if get_theme(theme).style != "classic":
+        raise ValueError(
+            "the handout's words describe the classic cards; "
+            f"theme must be 'classic' or 'colorblind'; got {_inputs.short(theme)}"
+        )
     pdf, width, height = _canvas(path, paper, "SET competition: how to play")
     margin = 16 * mm
     w = width - 2 * margin
@@ -396,19 +405,20 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> P
     pdf.drawString(margin, y - 18, "How to play SET")
     y -= 34
     rules = [
-        "Every card has four features: number (1, 2 or 3), color (red, green, purple),",
+        "Every card has four features: number (1, 2 or 3), color (red, green, purple), "
         "shape (oval, squiggle, diamond) and shading (solid, striped, open).",
-        "A SET is three cards where, in each feature separately, the three are ALL the same",
-        "or ALL different.",
-        "If two are ... and one is not, it is not a SET.",
-        "The judge lays out 12 cards. Anyone who sees a SET calls \u201cSET\u201d and points to the cards.",
-        "A correct SET is kept and scores 1; a wrong call costs a penalty point. If nobody finds a SET,",
+        "A SET is three cards where, in each feature separately, the three are ALL the same or ALL "
+        "different. If two are ... and one is not, it is not a SET.",
+        "The judge lays out 12 cards. Anyone who sees a SET calls \u201cSET\u201d and points to the cards. "
+        "A correct SET is kept and scores 1; a wrong call costs a penalty point. If nobody finds a SET, "
         "the judge adds 3 cards. Your score is SETs kept minus penalty points.",
     ]
     pdf.setFont("Helvetica", 10)
-    for line in rules:
-        pdf.drawString(margin, y - 10, line)
-        y -= 14
+    for paragraph in rules:
+        for line in simpleSplit(paragraph, "Helvetica", 10, w):
+            pdf.drawString(margin, y - 10, line)
+            y -= 13
+        y -= 4
     card_w = (w - 2 * 10) / 3 * 0.78
     for title, codes in (("This is a SET", HANDOUT_SET), ("This is NOT a SET", HANDOUT_NON_SET)):
         cards = as_cards(codes)
@@ -431,14 +441,15 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> P
         y -= 14
     y -= 10
     pdf.setFillColor(_LIGHT)
-    box_h = 16 + 13 * len(JUDGE_SCRIPT) + 6
+    script = [line for paragraph in JUDGE_SCRIPT for line in simpleSplit(paragraph, "Helvetica", 9.5, w - 16)]
+    box_h = 16 + 13 * len(script) + 6
     pdf.setStrokeColor(_GREY)
     pdf.roundRect(margin, y - box_h, w, box_h, 6, stroke=1, fill=1)
     pdf.setFillColor(_INK)
     pdf.setFont("Helvetica-Bold", 11)
     pdf.drawString(margin + 8, y - 15, "The judge's script before each game")
     pdf.setFont("Helvetica", 9.5)
-    for k, line in enumerate(JUDGE_SCRIPT):
+    for k, line in enumerate(script):
         pdf.drawString(margin + 8, y - 30 - 13 * k, line)
     pdf.showPage()
     pdf.save()
