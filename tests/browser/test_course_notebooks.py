@@ -78,6 +78,8 @@ NOTEBOOKS = [
         {"Board": 5},
         texts=("Rules: competition.", "Rules: online.", "20 cards; a SET among them: False"),
     ),
+    # The classroom unit; its Standings widget has browser tests of its own.
+    CourseNotebook("lessons/15_running_a_class_tournament.ipynb", {}),
     CourseNotebook(
         "exercises/release/01_magic_rule/magic_rule.ipynb",
         {"MagicRuleChecker": 1, "CardTable": 1},
