@@ -160,12 +160,18 @@ def _as_tables(tables: Any) -> np.ndarray:
     array = array.astype(np.intp, copy=False)
     if array.size and (array.min() < 0 or array.max() > 80):
         raise ValueError(f"card indices are 0 to 80; got {array.min() if array.min() < 0 else array.max()}")
-    if array.shape[1] > 1:
-        ordered = np.sort(array, axis=1)
-        twice = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
-        if len(twice):
-            raise ValueError(f"table {twice[0]} holds a card twice: {array[twice[0]].tolist()}")
     return array
+
+
+def _checked_presence(tables: np.ndarray, first_row: int = 0) -> np.ndarray:
+    """:func:`_presence` of tables given by a user: a table holding a card twice is refused."""
+    present = _presence(tables)
+    # A card given twice marks one place for two: fewer marks than cards.
+    if np.count_nonzero(present) != tables.size:
+        marks = present.reshape(len(tables), _W).sum(axis=1)
+        row = int(np.flatnonzero(marks != tables.shape[1])[0])
+        raise ValueError(f"table {first_row + row} holds a card twice: {tables[row].tolist()}")
+    return present
 
 
 def _present_pairs(
@@ -203,7 +209,8 @@ def _first_pairs(
         return hits.any(axis=1), first[column], second[column]
     head = min(len(first), 2 * tables.shape[1] - 3)
     hits = _present_pairs(tables, present, base, first[:head], second[:head])
-    found, column = hits.any(axis=1), hits.argmax(axis=1)
+    column = hits.argmax(axis=1)
+    found = hits.ravel().take(np.arange(len(hits)) * hits.shape[1] + column)
     rest = np.flatnonzero(~found)
     if len(rest) and head < len(first):
         hits = _present_pairs(tables[rest], present, base[rest], first[head:], second[head:])
@@ -213,10 +220,10 @@ def _first_pairs(
 
 def _presence(tables: np.ndarray) -> np.ndarray:
     """A flat array: entry 82 * r + card is True when the card lies on table r."""
-    present = np.zeros((len(tables), _W), dtype=np.bool_)
-    np.put_along_axis(present, tables, True, axis=1)
-    present[:, EMPTY] = False
-    return present.ravel()
+    present = np.zeros(len(tables) * _W, dtype=np.bool_)
+    present[(np.arange(len(tables)) * _W)[:, None] + tables] = True
+    present[EMPTY::_W] = False
+    return present
 
 
 def count_sets_many(tables: Any) -> np.ndarray:
@@ -235,7 +242,8 @@ def count_sets_many(tables: Any) -> np.ndarray:
         chunk = array[start : start + _BATCH]
         # Each SET is met from each of its three pairs.
         first, second = _PAIRS[chunk.shape[1]]
-        hits = _present_pairs(chunk, _presence(chunk), np.arange(len(chunk)) * _W, first, second)
+        present = _checked_presence(chunk, start)
+        hits = _present_pairs(chunk, present, np.arange(len(chunk)) * _W, first, second)
         out[start : start + len(chunk)] = hits.sum(axis=1) // 3
     return out
 
@@ -250,7 +258,8 @@ def has_set_many(tables: Any) -> np.ndarray:
     out = np.zeros(len(array), dtype=np.bool_)
     for start in range(0, len(array), _BATCH):
         chunk = array[start : start + _BATCH]
-        out[start : start + len(chunk)] = _first_pairs(chunk, _presence(chunk), np.arange(len(chunk)) * _W)[0]
+        present = _checked_presence(chunk, start)
+        out[start : start + len(chunk)] = _first_pairs(chunk, present, np.arange(len(chunk)) * _W)[0]
     return out
 
 
@@ -464,7 +473,9 @@ class _Batch:
         c = _THIRD_FLAT.take(flat_tables.take(line + i) * _W + flat_tables.take(line + j))
         base = rows * _W
         k = self.where.take(base + c)
-        positions = np.sort(np.stack([i, j, k], axis=1), axis=1)
+        positions = np.stack([i, j, k], axis=1)
+        if self.policy == "random":
+            positions.sort(axis=1)  # the first SET's pair comes before its third card already
         cards = flat_tables.take(line[:, None] + positions)
         if self.taken is not None:
             for g, triple in zip(rows.tolist(), cards.tolist()):
@@ -560,14 +571,13 @@ class _Batch:
 
     def _union_has_set(self, rows: np.ndarray) -> np.ndarray:
         """Whether the cards on the table and in the deck together still hold a SET (fewer than 21)."""
-        deck = self.orders.shape[1]
-        union = np.full((len(rows), self.sure - 1), EMPTY, dtype=np.intp)
-        length, nxt = self.length[rows], self.next[rows]
-        union[:, : self.width] = self.table[rows, : union.shape[1]]
-        r = np.arange(len(rows))
-        for t in range(union.shape[1]):
-            put = (nxt + t < deck) & (length + t < union.shape[1])
-            union[r[put], length[put] + t] = self.orders[rows[put], nxt[put] + t]
+        orders = self.orders[rows]
+        left = np.arange(orders.shape[1]) >= self.next[rows][:, None]
+        cards = np.concatenate([self.table[rows], np.where(left, orders, EMPTY)], axis=1)
+        # The cards first, the gaps after (a stable sort keeps their order), then as many columns
+        # as a table without a SET can have.
+        cards = np.take_along_axis(cards, np.argsort(cards == EMPTY, axis=1, kind="stable"), axis=1)
+        union = cards[:, : self.sure - 1]
         return _first_pairs(union, _presence(union), np.arange(len(union)) * _W)[0]
 
     def _deal_three(self, rows: np.ndarray) -> None:
