@@ -439,6 +439,8 @@ class Game:
         neither a number nor a name raises TypeError; both messages list the
         players.
         """
+        if type(player) is int and 0 <= player < len(self._state.players):
+            return player  # the usual case, a seat number, needs no more checking
         return _inputs.player_index(player, [p.name for p in self._state.players], error=GameError)
 
     def sets_on_table(self) -> list[Triple]:
@@ -749,6 +751,14 @@ class Game:
 
     def _parse_three(self, cards: Any) -> Triple:
         """Three different cards of this game's deck, or an error saying what is wrong."""
+        if (
+            type(cards) in (tuple, list)
+            and len(cards) == 3
+            and all(type(c) is Card for c in cards)
+            and len(set(cards)) == 3
+            and all(c in self._in_deck for c in cards)
+        ):
+            return tuple(cards)  # type: ignore[return-value]  # the usual claim: nothing to parse or refuse
         if isinstance(cards, (bytes, bytearray)):
             raise TypeError(
                 f"a claim is three cards, given as text; got {_inputs.what(cards)}{_inputs.bytes_hint(cards)}"
@@ -955,7 +965,10 @@ def _check_players_for(variant: str, names: list[str]) -> None:
 
 def _read_clock(clock: Callable[[], float]) -> float:
     """The clock's time, which must be a finite number of seconds."""
-    return _inputs.read_clock(clock, "the game's clock", error=GameError)
+    reading = clock()
+    if type(reading) is float and math.isfinite(reading):
+        return reading  # the usual case; anything else gets the shared checks and messages
+    return _inputs.read_clock(lambda: reading, "the game's clock", error=GameError)
 
 
 def _deck_cards(deck: Any) -> list[Card]:
