@@ -1,7 +1,11 @@
 """Running a SET competition: schedules, the coordinator's scoreboard, standings.
 
 - :mod:`setwidgets.competition.schedules`: who sits at which table in each round;
-- :mod:`setwidgets.competition.store`: :class:`Competition`, the scoreboard kept in SQLite.
+- :mod:`setwidgets.competition.store`: :class:`Competition`, the scoreboard kept in SQLite;
+- :mod:`setwidgets.competition.guide`: the schedules printed in the official competition guide.
+
+The printables are in :mod:`setwidgets.printables`, the standings widget in
+:mod:`setwidgets.widgets.standings`.
 
 Pure Python: nothing here imports Jupyter.
 """
