@@ -164,6 +164,8 @@ def table_sizes(players: int, table_size: int = 3) -> tuple[int, ...]:
 
     >>> table_sizes(13), table_sizes(14), table_sizes(4), table_sizes(5)
     ((4, 3, 3, 3), (3, 3, 3, 3, 2), (4,), (3, 2))
+    >>> table_sizes(11, table_size=5), table_sizes(11, table_size=4)
+    ((5, 3, 3), (4, 4, 3))
     """
     players = _inputs.whole_number(players, "players", minimum=3)
     table_size = _inputs.whole_number(table_size, "table_size", minimum=2, example="3")
@@ -175,10 +177,10 @@ def table_sizes(players: int, table_size: int = 3) -> tuple[int, ...]:
     if left == 0:
         return (table_size,) * full
     if left == 1:
-        # One table a seat larger, unless that breaks the guide's limit of 5 (or there is no table yet).
-        if table_size < 5 and full >= 1:
+        # One table a seat larger; with 5 a table (the guide's most) one 5 and the 1 make two tables of 3.
+        if table_size < 5:
             return (table_size + 1,) + (table_size,) * (full - 1)
-        return (table_size,) * (full - 1) + (table_size - 1, 2) if table_size > 2 else (3,)
+        return (table_size,) * (full - 1) + (3, 3)
     return (table_size,) * full + (left,)
 
 
