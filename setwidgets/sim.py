@@ -425,7 +425,6 @@ class _Batch:
         self.where = np.zeros(count * _W, dtype=np.intp)
         self._locate(np.arange(count))
         self.active = np.ones(count, dtype=np.bool_)
-        self.kept = np.zeros(count, dtype=np.intp)
         self.left = np.zeros(count, dtype=np.intp)
         self.lost = np.zeros(count, dtype=np.bool_)
         self.seen = np.zeros(self.width + 1, dtype=np.int64)
@@ -480,7 +479,6 @@ class _Batch:
         if self.taken is not None:
             for g, triple in zip(rows.tolist(), cards.tolist()):
                 self.taken[g].append(tuple(triple))
-        self.kept[rows] += 1
         self.flat[base[:, None] + cards] = False
         length, nxt = self.length[rows], self.next[rows]
         remaining = self.orders.shape[1] - nxt
@@ -721,12 +719,13 @@ def play(
 
 
 def _add(tally: Tally, batch: _Batch) -> None:
-    tally.games += len(batch.kept)
+    tally.games += len(batch.left)
     for size in np.flatnonzero(batch.seen).tolist():
         tally.tables[size] += int(batch.seen[size])
         tally.no_set[size] += int(batch.none[size])
     tally.left.update(batch.left.tolist())
-    tally.sets.update(batch.kept.tolist())
+    # Cards leave a game only in SETs, so the SETs taken are the cards not left, in threes.
+    tally.sets.update(((batch.orders.shape[1] - batch.left) // 3).tolist())
     tally.lost += int(batch.lost.sum()) if tally.variant == "solitaire" else 0
     if tally.taken is not None and batch.taken is not None:
         tally.taken.extend(batch.taken)
