@@ -1049,11 +1049,11 @@ class Referee:
 
     >>> referee = Referee()
     >>> referee.untouched()
-    >>> with referee.guard("first_set", modules=["setwidgets.rules"]):
+    >>> with referee.guard("first_set", modules=["setwidgets.rules"]):  # doctest: +ELLIPSIS
     ...     from setwidgets import find_sets
     ...     find_sets(referee.deck[:3])
     Traceback (most recent call last):
-    AssertionError: first_set called setwidgets.find_sets while the hidden tests ran: ...
+    AssertionError: first_set used setwidgets.find_sets while the hidden tests ran: ...
     """
 
     def __init__(self) -> None:

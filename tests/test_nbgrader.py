@@ -12,7 +12,14 @@ The students, per assignment:
 - ``blank`` hands in the release copy untouched: zero;
 - ``partial`` gets some parts right: exactly the points of the cells it deserves;
 - ``tamper`` (exercise 1) rewrites a locked test cell so it passes, and gives it 100 points;
-- ``looper`` (exercise 2) writes a ``count_sets`` whose loop never ends.
+- ``looper`` (exercise 2) writes a ``count_sets`` whose loop never ends;
+- ``wrapper`` hands in the package's own ``first_set`` (exercise 3) or the game engine
+  (exercise 4) behind a function of its own, and (exercise 3) decides SETs from the cards'
+  vectors, triple by triple, without ``third_card``;
+- ``equal`` (exercise 3) returns an object that is equal to everything, and the package's
+  ``find_sets`` behind an ``all_sets`` of its own;
+- ``patcher`` (exercise 4) replaces the engine at run time, so that hidden tests taking
+  their answers from the package would agree with the notebook.
 
 Last, the teacher's guide ``exercises/README.md`` is run command block by command block on
 another copy of the course: exchange and zip_collect, the formgrader, feedback and export.
@@ -42,7 +49,12 @@ pytestmark = pytest.mark.nbgrader
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES = ROOT / "exercises"
 BIN = Path(sys.executable).parent
-NOTEBOOKS = {"01_magic_rule": "magic_rule.ipynb", "02_third_card": "third_card.ipynb"}
+NOTEBOOKS = {
+    "01_magic_rule": "magic_rule.ipynb",
+    "02_third_card": "third_card.ipynb",
+    "03_finding_sets": "finding_sets.ipynb",
+    "04_the_dealer": "the_dealer.ipynb",
+}
 # Short enough that three timed-out cells stay cheap, long enough for every honest cell (< 1 s).
 TEST_TIMEOUT = 5
 
@@ -105,6 +117,106 @@ def count_sets(cards):
 
 PROOF = "In each feature the third value is forced, so there is one card and only one."
 
+FIRST_SET = """
+def first_set(cards):
+    where = {card: position for position, card in enumerate(cards)}
+    for i, j in itertools.combinations(range(len(cards)), 2):
+        k = where.get(third_card(cards[i], cards[j]))
+        if k is not None:
+            return cards[i], cards[j], cards[k]
+    return None
+"""
+
+ALL_SETS_BY_TRIPLES = """
+def all_sets(cards):
+    return [t for t in itertools.combinations(cards, 3) if third_card(t[0], t[1]) == t[2]]
+"""
+
+QUESTIONS = "Each SET contains a pair, and the pair names its third card. Triples: n(n-1)(n-2)/6."
+
+FIRST_SET_WRAPPED = """
+import setwidgets
+
+
+def first_set(cards):
+    return setwidgets.first_set(cards)
+"""
+
+ALL_SETS_WRAPPED = """
+from setwidgets import find_sets
+
+
+def all_sets(cards):
+    return find_sets(cards)
+"""
+
+FIRST_SET_EQUAL_TO_ALL = """
+class Anything(tuple):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = tuple.__hash__
+
+
+def first_set(cards):
+    return Anything()
+"""
+
+ALL_SETS_FROM_VECTORS = """
+def all_sets(cards):
+    return [
+        t
+        for t in itertools.combinations(cards, 3)
+        if all(sum(values) % 3 == 0 for values in zip(*(card.vector for card in t)))
+    ]
+"""
+
+# Exercise 4: the source's answers, cell by cell, with one part done wrong or by cheating.
+NO_SET_THREE_ONLY = """
+def no_set(table, deck, online=False):
+    return list(table) + list(deck[:3]), list(deck[3:])
+"""
+
+COMPETITION_FIRST_SIX = """
+def competition_no_set(table, deck, rng):
+    if len(table) < TABLE + 3:
+        return no_set(table, deck)
+    return table[6:] + deck[:3], deck[3:] + table[:6]
+"""
+
+SOLITAIRE_BY_THE_ENGINE = """
+from setwidgets import Game
+
+
+def play_solitaire(seed):
+    game = Game(variant="solitaire", seed=seed, claim_seconds=None)
+    while not game.over:
+        sets = game.sets_on_table()
+        if sets:
+            game.claim(sets[0])
+        else:
+            game.no_set()
+    return game.players[0].sets, game.table, game.lost
+"""
+
+ENGINE_PATCHING = """
+import setwidgets.checks
+import setwidgets.game
+
+
+class Agreeable(setwidgets.game.Game):
+    def claim(self, cards, player=0):
+        return None
+
+
+# Whatever a hidden test asks the engine now, it hears what this notebook says.
+setwidgets.checks.engine_moves = lambda *args, **kwargs: []
+setwidgets.game.Game = Agreeable
+"""
+
 # Which grade cells each student should earn: {grade cell: points}; a missing cell earns 0.
 EXPECTED = {
     "01_magic_rule": {
@@ -144,8 +256,82 @@ EXPECTED = {
         },
     },
 }
-MAX_AUTO = {"01_magic_rule": 10, "02_third_card": 12}
-MAX_TOTAL = {"01_magic_rule": 10, "02_third_card": 16}
+EXPECTED["03_finding_sets"] = {
+    "solver": {
+        "test_first_set_visible": 2,
+        "test_first_set_hidden": 3,
+        "test_all_sets_visible": 2,
+        "test_all_sets_hidden": 3,
+    },
+    "blank": {},
+    # all_sets by triples: the visible tests pass, the count of third_card does not.
+    "partial": {"test_first_set_visible": 2, "test_first_set_hidden": 3, "test_all_sets_visible": 2},
+    # The package's first_set behind the student's own name, and SETs from the vectors: visible tests only.
+    "wrapper": {"test_first_set_visible": 2, "test_all_sets_visible": 2},
+    # Equal to everything: nothing; the package's find_sets behind all_sets: the visible test only.
+    "equal": {"test_all_sets_visible": 2},
+}
+EXPECTED["04_the_dealer"] = {
+    "solver": {
+        "test_take_set_visible": 2,
+        "test_take_set_hidden": 2,
+        "test_no_set_visible": 1,
+        "test_no_set_hidden": 2,
+        "test_competition_no_set_visible": 1,
+        "test_competition_no_set_hidden": 3,
+        "test_game_over_visible": 1,
+        "test_game_over_hidden": 1,
+        "test_play_solitaire_visible": 2,
+        "test_play_solitaire_hidden": 3,
+    },
+    "blank": {},
+    # Online deals only three, and the competition sends back the first six, unshuffled.
+    "partial": {
+        "test_take_set_visible": 2,
+        "test_take_set_hidden": 2,
+        "test_game_over_visible": 1,
+        "test_game_over_hidden": 1,
+        "test_play_solitaire_visible": 2,
+        "test_play_solitaire_hidden": 3,
+    },
+    # Whole games played by the engine itself: the visible test of the games only.
+    "wrapper": {
+        "test_take_set_visible": 2,
+        "test_take_set_hidden": 2,
+        "test_no_set_visible": 1,
+        "test_no_set_hidden": 2,
+        "test_competition_no_set_visible": 1,
+        "test_competition_no_set_hidden": 3,
+        "test_game_over_visible": 1,
+        "test_game_over_hidden": 1,
+        "test_play_solitaire_visible": 2,
+    },
+    # Honest answers, and the engine rewritten: every hidden test sees the change.
+    "patcher": {
+        "test_take_set_visible": 2,
+        "test_no_set_visible": 1,
+        "test_competition_no_set_visible": 1,
+        "test_game_over_visible": 1,
+        "test_play_solitaire_visible": 2,
+    },
+}
+# The students who cheat, and what the failed hidden tests tell the teacher.
+CHEATS = {
+    ("03_finding_sets", "wrapper"): [
+        "first_set used setwidgets.first_set while the hidden tests ran",
+        "all_sets used the cards' vector (decide SETs with third_card)",
+    ],
+    ("03_finding_sets", "equal"): [
+        "should return a tuple of three Cards",
+        "all_sets used setwidgets.find_sets while the hidden tests ran",
+    ],
+    ("04_the_dealer", "wrapper"): [
+        "play_solitaire used setwidgets.game.Game.__init__ while the hidden tests ran"
+    ],
+    ("04_the_dealer", "patcher"): ["this notebook changed the package setwidgets while it ran"],
+}
+MAX_AUTO = {"01_magic_rule": 10, "02_third_card": 12, "03_finding_sets": 10, "04_the_dealer": 18}
+MAX_TOTAL = {"01_magic_rule": 10, "02_third_card": 16, "03_finding_sets": 14, "04_the_dealer": 18}
 MANUAL_PROOF_SCORE = 3
 
 
@@ -230,7 +416,7 @@ def course(tmp_path_factory) -> Path:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        for student in ["solver", "blank", "partial", "tamper", "looper"]:
+        for student in ["solver", "blank", "partial", "tamper", "looper", "wrapper", "equal", "patcher"]:
             gb.update_or_create_student(student, first_name=student.title(), last_name="Student")
 
     one, two = "01_magic_rule", "02_third_card"
@@ -261,10 +447,49 @@ def course(tmp_path_factory) -> Path:
     }
     save(course, "looper", two, hand_in(course, two, looper))
 
+    three, four = "03_finding_sets", "04_the_dealer"
+    save(course, "solver", three, hand_in(course, three, source=True))
+    save(course, "blank", three, hand_in(course, three))
+    partial_three = {
+        "first_set_answer": FIRST_SET,
+        "all_sets_answer": ALL_SETS_BY_TRIPLES,
+        "questions_answer": QUESTIONS,
+    }
+    save(course, "partial", three, hand_in(course, three, partial_three))
+    wrapper = {"first_set_answer": FIRST_SET_WRAPPED, "all_sets_answer": ALL_SETS_FROM_VECTORS}
+    save(course, "wrapper", three, hand_in(course, three, wrapper))
+    equal = {"first_set_answer": FIRST_SET_EQUAL_TO_ALL, "all_sets_answer": ALL_SETS_WRAPPED}
+    save(course, "equal", three, hand_in(course, three, equal))
+
+    solved = hand_in(course, four, source=True)
+    answers = {
+        c.metadata["nbgrader"]["grade_id"]: c.source
+        for c in solved.cells
+        if c.metadata.get("nbgrader", {}).get("solution")
+    }
+    save(course, "solver", four, solved)
+    save(course, "blank", four, hand_in(course, four))
+    partial_four = dict(
+        answers, no_set_answer=NO_SET_THREE_ONLY, competition_no_set_answer=COMPETITION_FIRST_SIX
+    )
+    save(course, "partial", four, hand_in(course, four, partial_four))
+    save(
+        course,
+        "wrapper",
+        four,
+        hand_in(course, four, dict(answers, play_solitaire_answer=SOLITAIRE_BY_THE_ENGINE)),
+    )
+    patched = dict(answers, take_set_answer=ENGINE_PATCHING + "\n\n" + answers["take_set_answer"])
+    save(course, "patcher", four, hand_in(course, four, patched))
+
     nbgrader(course, "autograde", one)
     start = time.monotonic()
     nbgrader(course, "autograde", two, f"--ExecutePreprocessor.timeout={TEST_TIMEOUT}")
     (course / "autograde_seconds.txt").write_text(f"{time.monotonic() - start:.1f}")
+    start = time.monotonic()
+    nbgrader(course, "autograde", three)
+    nbgrader(course, "autograde", four)
+    (course / "autograde_seconds_unit_2.txt").write_text(f"{time.monotonic() - start:.1f}")
 
     # The teacher reads the written answers (formgrader does the same through the gradebook).
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
@@ -272,6 +497,8 @@ def course(tmp_path_factory) -> Path:
         grade.manual_score = MANUAL_PROOF_SCORE
         grade = gb.find_grade("proof_answer", "third_card", two, "solver")
         grade.manual_score = 4
+        gb.find_grade("questions_answer", "finding_sets", three, "solver").manual_score = 4
+        gb.find_grade("questions_answer", "finding_sets", three, "partial").manual_score = MANUAL_PROOF_SCORE
         gb.db.commit()
 
     nbgrader(course, "generate_feedback", "*")
@@ -361,6 +588,29 @@ def test_the_untouched_release_copy_scores_zero(course):
 def test_a_partly_right_submission_gets_its_partial_score(course):
     assert totals(course, "01_magic_rule", "partial") == (5, 10, 5, 10)
     assert totals(course, "02_third_card", "partial") == (9, 12, 9 + MANUAL_PROOF_SCORE, 16)
+    assert totals(course, "03_finding_sets", "partial") == (7, 10, 7 + MANUAL_PROOF_SCORE, 14)
+    assert totals(course, "04_the_dealer", "partial") == (11, 18, 11, 18)
+
+
+@pytest.mark.parametrize("assignment, student", list(CHEATS), ids=["/".join(k) for k in CHEATS])
+def test_a_cheat_scores_nothing_on_the_parts_it_cheats_and_the_teacher_reads_why(course, assignment, student):
+    got = grades(course, assignment, student)
+    assert got == {name: float(EXPECTED[assignment][student].get(name, 0)) for name in got}
+    autograded = nbformat.read(course / "autograded" / student / assignment / NOTEBOOKS[assignment], 4)
+    said = "\n".join(
+        o.get("evalue", "")
+        for c in autograded.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    )
+    for reason in CHEATS[assignment, student]:
+        assert reason in said
+
+
+def test_unit_2_is_graded_in_modest_time(course):
+    seconds = float((course / "autograde_seconds_unit_2.txt").read_text())
+    assert seconds < 120, f"autograding exercises 3 and 4 for five students each took {seconds} s"
 
 
 def test_editing_a_locked_test_cell_earns_nothing_for_it(course):
@@ -422,6 +672,10 @@ def test_the_written_answer_waits_for_the_teacher(course):
         ("02_third_card", "solver", "16.0 / 16.0"),
         ("02_third_card", "partial", "12.0 / 16.0"),
         ("02_third_card", "looper", "5.0 / 16.0"),
+        ("03_finding_sets", "solver", "14.0 / 14.0"),
+        ("03_finding_sets", "partial", "10.0 / 14.0"),
+        ("04_the_dealer", "solver", "18.0 / 18.0"),
+        ("04_the_dealer", "wrapper", "15.0 / 18.0"),
     ],
 )
 def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment, student, score):
@@ -609,7 +863,12 @@ def test_the_teachers_guide_works_command_by_command(tmp_path):
                     )
             bash(f"{setup}\n{body}", repo, env)
 
-    assert {a["name"]: a["num_submissions"] for a in assignments} == {"01_magic_rule": 1, "02_third_card": 2}
+    assert {a["name"]: a["num_submissions"] for a in assignments} == {
+        "01_magic_rule": 1,
+        "02_third_card": 2,
+        "03_finding_sets": 0,
+        "04_the_dealer": 0,
+    }
     student = getpass.getuser()  # the exchange knows a student by their login
     with open(course / "grades.csv", newline="") as f:
         scores = {
