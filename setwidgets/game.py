@@ -222,19 +222,19 @@ class _State:
     history: list[dict[str, Any]] = _part("history", default_factory=list)
 
     def snapshot(self) -> _State:
-        """A copy to roll a refused move back to."""
-        # The generator's state is kept as its state tuple, which restore() puts back.
+        """A copy to roll a refused move back to, all but the shuffling generator.
+
+        Copying the generator's state costs more than the rest of a move, and only one move
+        draws from it (:meth:`Game._send_back`), which saves that state itself first; the
+        snapshot's ``rng`` is None.
+        """
         return _State(**{name: copy(getattr(self, name)) for name, copy in _STATE_COPIES})
 
     def restore(self, saved: _State) -> None:
-        """Put every field back as it was in ``saved``."""
+        """Put every field but the generator back as it was in ``saved``."""
         for name, _ in _STATE_COPIES:
-            value = getattr(saved, name)
-            if name == "rng":
-                # Into the same generator: a random.Random passed in as the seed stays shared.
-                self.rng.setstate(value.getstate() if isinstance(value, random.Random) else value)
-            else:
-                setattr(self, name, value)
+            if name != "rng":
+                setattr(self, name, getattr(saved, name))
 
 
 def _copied(value: Any) -> Any:
@@ -248,11 +248,6 @@ def _copied(value: Any) -> Any:
         return Player(value.name, list(value.sets), value.penalties)
     if isinstance(value, _Call):
         return _Call(value.player, value.called_at, dict(value.taken))
-    if isinstance(value, random.Random):
-        # A generator in the same state; seeding a new one first would only cost time.
-        copy = random.Random.__new__(random.Random)
-        copy.setstate(value.getstate())
-        return copy
     return value
 
 
@@ -265,7 +260,7 @@ def _same(value: Any) -> Any:
 _COPY_BY_KIND: dict[str, Callable[[Any], Any]] = {
     "cards": list,
     "history": list,  # events are never changed in place
-    "rng": lambda rng: rng.getstate(),
+    "rng": lambda rng: None,  # see _State.snapshot
     "flag": _same,
     "time": _same,
     "count": _same,
@@ -349,6 +344,8 @@ class Game:
         self._clock = clock
         self._observers: list[Callable[[dict[str, Any]], None]] = []
         self._pending: list[dict[str, Any]] = []
+        # The generator's state before the current move first drew from it (see _State.snapshot).
+        self._rng_before: tuple[Any, ...] | None = None
 
     # -- what anyone may look at ------------------------------------------------
 
@@ -700,10 +697,14 @@ class Game:
         """Run one move: undo everything if it raises, tell the observers if it succeeds."""
         saved = self._state.snapshot()
         self._pending = []
+        self._rng_before = None
         try:
             yield
         except BaseException:
             self._state.restore(saved)
+            if self._rng_before is not None:
+                # Into the same generator: a random.Random passed in as the seed stays shared.
+                self._state.rng.setstate(self._rng_before)
             self._pending = []
             raise
         events, self._pending = self._pending, []
@@ -878,6 +879,8 @@ class Game:
     def _send_back(self, count: int, deal: int) -> tuple[list[Card], list[Card]]:
         """``count`` random cards from the table back into the deck, reshuffled; ``deal`` into the gaps."""
         s = self._state
+        if self._rng_before is None:
+            self._rng_before = s.rng.getstate()  # for the undo of a move that fails after this
         positions = sorted(s.rng.sample(range(len(s.table)), count))
         returned = [s.table[p] for p in positions]
         s.deck.extend(returned)

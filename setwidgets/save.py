@@ -439,10 +439,11 @@ def _check_settled(game: Game) -> None:
     state = game._state
     if state.over:
         return
-    saved = state.snapshot()
+    saved, generator = state.snapshot(), state.rng.getstate()
     game._settle()
     ended, dealt = state.over, len(state.table) - len(saved.table)
     state.restore(saved)
+    state.rng.setstate(generator)
     game._pending = []
     if ended:
         raise _damaged("no SET can be made from the cards left, so the game should be over")

@@ -1358,3 +1358,26 @@ def test_the_default_player_who_runs_out_of_time_reads_you_lose(clock):
     clock.advance(6)
     assert g.expire() == [0]
     assert g.history[-1]["message"] == "You lose a point: no SET shown within 5 seconds."
+
+
+def test_a_competition_move_that_fails_after_sending_cards_back_leaves_the_shuffle_as_it_was(monkeypatch):
+    from setwidgets import first_set
+
+    game = Game(variant="competition", seed=1008, clock=lambda: 0.0)
+    while not (len(game.table) == 15 and first_set(game.table) is None):
+        found = first_set(game.table)
+        if found is None:
+            game.no_set()
+        else:
+            game.claim(found)
+    before = (game.to_json(), game._state.rng.getstate())
+
+    def broken():
+        raise RuntimeError("the table could not be settled")
+
+    monkeypatch.setattr(game, "_settle", broken)
+    with pytest.raises(RuntimeError):
+        game.no_set()  # six cards go back and the deck is reshuffled, then the move fails
+    assert (game.to_json(), game._state.rng.getstate()) == before
+    monkeypatch.undo()
+    assert game.no_set().returned  # and the move, made again, draws the same as it would have
