@@ -15,9 +15,8 @@ often than their fair share (the seats there divided among the players, rounded 
 **Fewest repeats.** A *repeat* is a second (or third ...) meeting of the same two
 players; a schedule's repeats are counted over all pairs. :func:`fewest_repeats`
 gives a lower bound that no schedule can beat, and :func:`schedule` reaches it for
-every competition from 3 to 60 players and 3 to 5 rounds (the tests check each one)
-but two: 12 and 13 players in 5 rounds, where the search finds 3 repeats and the
-bound says at least 1 and 0. The bound is the largest of three arguments:
+every competition from 3 to 60 players and 3 to 5 rounds (the tests check each one).
+The bound is the largest of three arguments:
 
 1. *Pairs.* Each round seats a fixed number of pairs at tables; over all rounds
    that is ``P`` meetings among ``N (N - 1) / 2`` pairs, so at least
@@ -31,9 +30,10 @@ bound says at least 1 and 0. The bound is the largest of three arguments:
 3. *Small cases*, settled by exhaustive search (:func:`exhaustive_fewest`): 6 players
    in 3 rounds need 5 repeats (in every round after the first, each table of 3 seats
    two players from the same table of the first round, and more), 10 players in 3
-   rounds need 2, and 11 players in 5 rounds need 1. For 12 players and 5 rounds, a
-   schedule without repeats would be a *nearly Kirkman triple system* on 12 points,
-   and none exists (Kotzig and Rosa, 1974); so at least 1 repeat.
+   rounds need 2, 11 players in 5 rounds need 1, and 12 or 13 players in 5 rounds
+   need 3. For 12 players in 5 rounds there is a proof in print that at least one
+   repeat is needed: a schedule without repeats would be a *nearly Kirkman triple
+   system* on 12 points, and none exists (Kotzig and Rosa, 1974).
 
 **The mathematics of the course.** Nine players who stand for nine cards of the
 plane (the cards that share two features) meet in the plane's SETs: its four
@@ -207,8 +207,8 @@ def _opponent_bound(players: int, rounds: int, sizes: Sequence[int]) -> int:
 
 
 # Where arguments 1 and 2 fall short, exhaustive_fewest settled the minimum (tests/test_schedule.py
-# runs it again). With 12 players and 5 rounds it has a proof in print as well (see above).
-_SEARCHED = {(6, 3): 5, (10, 3): 2, (11, 5): 1, (12, 5): 1}
+# runs it again): no schedule has fewer repeats, and schedule() finds one with this many.
+_SEARCHED = {(6, 3): 5, (10, 3): 2, (11, 5): 1, (12, 5): 3, (13, 5): 3}
 
 
 def fewest_repeats(players: int, rounds: int, *, table_size: int = 3) -> int:
@@ -233,10 +233,11 @@ def fewest_repeats(players: int, rounds: int, *, table_size: int = 3) -> int:
 def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> int:
     """The fewest repeats with 3 per table, by trying every schedule (up to renaming); small cases only.
 
-    Rounds are unordered and players can be renamed, so the first round is fixed and
-    later rounds are taken in increasing order; a branch stops as soon as it cannot
-    beat the best schedule found so far. With ``below``, only schedules with fewer
-    repeats are looked for (``below`` is returned when there are none): quicker.
+    Rounds are unordered and players can be renamed, so the first round is fixed, the
+    second is one of each pattern (see the comments) and later rounds are taken in
+    increasing order; a branch stops as soon as it cannot beat the best schedule found so far.
+    With ``below``, only schedules with fewer repeats are looked for (``below`` is returned
+    when there are none): quicker.
 
     >>> exhaustive_fewest(6, 3), exhaustive_fewest(10, 3)
     (5, 2)
@@ -249,10 +250,20 @@ def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> in
     bit = {pair: 1 << i for i, pair in enumerate(itertools.combinations(range(players), 2))}
     # A round is the set of pairs it seats together, as the bits of one int. A pair meeting
     # again adds one repeat, so a round adds as many repeats as it has pairs already seen.
-    masks = sorted(
-        {sum(bit[pair] for table in game for pair in itertools.combinations(table, 2))
-         for game in _partitions(list(range(players)), sizes)}
-    )  # fmt: skip
+    games = {
+        sum(bit[pair] for table in game for pair in itertools.combinations(table, 2)): game
+        for game in _partitions(list(range(players)), sizes)
+    }
+    masks = sorted(games)
+    first = masks[0]
+    if rounds == 1:
+        return 0
+    # Renaming players within a table of the first round, or swapping two tables of the same
+    # size, keeps the first round. So a round matters only through its *pattern*: how many
+    # players each of its tables takes from each table of the first round. The second round is
+    # taken as one round of each pattern, the one whose pattern comes first among the later rounds.
+    pattern = _patterns(games[first], players)
+    kind = {mask: pattern(games[mask]) for mask in masks}
     best = [math.inf if below is None else below]
 
     def search(done: int, options: list[tuple[int, int]], seen: int, cost: int) -> None:
@@ -267,9 +278,37 @@ def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> in
             rest = [(c, m) for _, m in options[k:] if total + (c := (m & now).bit_count()) < best[0]]
             search(done + 1, rest, now, total)
 
-    first = masks[0]
-    search(1, [((m & first).bit_count(), m) for m in masks], first, 0)
+    seconds_ = {}
+    for mask in masks:
+        seconds_.setdefault(kind[mask], mask)
+    for key in sorted(seconds_):
+        second = seconds_[key]
+        seen, cost = first | second, (second & first).bit_count()
+        if cost >= best[0]:
+            continue
+        later = [((m & seen).bit_count(), m) for m in masks if kind[m] >= key]
+        search(2, [(c, m) for c, m in later if cost + c < best[0]], seen, cost)
     return int(best[0])
+
+
+def _patterns(first: Sequence[Sequence[int]], players: int):
+    """A function giving a round's pattern against ``first``, the same for rounds equal up to renaming."""
+    group = {p: g for g, table in enumerate(first) for p in table}
+    sizes = [len(table) for table in first]
+    orders = [
+        order
+        for order in itertools.permutations(range(len(first)))
+        if all(sizes[i] == sizes[j] for i, j in zip(order, range(len(first))))
+    ]
+
+    def pattern(game) -> tuple:
+        counts = [Counter(group[p] for p in table) for table in game]
+        return min(
+            tuple(sorted((len(table), *(c[g] for g in order)) for table, c in zip(game, counts)))
+            for order in orders
+        )
+
+    return pattern
 
 
 def _partitions(people: list[int], sizes: Sequence[int]):
