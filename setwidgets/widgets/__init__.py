@@ -5,6 +5,9 @@
 - :class:`ThirdCardExplorer`: two cards and the one card that completes their SET;
 - :class:`CardPicker`: four dropdowns that pick a card;
 - :class:`CardTable`: some cards to pick from by clicking (a checker can sit under one);
+- :class:`LinesExplorer`: cards laid out as a 3 x 3 board, a cube or the whole deck, with the
+  lines (SETs) through a chosen card or pair drawn over them;
+- :class:`PlaneBuilder`: the plane of three cards as a magic square, or why they span none;
 - :class:`PuzzleBoard`: find every SET of a table of twelve against the clock; each board
   goes into a :class:`PracticeRecord` (boards solved, median time, misses), the session's
   (:func:`session_record`) unless given one. The puzzle itself is a :class:`Puzzle`.
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from setwidgets.widgets.board import Board
     from setwidgets.widgets.checker import MagicRuleChecker
     from setwidgets.widgets.explorer import ThirdCardExplorer
+    from setwidgets.widgets.geometry import LinesExplorer, PlaneBuilder
     from setwidgets.widgets.pickers import CardPicker
     from setwidgets.widgets.puzzle import PracticeRecord, Puzzle, PuzzleBoard, session_record
     from setwidgets.widgets.table import CardTable
@@ -37,7 +41,9 @@ __all__ = [
     "Board",
     "CardPicker",
     "CardTable",
+    "LinesExplorer",
     "MagicRuleChecker",
+    "PlaneBuilder",
     "PracticeRecord",
     "Puzzle",
     "PuzzleBoard",
@@ -49,7 +55,9 @@ _HOMES = {
     "Board": "board",
     "CardPicker": "pickers",
     "CardTable": "table",
+    "LinesExplorer": "geometry",
     "MagicRuleChecker": "checker",
+    "PlaneBuilder": "geometry",
     "PracticeRecord": "_puzzle",
     "Puzzle": "_puzzle",
     "PuzzleBoard": "puzzle",
