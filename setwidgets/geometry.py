@@ -411,17 +411,25 @@ class AffineMap:
         self.matrix: tuple[Vector, ...] = tuple(rows)
         self.shift: Vector = _vector(shift, "shift")
 
+    @classmethod
+    def _made(cls, matrix: Iterable[Iterable[int]], shift: Iterable[int]) -> AffineMap:
+        """A map from a matrix known to be invertible (a product or an inverse of such): no checks."""
+        made = object.__new__(cls)
+        made.matrix = tuple(tuple(x % 3 for x in row) for row in matrix)  # type: ignore[misc]
+        made.shift = tuple(x % 3 for x in shift)  # type: ignore[assignment]
+        return made
+
     # -- ways to make one -----------------------------------------------------------------------
 
     @classmethod
     def identity(cls) -> AffineMap:
         """The map that leaves every card where it is."""
-        return cls(((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)))
+        return cls._made(_IDENTITY, (0, 0, 0, 0))
 
     @classmethod
     def translation(cls, step: Sequence[int] | Card) -> AffineMap:
         """Every card moved by the same ``step`` (four whole numbers, or a card's vector)."""
-        return cls(cls.identity().matrix, step)
+        return cls._made(_IDENTITY, _vector(step, "step"))
 
     @classmethod
     def relabeling(
@@ -470,7 +478,8 @@ class AffineMap:
             positions = [VALUES[feature].index(value) for value in renamed]
             matrix[i][FEATURES.index(order[i])] = (positions[1] - positions[0]) % 3
             shift[i] = positions[0]
-        return cls(matrix, shift)
+        # One non-zero entry in each row and each column: invertible.
+        return cls._made(matrix, shift)
 
     @classmethod
     def taking(cls, sources: Iterable[Card | str] | str, targets: Iterable[Card | str] | str) -> AffineMap:
@@ -524,13 +533,13 @@ class AffineMap:
             raise TypeError(f"then() takes another AffineMap; got {_inputs.what(other)}")
         matrix = _product(other.matrix, self.matrix)
         moved = [sum(m * s for m, s in zip(row, self.shift)) for row in other.matrix]
-        return AffineMap(matrix, [x + s for x, s in zip(moved, other.shift)])
+        return AffineMap._made(matrix, [x + s for x, s in zip(moved, other.shift)])
 
     def inverse(self) -> AffineMap:
         """The map that undoes this one."""
         back = _inverse(self.matrix)
         shift = [-sum(m * s for m, s in zip(row, self.shift)) for row in back]
-        return AffineMap(back, shift)
+        return AffineMap._made(back, shift)
 
     @property
     def is_relabeling(self) -> bool:
@@ -540,7 +549,7 @@ class AffineMap:
     @property
     def is_translation(self) -> bool:
         """True when the map moves every card by the same step."""
-        return self.matrix == AffineMap.identity().matrix
+        return self.matrix == _IDENTITY
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AffineMap):
@@ -552,6 +561,9 @@ class AffineMap:
 
     def __repr__(self) -> str:
         return f"AffineMap({self.matrix}, {self.shift})"
+
+
+_IDENTITY: tuple[Vector, ...] = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
 
 
 def _two_different(func: str, a: Any, b: Any) -> tuple[Card, Card]:
