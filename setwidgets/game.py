@@ -228,7 +228,10 @@ class _State:
         draws from it (:meth:`Game._send_back`), which saves that state itself first; the
         snapshot's ``rng`` is None.
         """
-        return _State(**{name: copy(getattr(self, name)) for name, copy in _STATE_COPIES})
+        saved = object.__new__(_State)  # every field is set here: no need for __init__'s defaults
+        for name, copy in _STATE_COPIES:
+            setattr(saved, name, copy(getattr(self, name)))
+        return saved
 
     def restore(self, saved: _State) -> None:
         """Put every field but the generator back as it was in ``saved``."""
@@ -569,7 +572,8 @@ class Game:
                     "and may claim when the players before are done."
                 )
             entry = s.callers[0]
-            missing = [c for c in chosen if c not in s.table]
+            on_table = set(s.table)
+            missing = [c for c in chosen if c not in on_table]
             if missing and all(c in entry.taken for c in missing):
                 takers = sorted({self._name(entry.taken[c], start=False) for c in missing})
                 message = (

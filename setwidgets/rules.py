@@ -331,6 +331,20 @@ def first_set(cards: Iterable[Card | str], *more: Card | str) -> tuple[Card, Car
 
 def _first_positions(indices: list[int]) -> tuple[int, int, int] | None:
     """The positions (i < j < k) of the first SET among these full-deck indices, or None."""
+    # A game asks about the same table twice in a row (after a move, and when a player looks):
+    # the last answer is kept, as one (table, answer) pair.
+    key = tuple(indices)
+    table, found = _LAST_FIRST[0]
+    if table != key:
+        found = _search_first(indices)
+        _LAST_FIRST[0] = (key, found)
+    return found
+
+
+_LAST_FIRST: list[tuple[tuple[int, ...] | None, tuple[int, int, int] | None]] = [(None, None)]
+
+
+def _search_first(indices: list[int]) -> tuple[int, int, int] | None:
     position = {index: p for p, index in enumerate(indices)}
     third = THIRD
     n = len(indices)
