@@ -34,6 +34,7 @@ from setwidgets.draw.deck import SIDE, deck_grid
 from setwidgets.draw.svg import scene_svg
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.geometry import DIRECTIONS, direction, line, lines_through
+from setwidgets.rules import is_set
 
 __all__ = [
     "LINE_COLORS",
@@ -271,6 +272,10 @@ class LinesPicture:
             off = [card for triple in drawn for card in triple if card not in self.layout.cards]
             if off:
                 raise ValueError(f"lines= must join cards of the picture; {off[0]} is not one of them")
+            for triple in drawn:
+                if not is_set(triple):
+                    codes = " ".join(card.code for card in triple)
+                    raise ValueError(f"lines= takes SETs (the lines of the deck); {codes} is not a SET")
         elif len(chosen) == 2:
             drawn = [line(*chosen)]
         elif len(chosen) == 1:
