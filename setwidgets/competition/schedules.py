@@ -301,12 +301,19 @@ def _patterns(first: Sequence[Sequence[int]], players: int):
         if all(sizes[i] == sizes[j] for i, j in zip(order, range(len(first))))
     ]
 
+    @cache
+    def canonical(rows: tuple) -> tuple:
+        return min(tuple(sorted((row[0], *(row[1 + g] for g in order)) for row in rows)) for order in orders)
+
     def pattern(game) -> tuple:
-        counts = [Counter(group[p] for p in table) for table in game]
-        return min(
-            tuple(sorted((len(table), *(c[g] for g in order)) for table, c in zip(game, counts)))
-            for order in orders
-        )
+        rows = []
+        for table in game:
+            counts = [0] * len(first)
+            for p in table:
+                counts[group[p]] += 1
+            rows.append((len(table), *counts))
+        # Many rounds share one table of counts; the renaming is tried once for each.
+        return canonical(tuple(sorted(rows)))
 
     return pattern
 
