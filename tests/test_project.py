@@ -141,6 +141,13 @@ DOCTESTED = [
     "setwidgets._words",
     "setwidgets.draw.geometry",
     "setwidgets.draw.svg",
+    "setwidgets.competition.schedules",
+    "setwidgets.competition.store",
+    "setwidgets.competition.guide",
+    "setwidgets.printables",
+    "setwidgets.printables.kit",
+    "setwidgets.printables.painter",
+    "setwidgets.widgets.standings",
 ]
 
 

@@ -8,6 +8,8 @@
 - :class:`LinesExplorer`: cards laid out as a 3 x 3 board, a cube or the whole deck, with the
   lines (SETs) through a chosen card or pair drawn over them;
 - :class:`PlaneBuilder`: the plane of three cards as a magic square, or why they span none;
+- :class:`Standings`: a competition's standings, live as scores come in, with a score form
+  (:func:`standings_html` gives the same table as static HTML);
 - :class:`PuzzleBoard`: find every SET of a table of twelve against the clock; each board
   goes into a :class:`PracticeRecord` (boards solved, median time, misses), the session's
   (:func:`session_record`) unless given one. The puzzle itself is a :class:`Puzzle`.
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from setwidgets.widgets.geometry import LinesExplorer, PlaneBuilder
     from setwidgets.widgets.pickers import CardPicker
     from setwidgets.widgets.puzzle import PracticeRecord, Puzzle, PuzzleBoard, session_record
+    from setwidgets.widgets.standings import Standings, standings_html
     from setwidgets.widgets.table import CardTable
 
 __all__ = [
@@ -47,8 +50,10 @@ __all__ = [
     "PracticeRecord",
     "Puzzle",
     "PuzzleBoard",
+    "Standings",
     "ThirdCardExplorer",
     "session_record",
+    "standings_html",
 ]
 
 _HOMES = {
@@ -62,6 +67,8 @@ _HOMES = {
     "Puzzle": "_puzzle",
     "PuzzleBoard": "puzzle",
     "session_record": "_puzzle",
+    "Standings": "standings",
+    "standings_html": "standings",
     "ThirdCardExplorer": "explorer",
 }
 
