@@ -65,7 +65,7 @@ def test_the_package_alone_needs_only_what_it_imports():
     from importlib.metadata import requires
 
     plain = {_name(r) for r in requires("setwidgets") if "extra ==" not in r}
-    assert plain == {"ipywidgets", "ipycanvas", "numpy", "matplotlib", "tqdm", "reportlab"}
+    assert plain == {"ipywidgets", "ipycanvas", "numpy", "numba", "matplotlib", "tqdm", "reportlab"}
     course = {_name(r) for r in requires("setwidgets") if re.search(r"extra == .course.", r)}
     assert course == SERVER_STACK
 
@@ -148,6 +148,8 @@ DOCTESTED = [
     "setwidgets.printables.kit",
     "setwidgets.printables.painter",
     "setwidgets.widgets.standings",
+    "setwidgets.sim",
+    "setwidgets.caps",
 ]
 
 
