@@ -31,7 +31,17 @@ __version__ = "0.1.0"
 
 # The widgets need ipywidgets and ipycanvas; they load on first use, not with the core
 # (and stay out of __all__, so "from setwidgets import *" in an autograder loads no Jupyter module).
-_WIDGETS = ("Board", "CardPicker", "CardTable", "MagicRuleChecker", "ThirdCardExplorer")
+_WIDGETS = (
+    "Board",
+    "CardPicker",
+    "CardTable",
+    "LinesExplorer",
+    "MagicRuleChecker",
+    "PlaneBuilder",
+    "PuzzleBoard",
+    "Standings",
+    "ThirdCardExplorer",
+)
 
 
 # The engines need numpy; they too load on first use (setwidgets.sim, setwidgets.caps).
