@@ -4,6 +4,7 @@ be able to do first, a recap and a pointer to an existing exercise last)."""
 
 import re
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -74,6 +75,35 @@ def test_lessons_00_and_04_and_the_readme_point_to_unit_two():
     assert "`05_the_full_deck.ipynb`" in text("04_playing_the_mini_deck.ipynb")
 
 
+UNIT_THREE = ["08_sets_are_lines.ipynb", "09_planes_and_magic_squares.ipynb", "10_symmetry.ipynb"]
+EXERCISE_FIVE = "exercises/release/05_planes/planes.ipynb"
+# A unit-3 lesson computes every count it states, yet runs in a sitting: well under this many seconds.
+UNIT_THREE_SECONDS = 20
+
+
+def _markdown(name):
+    nb = nbformat.read(LESSON_DIR / name, as_version=4)
+    return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+
+def test_unit_three_lessons_follow_and_point_to_exercise_five():
+    names = [path.name for path in LESSONS]
+    assert names[8:11] == UNIT_THREE, names
+    for name in UNIT_THREE:
+        last = nbformat.read(LESSON_DIR / name, as_version=4).cells[-1].source
+        # Exercise 5 is named by its path in plain text: the backquoted form is checked to exist.
+        assert EXERCISE_FIVE in last, f"{name} ends by pointing to exercise 5, {EXERCISE_FIVE}"
+    assert "`08_sets_are_lines.ipynb`" in _markdown("07_the_real_game.ipynb"), (
+        "lesson 07 points on to lesson 08"
+    )
+    readme = (LESSON_DIR / "README.md").read_text()
+    for name in UNIT_THREE:
+        assert f"`{Path(name).stem}`" in _markdown("00_start_here.ipynb"), (
+            f"the course map in lesson 00 lists {name}"
+        )
+        assert f"`{name}`" in readme, f"lessons/README.md lists {name}"
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=_ids)
 def test_lesson_is_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
@@ -115,7 +145,11 @@ def _run(path: Path):
 
 @pytest.mark.parametrize("path", LESSONS, ids=_ids)
 def test_lesson_runs_headless_without_errors_or_warnings(path):
+    start = time.perf_counter()
     nb = _run(path)
+    seconds = time.perf_counter() - start
+    if path.name in UNIT_THREE:
+        assert seconds < UNIT_THREE_SECONDS, f"{path.name} took {seconds:.1f} s to run"
     *cells, probe = _code_cells(nb)
     kernel_python = probe.outputs[0]["text"].strip()
     assert Path(kernel_python).resolve() == Path(sys.executable).resolve()
