@@ -50,14 +50,15 @@ __all__ = [
 ]
 
 LINE_COLORS: tuple[str, ...] = (
-    "#f08c00",  # orange
-    "#212529",  # near black
     "#0b9fb3",  # teal
-    "#d6336c",  # pink
+    "#212529",  # near black
     "#8d6e63",  # brown
+    "#f08c00",  # orange
     "#5c7cfa",  # light indigo
+    "#d6336c",  # pink
 )
-"""Colors of the lines, one per direction in turn; none is a card color or a highlight color."""
+"""Colors of the lines, one per direction in turn; none is a card color, and the first four (the four
+directions of a plane) stay clear of the red cards and the highlight frames."""
 
 SCALES = {"plane": 0.7, "square": 0.7, "cube": 0.45, "deck": 0.3}
 """Card size (scene units per card unit) of each layout: a picture about 500 to 1000 pixels wide."""
