@@ -1,12 +1,15 @@
-"""Many tables and many whole games at once: the simulation engine, on numpy arrays.
+"""Many tables and many whole games at once: the simulation engine, numpy arrays and compiled loops.
 
 How often does a table of 12 have no SET? In a random deal, and in real play?
 How many SETs lie among 12 cards? Questions like these are answered by
 playing or dealing a great many times, and this module does it fast: cards
 are the integers 0 to 80 (their index in :func:`~setwidgets.cards.full_deck`),
 the third card of every pair is looked up in a table
-(:data:`setwidgets.rules.THIRD`), and a whole batch of tables or games moves
-in lockstep as numpy arrays, not one Python object at a time.
+(:data:`setwidgets.rules.THIRD`), a batch of tables or decks is one numpy
+array, and the loops over it are compiled to machine code by numba, as fast
+as a plain C program within a small factor. The first call in a session
+compiles them (some seconds, once per machine: the compiled code is kept on
+disk); after that a call takes milliseconds.
 
 Random tables::
 
@@ -45,7 +48,6 @@ same order, that Game(seed=s + i) does when driven by first_set.
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time
@@ -54,6 +56,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from setwidgets import _inputs, _words, variants
@@ -69,24 +72,240 @@ POLICIES: tuple[str, ...] = ("first", "random")
 EMPTY = 81
 """The number that stands for "no card" in a table array (cards are 0 to 80)."""
 
-_W = 82  # rows of the lookup tables: the 81 cards and EMPTY
-# The numpy form of rules.THIRD, one row more for EMPTY: the third card of EMPTY and anything is EMPTY,
-# which is never on a table, so a gap in a table array never makes a SET.
-_THIRD = np.full((_W, _W), EMPTY, dtype=np.intp)
-_THIRD[:81, :81] = np.frombuffer(THIRD, dtype=np.uint8).reshape(81, 81)
-_THIRD_FLAT = _THIRD.ravel()
+_THIRD = np.frombuffer(THIRD, dtype=np.uint8).reshape(81, 81).copy()
+"""rules.THIRD as a numpy array: ``_THIRD[i, j]`` is the third card of the pair (i, j)."""
 
-_BATCH = 4096  # games or tables in one lockstep batch: big enough for numpy, small enough for the cache
+_BATCH = 4096  # games in one batch: the progress bar moves and Ctrl-C is heard between batches
 _MOST_WITHOUT_SET = variants.MOST_WITHOUT_SET
 
 
-def _pairs(width: int) -> tuple[np.ndarray, np.ndarray]:
-    """The positions (i, j), i < j < width, in find_sets' order: (0, 1), (0, 2), ..., (1, 2), ..."""
-    i, j = zip(*itertools.combinations(range(width), 2)) if width > 1 else ((), ())
-    return np.array(i, dtype=np.intp), np.array(j, dtype=np.intp)
+# -- the compiled kernels --------------------------------------------------------------------------
+#
+# A table is checked, and a game played, one card at a time in loops compiled by numba: the
+# work per pair of cards is a lookup in _THIRD and one in the table's own "where" array (the
+# position of each card on the table, or -1), as a C program would do it. numpy deals the
+# cards and gathers the results; the loops below are the only home of the game's rules here.
 
 
-_PAIRS = {w: _pairs(w) for w in range(82)}
+def _compiled(func: Any) -> Any:
+    """``func`` compiled by numba on its first call, the machine code kept on disk for the next session.
+
+    Compiling takes seconds; a cached kernel loads in a fraction of one. numba keeps it beside
+    this file (``__pycache__``), or in the user's cache folder when the package folder is
+    read-only; when neither can be written, the kernel is compiled again in each session.
+    """
+    try:
+        return numba.njit(cache=True, nogil=True)(func)
+    except RuntimeError:  # numba found no folder it may write to
+        return numba.njit(nogil=True)(func)
+
+
+_PLAYING, _OVER, _SEND_BACK = 0, 1, 2  # a game's status between two calls of _play_games
+_STANDARD, _SOLITAIRE, _COMPETITION = 0, 1, 2  # the rule for a table without a SET (online: standard)
+
+
+@_compiled
+def _scan_tables(tables: np.ndarray, count: bool, out: np.ndarray) -> int:  # pragma: no cover - compiled
+    """``out[r]``: the SETs on table r (``count``), or 1 when it holds one. Returns the first row
+    that is no table (a number that is no card, or a card twice), -1 when all are tables."""
+    where = np.full(81, -1, dtype=np.intp)
+    rows, width = tables.shape
+    for r in range(rows):
+        table = tables[r]
+        wrong = False
+        for p in range(width):
+            if table[p] < 0 or table[p] > 80:
+                wrong = True
+                break
+            wrong |= where[table[p]] >= 0
+            where[table[p]] = p
+        found = 0
+        if not wrong:
+            for i in range(width - 2):
+                third = _THIRD[table[i]]
+                for j in range(i + 1, width - 1):
+                    # Each SET once: from its first two cards, its third lying after them.
+                    if where[third[table[j]]] > j:
+                        found += 1
+                        if not count:
+                            break
+                if found and not count:
+                    break
+        for p in range(width):
+            if 0 <= table[p] <= 80:
+                where[table[p]] = -1
+        if wrong:
+            return r
+        out[r] = found
+    return -1
+
+
+@_compiled
+def _first_set(table, n, where, found):  # pragma: no cover - compiled
+    """Positions i < j < k of the first SET among the first ``n`` cards, in find_sets' order, into
+    ``found``: the first pair (i, j) in that order whose third card lies after it. False: no SET."""
+    for i in range(n - 2):
+        third = _THIRD[table[i]]
+        for j in range(i + 1, n - 1):
+            k = where[third[table[j]]]
+            if k > j:
+                found[0], found[1], found[2] = i, j, k
+                return True
+    return False
+
+
+@_compiled
+def _random_set(table, n, where, pick, found):  # pragma: no cover - compiled
+    """Like :func:`_first_set`, but the SET numbered ``int(pick * count)`` in that order, of the
+    ``count`` on the table: a uniformly random one when ``pick`` is uniform in [0, 1)."""
+    count = 0
+    for i in range(n - 2):
+        third = _THIRD[table[i]]
+        for j in range(i + 1, n - 1):
+            count += where[third[table[j]]] > j
+    wanted = int(pick * count)
+    for i in range(n - 2):
+        third = _THIRD[table[i]]
+        for j in range(i + 1, n - 1):
+            k = where[third[table[j]]]
+            if k > j:
+                if wanted == 0:
+                    found[0], found[1], found[2] = i, j, k
+                    return True
+                wanted -= 1
+    return False
+
+
+@_compiled
+def _take_out(cards, n, gaps, fill, deck, top, where):  # pragma: no cover - compiled
+    """Game._remove: take the cards at ``gaps`` (sorted) off the table of ``n`` cards; returns its new size.
+
+    The first ``fill`` gaps get the cards ``deck[top:top + fill]``; the last cards on the table
+    move into the other gaps that lie inside the shorter table, in order. ``where`` follows.
+    """
+    for s in range(fill):
+        cards[gaps[s]] = deck[top + s]
+        where[deck[top + s]] = gaps[s]
+    short = n - (len(gaps) - fill)
+    tail = short
+    for s in range(fill, len(gaps)):
+        if gaps[s] < short:
+            # the next card beyond the new end that is not itself leaving
+            leaving = True
+            while leaving:
+                leaving = False
+                for t in range(fill, len(gaps)):
+                    leaving |= gaps[t] == tail
+                tail += leaving
+            cards[gaps[s]] = cards[tail]
+            where[cards[tail]] = gaps[s]
+            tail += 1
+    for p in range(short, n):
+        cards[p] = EMPTY
+    return short
+
+
+@_compiled
+def _any_set(cards: np.ndarray, n: int, where: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Whether the first ``n`` of these different cards hold a SET (``where`` is all -1, and is left so)."""
+    for p in range(n):
+        where[cards[p]] = p
+    found = False
+    for i in range(n - 2):
+        third = _THIRD[cards[i]]
+        for j in range(i + 1, n - 1):
+            if where[third[cards[j]]] >= 0:
+                found = True
+                break
+        if found:
+            break
+    for p in range(n):
+        where[cards[p]] = -1
+    return found
+
+
+@_compiled
+def _play_games(
+    orders, table, length, nxt, status, size, rule, sure, picks, seen, none, left, lost, taken, ntaken
+):  # pragma: no cover - compiled
+    """Play every game whose status is _PLAYING until it ends (_OVER) or, in competition, needs
+    cards sent back into its deck with Game's own generator (_SEND_BACK, done in Python; then
+    this is called again and the game goes on). Returns how many games wait for that.
+
+    Game g: ``orders[g]`` is its deck in dealing order, ``table[g, :length[g]]`` its table in
+    Game's layout, ``nxt[g]`` the next card of ``orders[g]`` to deal. ``picks[g, s]`` chooses the
+    s-th SET taken at random (no columns: the first SET). ``seen[n]`` and ``none[n]`` count the
+    tables of n cards looked at while cards were left in the deck, and those without a SET;
+    ``left[g]``, ``lost[g]``: cards not taken at the end, a lost solitaire game; ``taken[g, s]``
+    (when it has rows) the s-th SET taken, as card indices; ``ntaken[g]``: how many.
+    """
+    games, decksize = orders.shape
+    where = np.full(81, -1, dtype=np.intp)
+    union = np.empty(decksize + table.shape[1], dtype=np.uint8)
+    found = np.zeros(3, dtype=np.intp)
+    keep, random_pick = taken.shape[0] > 0, picks.shape[1] > 0
+    waiting = 0
+    for g in range(games):
+        if status[g] != _PLAYING:
+            continue
+        cards, deck = table[g], orders[g]
+        n, top, count = length[g], nxt[g], ntaken[g]
+        for p in range(n):
+            where[cards[p]] = p
+        while True:
+            if random_pick:
+                has = _random_set(cards, n, where, picks[g, count], found)
+            else:
+                has = _first_set(cards, n, where, found)
+            if top < decksize:
+                seen[n] += 1
+                none[n] += not has
+            if has:
+                if keep:
+                    for s in range(3):
+                        taken[g, count, s] = cards[found[s]]
+                count += 1
+                for s in range(3):
+                    where[cards[found[s]]] = -1
+                # Game.claim: taken cards are replaced from the deck while the table has at most its
+                # usual size.
+                fill = min(max(size - (n - 3), 0), 3, decksize - top)
+                n = _take_out(cards, n, found, fill, deck, top, where)
+                top += fill
+                continue
+            # No SET on the table: the game ends when no SET can be made from the cards on the
+            # table and in the deck together (Game._settle), or in solitaire at once.
+            remaining = decksize - top
+            goes_on = rule != _SOLITAIRE
+            if goes_on and n + remaining < sure:
+                for p in range(n):
+                    union[p] = cards[p]
+                for p in range(remaining):
+                    union[n + p] = deck[top + p]
+                for p in range(n):
+                    where[cards[p]] = -1
+                goes_on = _any_set(union, n + remaining, where)
+                for p in range(n):
+                    where[cards[p]] = p
+            if not goes_on:
+                left[g] = n + remaining
+                lost[g] = n >= size
+                status[g] = _OVER
+                break
+            if rule == _COMPETITION and n >= size + 3:
+                status[g] = _SEND_BACK
+                waiting += 1
+                break
+            # Three more at the end of the table (Game._deal).
+            for _ in range(min(3, remaining)):
+                cards[n] = deck[top]
+                where[deck[top]] = n
+                n += 1
+                top += 1
+        for p in range(n):
+            where[cards[p]] = -1
+        length[g], nxt[g], ntaken[g] = n, top, count
+    return waiting
 
 
 def _deck_indices(deck: Any) -> tuple[np.ndarray, str]:
@@ -144,7 +363,7 @@ def deal_tables(
 
 
 def _as_tables(tables: Any) -> np.ndarray:
-    """A 2-d array of card indices, checked: 0 to 80, no card twice in a row."""
+    """A 2-d array of card indices (its values are checked by :func:`_scan_tables`, see :func:`_refuse`)."""
     if isinstance(tables, (str, bytes, bytearray)):
         raise TypeError(
             f"tables must be an array of card indices, one table a row; got {_inputs.what(tables)}"
@@ -157,94 +376,22 @@ def _as_tables(tables: Any) -> np.ndarray:
             "tables must be a 2-d array of card indices 0 to 80, one table a row, like "
             f"deal_tables(1000, 12); got {_inputs.short(array)} of shape {array.shape}"
         )
-    array = array.astype(np.intp, copy=False)
-    if array.size and (array.min() < 0 or array.max() > 80):
-        raise ValueError(f"card indices are 0 to 80; got {array.min() if array.min() < 0 else array.max()}")
-    return array
-
-
-def _checked_presence(tables: np.ndarray, first_row: int = 0) -> np.ndarray:
-    """:func:`_presence` of tables given by a user: a table holding a card twice is refused."""
-    present = _presence(tables)
-    # A card given twice marks one place for two: fewer marks than cards.
-    if np.count_nonzero(present) != tables.size:
-        marks = present.reshape(len(tables), _W).sum(axis=1)
-        row = int(np.flatnonzero(marks != tables.shape[1])[0])
-        raise ValueError(f"table {first_row + row} holds a card twice: {tables[row].tolist()}")
-    return present
-
-
-def _present_pairs(
-    tables: np.ndarray, present: np.ndarray, base: np.ndarray, first: np.ndarray, second: np.ndarray
-) -> np.ndarray:
-    """For each table and each pair of positions (``first``, ``second``), whether its third card is there.
-
-    ``present`` is a flat array: ``present[base[r] + card]`` is True when ``card`` lies on the
-    table of row ``r``. Each SET shows up once for each of its three pairs.
-    """
-    third = _THIRD_FLAT.take(tables.take(first, axis=1) * _W + tables.take(second, axis=1))
-    third += base[:, None]
-    return present.take(third)
-
-
-def _first_pairs(
-    tables: np.ndarray, present: np.ndarray, base: np.ndarray, rng: np.random.Generator | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Whether each table holds a SET, and the positions (i, j) of one pair of it.
-
-    Without ``rng``: the first pair in find_sets' order whose third card is present. That pair
-    belongs to the first SET in that order (an earlier pair of the same SET would have been
-    met first), so the SET's third card lies after j. The pairs of the first two cards come
-    first in that order, and settle most tables, so only the others look at the rest.
-    With ``rng``: a pair chosen at random among those whose third card is present; each SET
-    has three pairs, so this is a uniformly random SET.
-    """
-    first, second = _PAIRS[tables.shape[1]]
-    if not len(first):
-        nothing = np.zeros(len(tables), dtype=np.intp)
-        return nothing.astype(np.bool_), nothing, nothing
-    if rng is not None:
-        hits = _present_pairs(tables, present, base, first, second)
-        column = (hits * rng.random(hits.shape)).argmax(axis=1)
-        return hits.any(axis=1), first[column], second[column]
-    head = min(len(first), 2 * tables.shape[1] - 3)
-    hits = _present_pairs(tables, present, base, first[:head], second[:head])
-    column = hits.argmax(axis=1)
-    found = hits.ravel().take(np.arange(len(hits)) * hits.shape[1] + column)
-    rest = np.flatnonzero(~found)
-    if len(rest) and head < len(first):
-        hits = _present_pairs(tables[rest], present, base[rest], first[head:], second[head:])
-        found[rest], column[rest] = hits.any(axis=1), head + hits.argmax(axis=1)
-    return found, first[column], second[column]
-
-
-def _presence(tables: np.ndarray) -> np.ndarray:
-    """A flat array: entry 82 * r + card is True when the card lies on table r."""
-    present = np.zeros(len(tables) * _W, dtype=np.bool_)
-    present[(np.arange(len(tables)) * _W)[:, None] + tables] = True
-    present[EMPTY::_W] = False
-    return present
+    return array.astype(np.intp, copy=False)
 
 
 def count_sets_many(tables: Any) -> np.ndarray:
     """How many SETs lie on each table: one number per row of ``tables``.
 
     ``tables`` is an ``(n, size)`` array of card indices, such as
-    :func:`deal_tables` gives. It works pair by pair, like
-    :func:`~setwidgets.rules.find_sets`, on all the tables at once.
+    :func:`deal_tables` gives. Each table is checked pair by pair, like
+    :func:`~setwidgets.rules.find_sets`, in compiled code.
 
     >>> count_sets_many([[0, 1, 2, 3], [0, 1, 3, 4]]).tolist()
     [1, 0]
     """
     array = _as_tables(tables)
     out = np.zeros(len(array), dtype=np.intp)
-    for start in range(0, len(array), _BATCH):
-        chunk = array[start : start + _BATCH]
-        # Each SET is met from each of its three pairs.
-        first, second = _PAIRS[chunk.shape[1]]
-        present = _checked_presence(chunk, start)
-        hits = _present_pairs(chunk, present, np.arange(len(chunk)) * _W, first, second)
-        out[start : start + len(chunk)] = hits.sum(axis=1) // 3
+    _refuse(array, _scan_tables(array, True, out))
     return out
 
 
@@ -255,12 +402,19 @@ def has_set_many(tables: Any) -> np.ndarray:
     [True, True, True, True]
     """
     array = _as_tables(tables)
-    out = np.zeros(len(array), dtype=np.bool_)
-    for start in range(0, len(array), _BATCH):
-        chunk = array[start : start + _BATCH]
-        present = _checked_presence(chunk, start)
-        out[start : start + len(chunk)] = _first_pairs(chunk, present, np.arange(len(chunk)) * _W)[0]
-    return out
+    out = np.zeros(len(array), dtype=np.intp)
+    _refuse(array, _scan_tables(array, False, out))
+    return out.astype(np.bool_)
+
+
+def _refuse(tables: np.ndarray, row: int) -> None:
+    """The table of ``row`` (-1: none) holds a number that is not a card, or a card twice: say which."""
+    if row < 0:
+        return
+    wrong = [c for c in tables[row].tolist() if not 0 <= c <= 80]
+    if wrong:
+        raise ValueError(f"card indices are 0 to 80; got {wrong[0]} in table {row}")
+    raise ValueError(f"table {row} holds a card twice: {tables[row].tolist()}")
 
 
 # -- the tally -----------------------------------------------------------------------------------
@@ -392,235 +546,82 @@ class Tally:
 # -- whole games ---------------------------------------------------------------------------------
 
 
+@dataclass
 class _Batch:
-    """A batch of games in lockstep: tables, decks and what has been seen, as arrays."""
+    """A batch of games as arrays: their decks, tables and what was seen (see :func:`_play_games`)."""
 
-    def __init__(
-        self,
-        orders: np.ndarray,
-        table_size: int,
-        rule: str,
-        policy: str,
-        rng: np.random.Generator,
-        shufflers: dict[int, random.Random],
-        seeds: np.ndarray,
-        keep: bool,
-        sure: int,
-    ) -> None:
-        count, decksize = orders.shape
-        self.orders, self.size, self.rule, self.policy, self.rng = orders, table_size, rule, policy, rng
-        self.shufflers, self.seeds = shufflers, seeds
-        # A table never holds more than 21 cards (20 is the most without a SET), nor more than the deck.
-        self.width = min(decksize, max(table_size + 3, _MOST_WITHOUT_SET + 1))
-        self.table = np.full((count, self.width), EMPTY, dtype=np.intp)
-        first = min(table_size, decksize)
-        self.table[:, :first] = orders[:, :first]
-        self.length = np.full(count, first, dtype=np.intp)
-        self.next = np.full(count, first, dtype=np.intp)  # the next card to deal, in orders
-        self.present = np.zeros((count, _W), dtype=np.bool_)
-        np.put_along_axis(self.present, self.table, True, axis=1)
-        self.present[:, EMPTY] = False
-        self.flat = self.present.ravel()  # a view: writes through either reach the same memory
-        # Each card's position on its table (stale for cards no longer there: they are never looked up).
-        self.where = np.zeros(count * _W, dtype=np.intp)
-        self._locate(np.arange(count))
-        self.active = np.ones(count, dtype=np.bool_)
-        self.left = np.zeros(count, dtype=np.intp)
-        self.lost = np.zeros(count, dtype=np.bool_)
-        self.seen = np.zeros(self.width + 1, dtype=np.int64)
-        self.none = np.zeros(self.width + 1, dtype=np.int64)
-        self.taken: list[list[tuple[int, int, int]]] | None = [[] for _ in range(count)] if keep else None
-        # Any this many cards hold a SET (a cap of the deck has fewer), so the game goes on.
-        self.sure = sure
+    orders: np.ndarray
+    table: np.ndarray
+    length: np.ndarray
+    nxt: np.ndarray
+    seen: np.ndarray
+    none: np.ndarray
+    left: np.ndarray
+    lost: np.ndarray
+    taken: np.ndarray
+    ntaken: np.ndarray
 
-    # one round: every game still playing looks at its table and acts
-    def step(self) -> None:
-        rows = np.flatnonzero(self.active)
-        tables, length = self.table[rows], self.length[rows]
-        found, i, j = self._first(tables, length, rows)
-        # Tables in play: cards still in the deck (the last tables of a game are not random draws).
-        dealing = self.next[rows] < self.orders.shape[1]
-        self.seen += np.bincount(length[dealing], minlength=self.width + 1)
-        self.none += np.bincount(length[dealing & ~found], minlength=self.width + 1)
-        if found.all():
-            self._take(rows, tables, i, j)
-            return
-        self._take(rows[found], tables[found], i[found], j[found])
-        self._no_set(rows[~found])
 
-    def _first(
-        self, tables: np.ndarray, length: np.ndarray, rows: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Whether each table has a SET, and the positions (i, j) of the pair taken."""
-        rng = self.rng if self.policy == "random" else None
-        small = min(self.size, self.width)
-        base = rows * _W
-        found, i, j = _first_pairs(tables[:, :small], self.flat, base, rng)
-        big = np.flatnonzero(length > small)
-        if len(big):
-            # Tables above the usual size, a few: the same on all their columns.
-            found[big], i[big], j[big] = _first_pairs(tables[big], self.flat, base[big], rng)
-        return found, i, j
+def _play_batch(
+    orders: np.ndarray,
+    table_size: int,
+    rule: str,
+    picks: np.ndarray,
+    shufflers: dict[int, random.Random],
+    seeds: np.ndarray,
+    keep: bool,
+    sure: int,
+) -> _Batch:
+    """Play the games dealt in ``orders`` (one deck a row, in dealing order) to the end."""
+    count, decksize = orders.shape
+    # A table never holds more than 21 cards (20 is the most without a SET), nor more than the deck.
+    width = min(decksize, max(table_size + 3, _MOST_WITHOUT_SET + 1))
+    first = min(table_size, decksize)
+    table = np.full((count, width), EMPTY, dtype=np.uint8)
+    table[:, :first] = orders[:, :first]
+    batch = _Batch(
+        orders,
+        table,
+        np.full(count, first, dtype=np.intp),
+        np.full(count, first, dtype=np.intp),
+        np.zeros(width + 1, dtype=np.int64),
+        np.zeros(width + 1, dtype=np.int64),
+        np.zeros(count, dtype=np.intp),
+        np.zeros(count, dtype=np.bool_),
+        np.full((count if keep else 0, decksize // 3 + 1, 3), EMPTY, dtype=np.uint8),
+        np.zeros(count, dtype=np.intp),
+    )
+    code = {"solitaire": _SOLITAIRE, "competition": _COMPETITION}.get(rule, _STANDARD)
+    status = np.full(count, _PLAYING, dtype=np.int8)
+    b = batch
+    args = (b.orders, b.table, b.length, b.nxt, status, table_size, code, sure, picks)
+    while _play_games(*args, b.seen, b.none, b.left, b.lost, b.taken, b.ntaken):
+        for g in np.flatnonzero(status == _SEND_BACK).tolist():
+            shuffler = shufflers.get(g)
+            if shuffler is None:
+                # Outside like_game, a game's own generator is made when it first needs one.
+                shuffler = shufflers[g] = random.Random(int(seeds[g]))
+            _send_back(batch, g, shuffler)
+            status[g] = _PLAYING
+    return batch
 
-    def _take(self, rows: np.ndarray, tables: np.ndarray, i: np.ndarray, j: np.ndarray) -> None:
-        """Each game of ``rows`` takes the SET through (i, j), exactly as Game.claim lays out the rest."""
-        if not len(rows):
-            return
-        width = self.width
-        line = np.arange(len(rows)) * width
-        flat_tables = tables.ravel()
-        c = _THIRD_FLAT.take(flat_tables.take(line + i) * _W + flat_tables.take(line + j))
-        base = rows * _W
-        k = self.where.take(base + c)
-        positions = np.stack([i, j, k], axis=1)
-        if self.policy == "random":
-            positions.sort(axis=1)  # the first SET's pair comes before its third card already
-        cards = flat_tables.take(line[:, None] + positions)
-        if self.taken is not None:
-            for g, triple in zip(rows.tolist(), cards.tolist()):
-                self.taken[g].append(tuple(triple))
-        self.flat[base[:, None] + cards] = False
-        length, nxt = self.length[rows], self.next[rows]
-        remaining = self.orders.shape[1] - nxt
-        # Game.claim: replaced from the deck only up to the usual table size.
-        fill = np.minimum(np.clip(self.size - (length - 3), 0, 3), remaining)
-        full = fill == 3
-        if full.all():
-            self._replace(rows, positions, nxt)
-        else:
-            self._replace(rows[full], positions[full], nxt[full])
-            self._shrink(rows[~full], positions[~full], fill[~full])
 
-    def _replace(self, rows: np.ndarray, positions: np.ndarray, nxt: np.ndarray) -> None:
-        """Three new cards from the deck into the three gaps."""
-        decksize = self.orders.shape[1]
-        new = self.orders.ravel().take((rows * decksize + nxt)[:, None] + np.arange(3))
-        self.table.ravel()[(rows * self.width)[:, None] + positions] = new
-        spot = (rows * _W)[:, None] + new
-        self.flat[spot] = True
-        self.where.ravel()[spot] = positions
-        self.next[rows] += 3
+def _send_back(batch: _Batch, g: int, shuffler: random.Random) -> None:
+    """Competition, 15 cards without a SET: Game._send_back(6, deal=3), with the game's own generator.
 
-    def _shrink(self, rows: np.ndarray, positions: np.ndarray, fill: np.ndarray) -> None:
-        """Game._remove: ``fill`` new cards into the first gaps; the last cards move into the other gaps.
-
-        The k-th gap left (in table order) inside the shorter table gets the k-th card that
-        lies beyond its end, as in Game; everything works on three columns per game.
-        """
-        three = np.arange(3)
-        decksize, width = self.orders.shape[1], self.width
-        spots = (rows * width)[:, None] + positions
-        table = self.table.ravel()
-        new = three < fill[:, None]
-        if new.any():
-            g, n = np.nonzero(new)
-            cards = self.orders.ravel().take(rows[g] * decksize + self.next[rows[g]] + n)
-            table[spots[g, n]] = cards
-            self.flat[rows[g] * _W + cards] = True
-            self.where[rows[g] * _W + cards] = positions[g, n]
-        gone = 3 - fill
-        size = self.length[rows] - gone
-        rest = ~new
-        hole = rest & (positions < size[:, None])
-        beyond = size[:, None] + three
-        taken = ((beyond[:, :, None] == positions[:, None, :]) & rest[:, None, :]).any(axis=2)
-        tail = (three < gone[:, None]) & ~taken
-        hole_rank, tail_rank = hole.cumsum(axis=1), tail.cumsum(axis=1)
-        for n in range(3):
-            move = np.flatnonzero(hole[:, n])
-            if len(move):
-                m = (tail[move] & (tail_rank[move] == hole_rank[move, n : n + 1])).argmax(axis=1)
-                cards = table.take((rows[move] * width) + beyond[move, m])
-                table[spots[move, n]] = cards
-                self.where[rows[move] * _W + cards] = positions[move, n]
-        # The table ends at its new size.
-        g, n = np.nonzero(three < gone[:, None])
-        table[rows[g] * width + beyond[g, n]] = EMPTY
-        self.length[rows] = size
-        self.next[rows] += fill
-
-    def _locate(self, rows: np.ndarray) -> None:
-        """Write down where each card of these tables lies."""
-        self.where[(rows * _W)[:, None] + self.table[rows]] = np.arange(self.width)
-
-    def _no_set(self, rows: np.ndarray) -> None:
-        """No SET on these tables: the game ends, or the variant deals (Game._settle and Game.no_set)."""
-        length, nxt = self.length[rows], self.next[rows]
-        remaining = self.orders.shape[1] - nxt
-        goes_on = length + remaining >= self.sure
-        unsure = np.flatnonzero(~goes_on)
-        if len(unsure):
-            goes_on[unsure] = self._union_has_set(rows[unsure])
-        if self.rule == "solitaire":
-            goes_on[:] = False
-        ending = rows[~goes_on]
-        if len(ending):
-            self.active[ending] = False
-            self.left[ending] = self.length[ending] + self.orders.shape[1] - self.next[ending]
-            self.lost[ending] = self.length[ending] >= self.size
-        deal = rows[goes_on]
-        if self.rule == "competition" and len(deal):
-            back = self.length[deal] >= self.size + 3
-            for g in deal[back].tolist():
-                self._send_back(g)
-            deal = deal[~back]
-        if len(deal):
-            self._deal_three(deal)
-
-    def _union_has_set(self, rows: np.ndarray) -> np.ndarray:
-        """Whether the cards on the table and in the deck together still hold a SET (fewer than 21)."""
-        orders = self.orders[rows]
-        left = np.arange(orders.shape[1]) >= self.next[rows][:, None]
-        cards = np.concatenate([self.table[rows], np.where(left, orders, EMPTY)], axis=1)
-        # The cards first, the gaps after (a stable sort keeps their order), then as many columns
-        # as a table without a SET can have.
-        cards = np.take_along_axis(cards, np.argsort(cards == EMPTY, axis=1, kind="stable"), axis=1)
-        union = cards[:, : self.sure - 1]
-        return _first_pairs(union, _presence(union), np.arange(len(union)) * _W)[0]
-
-    def _deal_three(self, rows: np.ndarray) -> None:
-        deck = self.orders.shape[1]
-        length, nxt = self.length[rows], self.next[rows]
-        count = np.minimum(3, deck - nxt)
-        for n in range(3):
-            put = n < count
-            g = rows[put]
-            card = self.orders[g, nxt[put] + n]
-            self.table[g, length[put] + n] = card
-            self.flat[g * _W + card] = True
-            self.where[g * _W + card] = length[put] + n
-        self.length[rows] += count
-        self.next[rows] += count
-
-    def _send_back(self, g: int) -> None:
-        """Competition, 15 cards without a SET: Game._send_back(6, deal=3), with the game's own generator."""
-        shuffler = self.shufflers.get(g)
-        if shuffler is None:
-            # Outside like_game, a game's own generator is made when it first needs one.
-            shuffler = self.shufflers[g] = random.Random(int(self.seeds[g]))
-        length, nxt, decksize = int(self.length[g]), int(self.next[g]), self.orders.shape[1]
-        table = self.table[g, :length].tolist()
-        positions = sorted(shuffler.sample(range(length), 6))
-        deck = self.orders[g, nxt:].tolist() + [table[p] for p in positions]
-        shuffler.shuffle(deck)
-        for p, card in zip(positions, deck[:3]):
-            table[p] = card
-        deck = deck[3:]
-        rest = positions[3:]
-        size = length - len(rest)
-        holes = [p for p in rest if p < size]
-        tail = [q for q in range(size, length) if q not in rest]
-        for hole, q in zip(holes, tail):
-            table[hole] = table[q]
-        del table[size:]
-        self.orders[g, decksize - len(deck) :] = deck
-        self.next[g] = decksize - len(deck)
-        self.table[g] = EMPTY
-        self.table[g, :size] = table
-        self.present[g] = False
-        self.present[g, table] = True
-        self.length[g] = size
-        self._locate(np.array([g]))
+    Six cards chosen at random go back into the deck, which is shuffled; three of it fill the
+    first gaps, the rest are closed as :func:`_take_out` does for a SET taken.
+    """
+    length, nxt, decksize = int(batch.length[g]), int(batch.nxt[g]), batch.orders.shape[1]
+    cards, order = batch.table[g], batch.orders[g]
+    positions = sorted(shuffler.sample(range(length), 6))
+    deck = order[nxt:].tolist() + cards[positions].tolist()
+    shuffler.shuffle(deck)
+    top = decksize - len(deck)
+    order[top:] = deck
+    gaps = np.array(positions, dtype=np.intp)
+    batch.length[g] = _take_out(cards, length, gaps, 3, order, top, np.full(81, -1, dtype=np.intp))
+    batch.nxt[g] = top + 3
 
 
 def play(
@@ -698,14 +699,13 @@ def play(
                     order = cards.tolist()
                     shufflers[i].shuffle(order)
                     rows.append(order)
-                orders = np.array(rows, dtype=np.intp).reshape(size, len(cards))
+                orders = np.array(rows, dtype=np.uint8).reshape(size, len(cards))
             else:
-                orders = rng.permuted(np.tile(cards, (size, 1)), axis=1)
+                orders = rng.permuted(np.tile(cards.astype(np.uint8), (size, 1)), axis=1)
             seeds = rng.integers(2**32, size=size)
-            batch = _Batch(orders, table_size, rule, how, rng, shufflers, seeds, keep_sets, sure)
-            while batch.active.any():
-                batch.step()
-            _add(tally, batch)
+            # One number in [0, 1) for each SET a game may take, choosing it among the table's SETs.
+            picks = rng.random((size, len(cards) // 3 + 1)) if how == "random" else np.empty((size, 0))
+            _add(tally, _play_batch(orders, table_size, rule, picks, shufflers, seeds, keep_sets, sure))
             done += size
             if bar is not None:
                 bar.update(size)
@@ -724,11 +724,12 @@ def _add(tally: Tally, batch: _Batch) -> None:
         tally.tables[size] += int(batch.seen[size])
         tally.no_set[size] += int(batch.none[size])
     tally.left.update(batch.left.tolist())
-    # Cards leave a game only in SETs, so the SETs taken are the cards not left, in threes.
-    tally.sets.update(((batch.orders.shape[1] - batch.left) // 3).tolist())
+    tally.sets.update(batch.ntaken.tolist())
     tally.lost += int(batch.lost.sum()) if tally.variant == "solitaire" else 0
-    if tally.taken is not None and batch.taken is not None:
-        tally.taken.extend(batch.taken)
+    if tally.taken is not None:
+        tally.taken.extend(
+            [tuple(s) for s in sets[:n]] for sets, n in zip(batch.taken.tolist(), batch.ntaken.tolist())
+        )
 
 
 def _progress_bar(total: int, progress: bool) -> Any:

@@ -236,18 +236,17 @@ def test_wilson_intervals_hold_the_rate_and_narrow_with_more_trials():
 
 
 def test_an_interrupted_run_keeps_the_games_finished_and_says_so(monkeypatch):
-    batches = []
-    real = sim._Batch.step
+    calls = []
+    real = sim._play_batch
 
-    def step(self):
-        if len(batches) > 1 and self not in batches:
-            raise KeyboardInterrupt
-        if self not in batches:
-            batches.append(self)
-        real(self)
+    def play_batch(*args):
+        calls.append(1)
+        if len(calls) > 2:
+            raise KeyboardInterrupt  # as Ctrl-C is heard when a batch ends
+        return real(*args)
 
     monkeypatch.setattr(sim, "_BATCH", 100)
-    monkeypatch.setattr(sim._Batch, "step", step)
+    monkeypatch.setattr(sim, "_play_batch", play_batch)
     tally = sim.play(1000, seed=3, progress=False)
     assert tally.interrupted
     assert tally.games == 200  # two whole batches; the third was stopped and is not counted
