@@ -80,6 +80,39 @@ NOTEBOOKS = [
     ),
     # The classroom unit; its Standings widget has browser tests of its own.
     CourseNotebook("lessons/15_running_a_class_tournament.ipynb", {}),
+    # Unit 4: probability and caps; the simulations are seeded, so their printed figures are fixed.
+    CourseNotebook(
+        "lessons/11_how_many_sets.ipynb",
+        {},
+        texts=(
+            "the exact value lies inside the interval for 19 of the 19 sizes",
+            "the richest table found holds 14 SETs",
+            "closed piece of the deck holding the table: 27 cards = 3 ** 3",
+        ),
+    ),
+    CourseNotebook(
+        "lessons/12_a_table_with_no_set.ipynb",
+        {},
+        texts=(
+            "5 cards: 80730 tables listed, 50544 without a SET; count_set_free: 50544",
+            "84240 x 2664 / C(5, 3) = 22441536",
+            "a SET among these 12: False",
+        ),
+    ),
+    CourseNotebook(
+        "lessons/13_odds_in_a_real_game.ipynb",
+        {},
+        texts=("Tally: 100000 games of standard SET", "in play a table of 12 has no SET 2.0 times as often"),
+    ),
+    CourseNotebook(
+        "lessons/14_caps.ipynb",
+        {},
+        texts=(
+            "126 choices of 5 cards; SET-free: 0",
+            "room for at most 13 x 13 = 169: impossible",
+            "of the 61 other cards, 61 make a SET with the twenty",
+        ),
+    ),
     CourseNotebook(
         "exercises/release/01_magic_rule/magic_rule.ipynb",
         {"MagicRuleChecker": 1, "CardTable": 1},
