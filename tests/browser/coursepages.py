@@ -40,6 +40,8 @@ WIDGET_CLASSES = {
     "MagicRuleChecker": "setw-checker",
     "ThirdCardExplorer": "setw-explorer",
     "CardTable": "setw-table",
+    "LinesExplorer": "setw-lines",
+    "PlaneBuilder": "setw-plane",
 }
 
 # Run every cell in turn, as a student pressing Shift+Enter down the notebook: unlike Run All,
@@ -81,11 +83,14 @@ _KERNEL_WIDGETS = textwrap.dedent(
     def _setw_report():
         import json
         from ipywidgets.widgets.widget import _instances
-        from setwidgets.widgets import Board, CardTable, MagicRuleChecker, ThirdCardExplorer
+        from setwidgets.widgets import (
+            Board, CardTable, LinesExplorer, MagicRuleChecker, PlaneBuilder, ThirdCardExplorer
+        )
 
+        kinds = (Board, CardTable, LinesExplorer, MagicRuleChecker, PlaneBuilder, ThirdCardExplorer)
         rows = []
         for widget in list(_instances.values()):
-            if not isinstance(widget, (Board, CardTable, MagicRuleChecker, ThirdCardExplorer)):
+            if not isinstance(widget, kinds):
                 continue
             row = {
                 "kind": type(widget).__name__,
@@ -99,6 +104,23 @@ _KERNEL_WIDGETS = textwrap.dedent(
                 row["texts"] = {"setw-status": widget.status, "setw-scores": widget.scores}
             elif isinstance(widget, CardTable):
                 row["cards"] = [card.code for card in widget.cards]
+                row["texts"] = {}
+            elif isinstance(widget, (LinesExplorer, PlaneBuilder)):
+                # A line is drawn across its cards: the cards off every line are read back,
+                # and (in the same order) their rectangles and frames. The lines themselves
+                # are read back in test_geometry.py.
+                # The whole deck's cards are too small (a third of a card's size) to read back.
+                cells, _, scale = widget._cells()
+                on_lines = {card for line in widget.lines for card in line}
+                off = [
+                    p
+                    for p, card in enumerate(cells)
+                    if card is not None and card not in on_lines and scale >= 0.45
+                ]
+                row["cards"] = [cells[p].code for p in off]
+                row["rects"] = [list(widget.card_rects[p]) for p in off]
+                kept = widget.highlights
+                row["highlights"] = {str(i): kept[p] for i, p in enumerate(off) if p in kept}
                 row["texts"] = {}
             elif isinstance(widget, MagicRuleChecker):
                 row["cards"] = [card.code for card in widget.cards]
@@ -232,7 +254,7 @@ class CoursePage:
         return self.page.locator(".jp-Notebook").first.evaluate("el => el.textContent")
 
     def widget(self, kind_css: str, nth: int) -> Any:
-        return self.page.locator(f".{kind_css}").nth(nth)
+        return self.page.locator(f"div.{kind_css}").nth(nth)
 
     def widget_text(self, kind_css: str, nth: int, part_css: str) -> str:
         """The text of one part (status line, verdict, ...) of the ``nth`` widget of a kind."""
@@ -253,7 +275,7 @@ class CoursePage:
         return self.page.evaluate(_JS_KERNEL_RUN, code)
 
     def kernel_widgets(self) -> list[KernelWidget]:
-        """Every Board, MagicRuleChecker and ThirdCardExplorer the notebook made, oldest first."""
+        """Every card widget the notebook made (see WIDGET_CLASSES), oldest first."""
         out = self.kernel_run(_KERNEL_WIDGETS)
         try:
             rows = json.loads(out)
@@ -316,7 +338,8 @@ class CoursePage:
         check that fails is tried again with fresh state from the kernel, a few times.
         """
         widgets = self.kernel_widgets()
-        seen = {css: self.page.locator(f".{css}").count() for css in WIDGET_CLASSES.values()}
+        # div: a static picture's table background is an SVG <rect class="setw-table">, not a CardTable.
+        seen = {css: self.page.locator(f"div.{css}").count() for css in WIDGET_CLASSES.values()}
         made = {css: sum(w.css == css for w in widgets) for css in WIDGET_CLASSES.values()}
         assert seen == made, f"widgets on the page {seen}; widgets the kernel made {made}"
         for index, widget in enumerate(widgets):
@@ -375,7 +398,7 @@ class CoursePage:
         """A screenshot of each cell showing a card widget (code and output); returns the names."""
         names = []
         cells = self.page.locator(".jp-Notebook .jp-CodeCell").filter(
-            has=self.page.locator(", ".join(f".{css}" for css in WIDGET_CLASSES.values()))
+            has=self.page.locator(", ".join(f"div.{css}" for css in WIDGET_CLASSES.values()))
         )
         for i in range(cells.count()):
             cell = cells.nth(i)

@@ -78,6 +78,37 @@ NOTEBOOKS = [
         {"Board": 5},
         texts=("Rules: competition.", "Rules: online.", "20 cards; a SET among them: False"),
     ),
+    # Unit 3: the geometry widgets are checked click by click in test_geometry.py.
+    CourseNotebook(
+        "lessons/08_sets_are_lines.ipynb",
+        {"LinesExplorer": 2},
+        texts=(
+            "SETs among the nine cards: 12",
+            "wrap-around diagonal  4",
+            "4 lines pass through two red solid squiggles (2RSS)",
+            "6480 ordered pairs; 6480 agree",
+            "The line through 1RSO and 2GTS has the third card three purple open diamonds (3POD)",
+        ),
+    ),
+    CourseNotebook(
+        "lessons/09_planes_and_magic_squares.ipynb",
+        {"PlaneBuilder": 1},
+        texts=(
+            "84 triples, of which 12 are SETs",
+            "The plane of 1RSO, 2GTS and 1RSS holds 9 cards, and there are 12 SETs among them",
+            "planes built through 2GTS: 130",
+            "different planes among them: 1170",
+        ),
+    ),
+    CourseNotebook(
+        "lessons/10_symmetry.ipynb",
+        {},
+        texts=(
+            "different relabelings made: 31104",
+            "for each relabeling there are 63,180 affine maps",
+            "listing all 17550 tables of 4 cards: 14742 without a SET",
+        ),
+    ),
     # The classroom unit; its Standings widget has browser tests of its own.
     CourseNotebook("lessons/15_running_a_class_tournament.ipynb", {}),
     # Unit 4: probability and caps; the simulations are seeded, so their printed figures are fixed.
