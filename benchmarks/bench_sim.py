@@ -7,14 +7,20 @@ Three programs answer the same questions on this machine, in one run:
     found is taken, games played to the end;
 (b) a small C program, benchmarks/sets_baseline.c, compiled with ``cc -O2`` when a C
     compiler is present (skipped, with a message, when not);
-(c) the engine, setwidgets.sim: a batch of tables or games in lockstep on numpy arrays.
+(c) the engine, setwidgets.sim: numpy deals a batch of tables or games, loops compiled
+    by numba check the tables and play the games.
 
 Printed: random 12-, 15- and 21-card tables checked per second, whole games per second,
 and Game itself driven in a tight loop (now, and before the engine's speed-ups when the
-repository's history is at hand). Each figure is a ratio measured in the same run,
-because these machines are noisy; times are CPU times of the process doing the work (the
-C program reports its own), so other programs on a shared machine disturb them less. The
-goals are printed beside the ratios, not asserted.
+repository's history is at hand). The engine's compiled loops are compiled (or loaded
+from numba's cache) before its rates are measured; the seconds that takes, in a fresh
+process, are measured and printed apart: once with nothing cached, as on a new machine,
+and once more with the compiled code on disk, as in every later session.
+
+Each figure is a ratio measured in the same run, because these machines are noisy; times
+are CPU times of the process doing the work (the C program reports its own), so other
+programs on a shared machine disturb them less. The goals are printed beside the ratios,
+not asserted.
 
 Run it with ``python benchmarks/bench_sim.py`` (or ``python3 course.py bench``).
 """
@@ -22,6 +28,7 @@ Run it with ``python benchmarks/bench_sim.py`` (or ``python3 course.py bench``).
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import shutil
 import subprocess
@@ -195,6 +202,35 @@ def game_rate_before(folder: Path) -> float | None:
     return float(out.stdout.strip())
 
 
+COMPILE = """
+import time
+start = time.perf_counter()
+from setwidgets import sim
+imported = time.perf_counter()
+sim.has_set_many(sim.deal_tables(10, 12, seed=1))
+sim.count_sets_many(sim.deal_tables(10, 12, seed=1))
+checked = time.perf_counter()
+for policy in ("first", "random"):
+    for variant in ("standard", "competition"):
+        sim.play(10, variant=variant, policy=policy, seed=1, progress=False)
+print(imported - start, checked - imported, time.perf_counter() - checked)
+"""
+
+
+def first_call_seconds(cache: Path) -> tuple[float, float, float]:
+    """Seconds to import sim, then to check the first tables, then to play the first games, in a fresh
+    process whose compiled code is kept in ``cache`` (empty: everything is compiled)."""
+    out = subprocess.run(
+        [sys.executable, "-c", COMPILE],
+        env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    imported, checked, played = map(float, out.stdout.split())
+    return imported, checked, played
+
+
 # -- the run --------------------------------------------------------------------------------------
 
 
@@ -205,6 +241,15 @@ def main() -> int:
         program = c_baseline(folder)
         if program is None:
             print("(b) skipped: no C compiler (cc, gcc or clang) on this machine")
+        cache = folder / "numba-cache"
+        fresh, cached = first_call_seconds(cache), first_call_seconds(cache)
+        print("\nThe engine's first calls in a fresh process (wall-clock seconds; not counted in the rates):")
+        print(f"{'':>24} {'import':>8} {'tables':>8} {'games':>8}")
+        print(f"{'nothing cached':>24} {fresh[0]:>8.2f} {fresh[1]:>8.2f} {fresh[2]:>8.2f}   (compiling)")
+        print(f"{'compiled code on disk':>24} {cached[0]:>8.2f} {cached[1]:>8.2f} {cached[2]:>8.2f}")
+        # This process compiles (or loads) the loops before any rate is measured.
+        sim.play(10, seed=SEED, progress=False)
+        sim.has_set_many(sim.deal_tables(10, 12, seed=SEED))
 
         print("\nRandom tables checked for a SET, per second (dealing not timed, in all three):")
         print(f"{'cards':>5} {'(a) Python':>12} {'(b) C':>12} {'engine':>12} {'vs (a)':>8} {'vs (b)':>8}")
