@@ -31,7 +31,7 @@ from setwidgets import _inputs, _words
 from setwidgets.cards import FEATURES, VALUES, Card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.deck import SIDE, deck_grid
-from setwidgets.draw.svg import scene_svg
+from setwidgets.draw.svg import _n, scene_svg
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.geometry import DIRECTIONS, direction, line, lines_through
 from setwidgets.rules import is_set
@@ -191,11 +191,6 @@ def line_strokes(
         color = line_color(direction(triple[0], triple[1]), present)
         strokes.append(Stroke(tuple(points), color, round(width, 2), tuple(card.code for card in triple)))
     return strokes
-
-
-def _n(value: float) -> str:
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def strokes_svg(strokes: Iterable[Stroke]) -> str:

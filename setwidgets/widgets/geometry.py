@@ -97,8 +97,19 @@ class _LinesView(CardsView):
         cells, _, _ = self._cells()
         return lines_svg(scene, line_strokes(scene, cells, self.lines), label=self._label())
 
+    def _title(self) -> str:  # pragma: no cover - each view defines it
+        raise NotImplementedError
+
+    @property
+    def text(self) -> str:
+        """What the picture shows, in words: a heading, then one line per SET drawn."""
+        return "\n".join([self._title(), *lines_text(self.lines)])
+
     def _label(self) -> str:
-        return ""
+        return self._title()
+
+    def _static_text(self) -> list[str]:
+        return self.text.splitlines()
 
 
 def _lines_html(title: str, lines: list[tuple[Card, ...]]) -> str:
@@ -226,11 +237,6 @@ class LinesExplorer(_LinesView):
 
     # -- words ----------------------------------------------------------------------------------
 
-    @property
-    def text(self) -> str:
-        """What the picture shows, in words: the heading, then one line per SET drawn."""
-        return "\n".join([self._title(), *lines_text(self.lines)])
-
     def _title(self) -> str:
         if not self._chosen:
             return f"{self.space.description()} Click a card to see the lines through it."
@@ -265,12 +271,6 @@ class LinesExplorer(_LinesView):
     def _highlight(self) -> dict[int, str]:
         cells = list(self.space.cells)
         return {cells.index(card): "selected" for card in self._chosen}
-
-    def _label(self) -> str:
-        return self._title()
-
-    def _static_text(self) -> list[str]:
-        return self.text.splitlines()
 
     def __repr__(self) -> str:
         chosen = " ".join(card.code for card in self._chosen) or "no card"
@@ -399,11 +399,6 @@ class PlaneBuilder(_LinesView):
 
     # -- words ----------------------------------------------------------------------------------
 
-    @property
-    def text(self) -> str:
-        """What the builder shows, in words."""
-        return "\n".join([self._title(), *lines_text(self.lines)])
-
     def _title(self) -> str:
         problem = self.problem
         if problem is not None:
@@ -451,12 +446,6 @@ class PlaneBuilder(_LinesView):
         if self._chosen is not None and self._chosen not in self.cards:
             kinds[cells.index(self._chosen)] = "hint"
         return kinds
-
-    def _label(self) -> str:
-        return self._title()
-
-    def _static_text(self) -> list[str]:
-        return self.text.splitlines()
 
     def __repr__(self) -> str:
         picks = " ".join(card.code for card in self.cards)
