@@ -572,8 +572,8 @@ class Game:
                     "and may claim when the players before are done."
                 )
             entry = s.callers[0]
-            on_table = set(s.table)
-            missing = [c for c in chosen if c not in on_table]
+            position = {card: p for p, card in enumerate(s.table)}
+            missing = [c for c in chosen if c not in position]
             if missing and all(c in entry.taken for c in missing):
                 takers = sorted({self._name(entry.taken[c], start=False) for c in missing})
                 message = (
@@ -585,7 +585,7 @@ class Game:
             elif missing:
                 raise GameError(self._not_on_table(missing))
             else:
-                claim = self._judge(index, chosen, now)
+                claim = self._judge(index, chosen, now, sorted(position[c] for c in chosen))
             self._record(
                 "claim",
                 player=index,
@@ -807,8 +807,8 @@ class Game:
             reasons.append(f"{card} ({card.name}) is not on the table: {where}")
         return "; ".join(reasons) + ". Choose three cards on the table."
 
-    def _judge(self, index: int, chosen: Triple, now: float) -> Claim:
-        """Serve the caller's claim of three cards that are all on the table."""
+    def _judge(self, index: int, chosen: Triple, now: float, positions: list[int]) -> Claim:
+        """Serve the caller's claim of three cards that are all on the table, at ``positions``."""
         s = self._state
         verdict = explain(*chosen)
         self._finish_turn(now)
@@ -825,7 +825,6 @@ class Game:
         s.players[index].sets.append(chosen)
         for waiting in s.callers:
             waiting.taken.update(dict.fromkeys(chosen, index))
-        positions = sorted(s.table.index(c) for c in chosen)
         # Replace from the deck only up to the usual table size: extra cards laid out
         # after a "no SET" are not replaced, so the table shrinks back.
         fill = max(0, min(3, self._setup.table_size - (len(s.table) - 3)))

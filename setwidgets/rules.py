@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from setwidgets import _inputs, _words
@@ -116,6 +117,12 @@ class FeatureVerdict:
         return None if self.odd_index is None else self.values[self.odd_index]
 
     def __str__(self) -> str:
+        return self._sentence
+
+    # A feature verdict never changes, and explain() hands out the same 27 per feature again and
+    # again (every claim in a game reads them): each phrase is made once, when first asked for.
+    @cached_property
+    def _sentence(self) -> str:
         f = self.feature
         if self.kind == "same":
             if f == "number":
@@ -131,7 +138,7 @@ class FeatureVerdict:
             )
         return f"two are {_value_phrase(f, pair)} and one is {_value_phrase(f, odd, one=True)}"
 
-    @property
+    @cached_property
     def summary(self) -> str:
         """A short phrase for a SET sentence: 'same color' or 'all different colors'."""
         return (
@@ -159,7 +166,7 @@ class Verdict:
     @property
     def is_set(self) -> bool:
         """True when the three cards form a SET."""
-        return not self.repeated and all(f.ok for f in self.features)
+        return all(f.kind != "two and one" for f in self.features) and not self.repeated
 
     @property
     def broken(self) -> tuple[FeatureVerdict, ...]:
@@ -282,14 +289,29 @@ def _find_sets(func: str, cards: Any, more: tuple[Any, ...]) -> list[tuple[Card,
 
 def _distinct(func: str, cards: Any, more: tuple[Any, ...]) -> list[Card]:
     """_inputs.distinct_cards, with a quick way through for a list of different Cards (a game's table)."""
-    if (
-        not more
-        and type(cards) is list
-        and all(type(card) is Card for card in cards)
-        and len({card.index for card in cards}) == len(cards)
-    ):
+    if not more and type(cards) is list and len(_quick_indices(cards)) == len(cards):
         return cards
     return _inputs.distinct_cards(func, cards, more)
+
+
+def _quick_indices(cards: list[Any]) -> list[int]:
+    """The full-deck indices of a list of different Cards (a game's table); a shorter list otherwise.
+
+    Anything but a Card is left out, and so is everything when a card comes twice, so the length
+    tells whether the list may skip the checks of :func:`_inputs.distinct_cards`.
+    """
+    indices = [card._index for card in cards if type(card) is Card]
+    return indices if len(set(indices)) == len(indices) else []
+
+
+def _indices(func: str, cards: Any, more: tuple[Any, ...]) -> tuple[list[Card], list[int]]:
+    """The cards, checked as :func:`_distinct` does, and their full-deck indices."""
+    if not more and type(cards) is list:
+        indices = _quick_indices(cards)
+        if len(indices) == len(cards):
+            return cards, indices
+    table = _inputs.distinct_cards(func, cards, more)
+    return table, [card.index for card in table]
 
 
 def _set_positions(table: list[Card]) -> list[tuple[int, int, int]]:
@@ -324,8 +346,8 @@ def first_set(cards: Iterable[Card | str], *more: Card | str) -> tuple[Card, Car
     >>> first_set(["1RSO", "2RSO", "1GTS"]) is None
     True
     """
-    table = _distinct("first_set", cards, more)
-    found = _first_positions([card.index for card in table])
+    table, indices = _indices("first_set", cards, more)
+    found = _first_positions(indices)
     return None if found is None else (table[found[0]], table[found[1]], table[found[2]])
 
 
@@ -365,7 +387,7 @@ def has_set(cards: Iterable[Card | str], *more: Card | str) -> bool:
     >>> has_set(["1RSO", "2RSO", "3RSO"]), has_set(["1RSO", "2RSO", "1GTS"])
     (True, False)
     """
-    indices = [card.index for card in _distinct("has_set", cards, more)]
+    _, indices = _indices("has_set", cards, more)
     return _first_positions(indices) is not None
 
 
