@@ -120,6 +120,25 @@ def test_clicking_a_card_draws_its_four_lines_and_a_second_card_their_one_line()
     assert explorer.click(-5, -5) is None
 
 
+def test_letters_choose_cards_on_the_board_and_escape_chooses_none():
+    explorer = LinesExplorer()
+    assert explorer.letters == list("abcdefghi")
+    assert explorer.card_names[4] == "E: two red solid squiggles"  # what a screen reader hears
+    assert explorer.press("e") and explorer.chosen == [Card.parse("2RSS")]
+    assert explorer.press("A") and explorer.chosen == [Card.parse("2RSS"), Card.parse("1RSO")]
+    assert not explorer.press("z") and len(explorer.chosen) == 2
+    assert explorer.press("Escape") and explorer.chosen == []
+    with pytest.raises(TypeError, match=r"a key such as 'a'"):
+        explorer.press(1)
+    cube = LinesExplorer(mini_deck())
+    assert cube.letters is None and not cube.press("a") and cube.chosen == []
+    builder = PlaneBuilder("1RSO 2GTS 1RSS")
+    assert builder.press("i") and builder.chosen == builder.plane[8] and len(builder.lines) == 4
+    assert builder.press("Escape") and builder.chosen is None and builder.lines == []
+    builder.set_cards("1RSO 2RSO 3RSO")
+    assert not builder.press("a") and builder.chosen is None
+
+
 def test_the_explorer_shows_the_cube_and_the_deck():
     cube = LinesExplorer(mini_deck(), through="2RTS")
     assert len(cube.lines) == 13 and len(drawn_lines(cube.svg())) == 13

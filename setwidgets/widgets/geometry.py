@@ -47,8 +47,12 @@ from setwidgets.geometry import direction, line, lines_through, magic_square, pa
 from setwidgets.rules import find_sets, third_card
 from setwidgets.widgets._view import CardsView, check_width
 from setwidgets.widgets.pickers import CardPicker
+from setwidgets.widgets.table import LETTERS
 
 __all__ = ["LinesExplorer", "PlaneBuilder"]
+
+_LETTERED = 9
+"""Layouts of up to this many cards (the 3 x 3 board and the magic square) name their cards by letters."""
 
 
 class _LinesView(CardsView):
@@ -67,11 +71,37 @@ class _LinesView(CardsView):
         """The lines drawn now, each a SET of three cards."""
         return []
 
+    @property
+    def letters(self) -> list[str | None] | None:
+        """The keyboard letter of each card on a 3 x 3 layout ('a' top left, 'i' bottom right), else None."""
+        cells = self._cells()[0]
+        return LETTERS.letters(len(cells)) if len(cells) <= _LETTERED else None
+
+    def press(self, key: str) -> bool:
+        """A key press: on a 3 x 3 layout a card's letter chooses it as a click does; Escape
+        chooses none. True when the key did something."""
+        if not isinstance(key, str):
+            raise TypeError(f"press() takes a key such as 'a'; got {_inputs.what(key)}")
+        if key.lower() == "escape":
+            self._choose_none()
+            return True
+        cells = self._cells()[0]
+        position = LETTERS.position(key, len(cells)) if self.letters else None
+        card = None if position is None else cells[position]
+        return card is not None and self._choose_pressed(card)
+
+    def _choose_none(self) -> None:  # pragma: no cover - each view defines it
+        raise NotImplementedError
+
+    def _choose_pressed(self, card: Card) -> bool:  # pragma: no cover - each view defines it
+        raise NotImplementedError
+
     def _scene(self) -> geo.Scene:
         cells, columns, scale = self._cells()
         return geo.scene(
             cells,
             columns=columns,
+            letters=self.letters,
             highlight=self._highlight(),
             theme=self.theme,
             scale=scale,
@@ -133,8 +163,10 @@ class LinesExplorer(_LinesView):
     Click one card: the lines through it are drawn, one color per direction (4 on
     the 3 x 3 board, 13 in the cube, 40 in the deck). Click a second card: the one
     line through both; tick *parallel lines* to draw every line of that direction.
-    A third click starts again. Public: :meth:`choose`, :meth:`click`, :meth:`clear`,
-    :attr:`chosen`, :attr:`lines`, :attr:`parallel`, :attr:`text`, :attr:`layout`.
+    A third click starts again. On the 3 x 3 board the letters a to i choose cards from the
+    keyboard too, and Escape chooses none. Public: :meth:`choose`, :meth:`click`, :meth:`press`,
+    :meth:`clear`, :attr:`chosen`, :attr:`lines`, :attr:`parallel`, :attr:`text`, :attr:`space`
+    (the layout).
     """
 
     def __init__(
@@ -171,6 +203,7 @@ class LinesExplorer(_LinesView):
         )
         self.add_class("setw-lines")
         self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
+        self.canvas.on_key_down(lambda key, *_: self.press(key))
         self._update()
 
     def _check_in_space(self, card: Card) -> None:
@@ -226,6 +259,13 @@ class LinesExplorer(_LinesView):
         """Choose no card: no line is drawn."""
         self._chosen = []
         self._update()
+
+    def _choose_none(self) -> None:
+        self.clear()
+
+    def _choose_pressed(self, card: Card) -> bool:
+        self.choose(card)
+        return True
 
     def click(self, x: float, y: float) -> Card | None:
         """A click at canvas pixel (x, y): chooses the card there; returns it, or None between cards."""
@@ -284,11 +324,12 @@ class PlaneBuilder(_LinesView):
     cards of their plane with :func:`~setwidgets.rules.third_card` alone, arranged
     so that every row, column and diagonal is a SET (the three picks are framed,
     top left, next to it and under it). Click a card of the square to draw its four
-    lines in the plane. When the three cards are one SET, or a card is picked twice,
+    lines in the plane (or press its letter, a to i; Escape draws none). When the three
+    cards are one SET, or a card is picked twice,
     it draws them and says why they span no plane.
 
     Public: :meth:`set_cards`, :attr:`cards`, :attr:`plane` (None when there is
-    none), :attr:`square`, :attr:`problem`, :meth:`choose`, :meth:`click`,
+    none), :attr:`square`, :attr:`problem`, :meth:`choose`, :meth:`click`, :meth:`press`,
     :attr:`lines`, :attr:`text`, :attr:`pickers`.
     """
 
@@ -321,6 +362,7 @@ class PlaneBuilder(_LinesView):
         for picker in self.pickers:
             picker.on_change(lambda _card: self._picked())
         self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
+        self.canvas.on_key_down(lambda key, *_: self.press(key))
         self._update()
 
     # -- state ----------------------------------------------------------------------------------
@@ -387,6 +429,16 @@ class PlaneBuilder(_LinesView):
         self._chosen = None if card == self._chosen else card
         self._update()
         return self.lines
+
+    def _choose_none(self) -> None:
+        if self.plane is not None:
+            self.choose(None)
+
+    def _choose_pressed(self, card: Card) -> bool:
+        if self.plane is None:
+            return False
+        self.choose(card)
+        return True
 
     def click(self, x: float, y: float) -> Card | None:
         """A click at canvas pixel (x, y): draws the lines through the card there; returns it or None."""

@@ -173,6 +173,18 @@ def test_the_plane_builder_shows_the_magic_square_its_lines_and_why_a_set_spans_
     assert_frames(nb, canvas, rects, {0: "selected", 1: "selected", 3: "selected", 8: "hint"})
     nb.screenshot("geometry-03-plane-and-lines", selector=PLANE)
 
+    # The keyboard: the canvas has the focus after the click; Escape draws no line, "e" the centre's.
+    nb.page.keyboard.press("Escape")
+    twin.press("Escape")
+    nb.wait_text(f"{PLANE} .setw-plane-text", "Click a card to draw its lines")
+    nb.wait_color(canvas, CLASSIC.highlights["hint"][0], around(rects[8]), min_pixels=0)
+    nb.page.keyboard.press("e")
+    twin.press("e")
+    assert twin.chosen == twin.plane[4]
+    nb.wait_text(f"{PLANE} .setw-plane-text", f"through {twin.plane[4].name}")
+    nb.wait_color(canvas, CLASSIC.highlights["hint"][0], around(rects[4]), min_pixels=100)
+    assert_lines_drawn(nb, canvas, twin.strokes)
+
     # Card 3 becomes the third card of cards 1 and 2, one dropdown at a time: 3POD.
     for feature, value in (("number", 3), ("color", "purple"), ("shading", "open"), ("shape", "diamond")):
         pick(nb, PLANE, 2, feature, value)
