@@ -201,7 +201,8 @@ def test_collinear_or_repeated_picks_show_why_there_is_no_plane():
     with pytest.raises(ValueError) as error:
         plane("1RSO 2RSO 3RSO")
     assert builder.problem == str(error.value)
-    assert builder.text.startswith("No plane: ") and "form a SET" in builder.text
+    assert builder.text.startswith("No plane: a plane needs three cards that are not in one SET; 1RSO, 2RSO")
+    assert "form a SET" in builder.text and "plane()" not in builder.text
     assert builder.lines == [tuple(Card.parse(c) for c in ("1RSO", "2RSO", "3RSO"))]
     assert builder.highlights == {0: "odd", 1: "odd", 2: "odd"}
     assert builder.click(*centre(builder, "1RSO")) is None

@@ -454,7 +454,8 @@ class PlaneBuilder(_LinesView):
     def _title(self) -> str:
         problem = self.problem
         if problem is not None:
-            return "No plane: " + problem
+            # The message names the function; in the builder it is the plane itself that needs them.
+            return "No plane: " + problem.replace("plane() needs", "a plane needs", 1)
         a, b, c = self.cards
         cards = self.plane or []
         sets = len(find_sets(cards))
