@@ -44,6 +44,8 @@ __all__ = [
     "along",
     "difference",
     "direction",
+    "is_magic_square",
+    "is_plane",
     "line",
     "lines_through",
     "magic_square",
@@ -258,6 +260,42 @@ def plane(
     given = tuple(x for x in (a, b, c) if x is not None)
     cards = _three_not_collinear("plane", given)
     return [card for row in magic_square(*cards) for card in row]
+
+
+def is_plane(cards: Iterable[Card | str] | str) -> bool:
+    """True when the cards are the 9 cards of one plane: 9 different cards holding the third card
+    of any two of them (then their 12 lines are all SETs).
+
+    >>> is_plane(plane("1RSO", "2GTS", "1RSS")), is_plane(full_deck()[:9]), is_plane(full_deck()[:8])
+    (True, True, False)
+    """
+    table = _inputs.distinct_cards("is_plane", cards)
+    present = set(table)
+    return len(table) == 9 and all(third_card(x, y) in present for x, y in itertools.combinations(table, 2))
+
+
+def is_magic_square(square: Sequence[Sequence[Card | str]]) -> bool:
+    """True when ``square`` is 3 rows of 3 different cards whose rows, columns and both diagonals are SETs.
+
+    Such a square is always a plane (:func:`is_plane`), laid out as :func:`magic_square` lays it out.
+
+    >>> is_magic_square(magic_square("1RSO", "2GTS", "1RSS"))
+    True
+    >>> is_magic_square([["1RSO", "2RSO", "3RSO"], ["1GSO", "2GSO", "3GSO"], ["1PSO", "2PSO", "3PSD"]])
+    False
+    """
+    if isinstance(square, (str, bytes)) or not isinstance(square, Iterable):
+        raise TypeError(f"a magic square is 3 rows of 3 cards; got {_inputs.what(square)}")
+    rows = [list(_inputs.exactly("is_magic_square", (row,), 3)) for row in square]
+    if len(rows) != 3:
+        raise ValueError(f"a magic square has 3 rows of 3 cards; got {_words.count(len(rows), 'row')}")
+    twice = _inputs.repeated(card for row in rows for card in row)
+    if twice is not None:
+        raise ValueError(
+            f"is_magic_square() got the card {twice.name} ({twice}) twice; each card appears once"
+        )
+    lines = [*rows, *zip(*rows), [rows[i][i] for i in range(3)], [rows[i][2 - i] for i in range(3)]]
+    return all(third_card(a, b) == c for a, b, c in lines)
 
 
 @cache

@@ -13,6 +13,8 @@ from setwidgets.geometry import (
     along,
     difference,
     direction,
+    is_magic_square,
+    is_plane,
     line,
     lines_through,
     magic_square,
@@ -150,6 +152,35 @@ def test_a_magic_square_has_eight_sets_in_its_rows_columns_and_diagonals():
         ]
         assert len(lines) == 8 and all(is_set(line) for line in lines)
         assert [card for row in square for card in row] == plane(a, b, c)
+
+
+def test_planes_and_magic_squares_are_recognised():
+    rng = random.Random(4)
+    for _ in range(50):
+        cards = plane(*non_collinear(rng))
+        assert is_plane(cards) and is_plane(reversed(cards))
+        assert is_magic_square(magic_square(cards[0], cards[1], cards[3]))
+        shuffled = rng.sample(cards, 9)
+        square = [shuffled[0:3], shuffled[3:6], shuffled[6:9]]
+        lines = [
+            *square,
+            *zip(*square),
+            [square[i][i] for i in range(3)],
+            [square[i][2 - i] for i in range(3)],
+        ]
+        assert is_magic_square(square) == all(is_set(line) for line in lines)
+    assert not is_plane(DECK[:8]) and not is_plane(DECK[:10]) and not is_plane(DECK[:6] + DECK[9:12])
+    assert is_plane(mini_deck(color="red", shading="solid"))
+    with pytest.raises(ValueError, match=r"3 rows"):
+        is_magic_square(magic_square("1RSO 2GTS 1RSS")[:2])
+    with pytest.raises(ValueError, match=r"twice"):
+        is_magic_square([["1RSO", "2RSO", "3RSO"]] * 3)
+    with pytest.raises(TypeError, match=r"exactly three cards"):
+        is_magic_square([["1RSO", "2RSO"], ["1GSO", "2GSO"], ["1PSO", "2PSO"]])
+    with pytest.raises(TypeError, match=r"3 rows of 3 cards"):
+        is_magic_square(5)
+    with pytest.raises(ValueError, match=r"twice"):
+        is_plane(["1RSO"] * 9)
 
 
 def test_collinear_or_repeated_cards_span_no_plane_and_say_why():
