@@ -9,8 +9,10 @@ Write each card as its vector in Z_3^4 (see :mod:`setwidgets.cards`). Then
   are *parallel*, and the 81 cards fall into 27 parallel lines for each of the 40
   directions (:func:`direction`, :data:`DIRECTIONS`, :func:`parallel_classes`);
 - three cards not in one SET span a *plane* of 9 cards whose 12 lines are all SETs;
-  :func:`plane` builds it with ``third_card`` alone, and :func:`magic_square`
-  arranges it so that every row, column and diagonal is a SET;
+  :func:`plane` builds it with ``third_card`` alone, :func:`magic_square`
+  arranges it so that every row, column and diagonal is a SET, :func:`is_plane` and
+  :func:`is_magic_square` recognise them, and :func:`planes_through` lists the planes
+  through some cards;
 - the maps that send SETs to SETs are the *affine maps* ``v -> M v + s`` with ``M``
   invertible mod 3 (:class:`AffineMap`); relabelling features and values is one kind,
   translating is another.
