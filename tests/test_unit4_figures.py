@@ -152,6 +152,13 @@ def test_lesson_13_the_odds_in_play(lesson):
     )
     assert rand_high < game_low, "the intervals of play and random deals are apart"
     assert 3.0 < rand_low < rand_high < 3.5, "random deals agree with lesson 12"
+    _, play15_low, play15_high = numbers(
+        r"15 cards in play: ([\d.]+)%\s+\(95% interval ([\d.]+)% to ([\d.]+)%\)", printed
+    )
+    _, cond_low, cond_high = numbers(
+        r"the first 12 without a SET: ([\d.]+)%\s+\(([\d.]+)% to ([\d.]+)%\)", printed
+    )
+    assert play15_low <= cond_high and cond_low <= play15_high and "agree within their intervals" in prose
     (ratio,) = numbers(r"has no SET ([\d.]+) times as often", printed)
     assert ratio == pytest.approx(game / rand, abs=0.06) and round(ratio) == 2 and "about twice" in prose
     expected9, left9, half = numbers(
