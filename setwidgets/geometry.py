@@ -415,6 +415,26 @@ def _completed(steps: list[Vector]) -> list[Vector]:
     return basis
 
 
+_POSITIONS = (0, 1, 2)
+
+
+def _positions(feature: str, renamed: Any) -> list[int]:
+    """The positions of the values a relabeling gives a feature, checked to be its three values."""
+    where = {value: position for position, value in enumerate(VALUES[feature])}
+    items = list(renamed) if isinstance(renamed, Iterable) and not isinstance(renamed, (str, bytes)) else []
+    try:
+        positions = [where.get(value, -1) for value in items]
+    except TypeError:  # an unhashable item is no value of a feature
+        positions = []
+    if sorted(positions) != list(_POSITIONS):
+        raise ValueError(
+            f"values[{feature!r}] must list the three {_words.plural(feature)} "
+            f"{_words.and_list([str(v) for v in VALUES[feature]])} once each, in a new order; "
+            f"got {_inputs.short(renamed)}"
+        )
+    return positions
+
+
 class AffineMap:
     """A map of the deck that sends every SET to a SET: the card of vector ``v`` goes to ``M v + s`` mod 3.
 
@@ -507,15 +527,9 @@ class AffineMap:
         matrix = [[0] * _DIMENSION for _ in range(_DIMENSION)]
         shift = [0] * _DIMENSION
         for i, feature in enumerate(FEATURES):
-            renamed = tuple(values.get(feature, VALUES[feature]))
-            if sorted(renamed, key=str) != sorted(VALUES[feature], key=str):
-                raise ValueError(
-                    f"values[{feature!r}] must list the three {_words.plural(feature)} "
-                    f"{_words.and_list([str(v) for v in VALUES[feature]])} once each, in a new order; "
-                    f"got {_inputs.short(values[feature])}"
-                )
-            # The value in position k becomes renamed[k]: k -> m k + t with t = its image of 0.
-            positions = [VALUES[feature].index(value) for value in renamed]
+            renamed = values.get(feature)
+            # The value in position k becomes renamed[k]: k -> m k + t with t = the image of 0.
+            positions = _POSITIONS if renamed is None else _positions(feature, renamed)
             matrix[i][FEATURES.index(order[i])] = (positions[1] - positions[0]) % 3
             shift[i] = positions[0]
         # One non-zero entry in each row and each column: invertible.
@@ -560,8 +574,11 @@ class AffineMap:
 
     def __call__(self, card: Card | str) -> Card:
         """The image of one card."""
-        v = as_card(card).vector
-        return _card(sum(m * x for m, x in zip(row, v)) + s for row, s in zip(self.matrix, self.shift))
+        a, b, c, d = as_card(card).vector
+        index = 0
+        for (m0, m1, m2, m3), s in zip(self.matrix, self.shift):
+            index = index * 3 + (m0 * a + m1 * b + m2 * c + m3 * d + s) % 3
+        return _DECK[index]
 
     def image(self, cards: Iterable[Card | str] | str) -> list[Card]:
         """The images of several cards, in order."""

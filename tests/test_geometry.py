@@ -288,6 +288,12 @@ def test_bad_maps_are_refused_with_their_reason():
         AffineMap.relabeling(("color", "color", "shape", "shading"))
     with pytest.raises(ValueError, match=r"three colors red, green and purple once each"):
         AffineMap.relabeling(values={"color": ("red", "red", "green")})
+    with pytest.raises(ValueError, match=r"three numbers 1, 2 and 3 once each"):
+        AffineMap.relabeling(values={"number": ("1", "2", "3")})
+    with pytest.raises(ValueError, match=r"three shapes"):
+        AffineMap.relabeling(values={"shape": "oval squiggle diamond"})
+    with pytest.raises(ValueError, match=r"three shadings"):
+        AffineMap.relabeling(values={"shading": [["solid"], "striped", "open"]})
     with pytest.raises(ValueError, match=r"not a feature"):
         AffineMap.relabeling(values={"colour": ("red", "green", "purple")})
     with pytest.raises(TypeError, match=r"another AffineMap"):
