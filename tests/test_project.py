@@ -150,6 +150,8 @@ DOCTESTED = [
     "setwidgets.widgets.standings",
     "setwidgets.sim",
     "setwidgets.caps",
+    "setwidgets.geometry",
+    "setwidgets.draw.lines",
 ]
 
 
