@@ -64,8 +64,7 @@ import numbers
 import random
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sized
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any
@@ -229,13 +228,15 @@ class _State:
         snapshot's ``rng`` is None.
         """
         saved = object.__new__(_State)  # every field is set here: no need for __init__'s defaults
+        for name in _STATE_KEPT:
+            setattr(saved, name, getattr(self, name))
         for name, copy in _STATE_COPIES:
             setattr(saved, name, copy(getattr(self, name)))
         return saved
 
     def restore(self, saved: _State) -> None:
         """Put every field but the generator back as it was in ``saved``."""
-        for name, _ in _STATE_COPIES:
+        for name in _STATE_FIELDS:
             if name != "rng":
                 setattr(self, name, getattr(saved, name))
 
@@ -269,7 +270,14 @@ _COPY_BY_KIND: dict[str, Callable[[Any], Any]] = {
     "count": _same,
     "hint": _same,
 }
-_STATE_COPIES = tuple((f.name, _COPY_BY_KIND.get(f.metadata["kind"], _copied)) for f in fields(_State))
+_STATE_FIELDS = tuple(f.name for f in fields(_State))
+# The values a move replaces but never changes in place are kept as they are (no call to copy them).
+_STATE_KEPT = tuple(f.name for f in fields(_State) if _COPY_BY_KIND.get(f.metadata["kind"]) is _same)
+_STATE_COPIES = tuple(
+    (f.name, _COPY_BY_KIND.get(f.metadata["kind"], _copied))
+    for f in fields(_State)
+    if f.name not in _STATE_KEPT
+)
 
 
 def _codes(cards: Iterable[Card]) -> str:
@@ -696,34 +704,9 @@ class Game:
 
     # -- the machinery ----------------------------------------------------------
 
-    @contextmanager
-    def _move(self) -> Iterator[None]:
+    def _move(self) -> _Move:
         """Run one move: undo everything if it raises, tell the observers if it succeeds."""
-        saved = self._state.snapshot()
-        self._pending = []
-        self._rng_before = None
-        try:
-            yield
-        except BaseException:
-            self._state.restore(saved)
-            if self._rng_before is not None:
-                # Into the same generator: a random.Random passed in as the seed stays shared.
-                self._state.rng.setstate(self._rng_before)
-            self._pending = []
-            raise
-        events, self._pending = self._pending, []
-        for event in events:
-            for callback in list(self._observers):
-                try:
-                    callback(json.loads(json.dumps(event)))
-                except Exception as error:  # noqa: BLE001 - a broken observer must not undo a made move
-                    warnings.warn(
-                        f"the on_change callback {_callback_name(callback)} raised "
-                        f"{type(error).__name__}: {error} (the {event['type']} was made; "
-                        "the other callbacks were told)",
-                        RuntimeWarning,
-                        stacklevel=4,
-                    )
+        return _Move(self)
 
     def _record(self, kind: str, **data: Any) -> None:
         event = {"type": kind, "time": self._now(), **data}
@@ -940,6 +923,45 @@ class Game:
         else:
             reason = "the deck is empty and no SET is left on the table"
         self._record("over", reason=reason, scores=self.scores, lost=s.lost)
+
+
+class _Move:
+    """The context of one move of a game (see Game._move); a plain class, as every move makes one."""
+
+    __slots__ = ("game", "saved")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __enter__(self) -> None:
+        game = self.game
+        self.saved = game._state.snapshot()
+        game._pending = []
+        game._rng_before = None
+
+    def __exit__(self, kind: type[BaseException] | None, raised: BaseException | None, trace: Any) -> bool:
+        game = self.game
+        if kind is not None:
+            game._state.restore(self.saved)
+            if game._rng_before is not None:
+                # Into the same generator: a random.Random passed in as the seed stays shared.
+                game._state.rng.setstate(game._rng_before)
+            game._pending = []
+            return False  # the error goes on to the caller
+        events, game._pending = game._pending, []
+        for event in events:
+            for callback in list(game._observers):
+                try:
+                    callback(json.loads(json.dumps(event)))
+                except Exception as error:  # noqa: BLE001 - a broken observer must not undo a made move
+                    warnings.warn(
+                        f"the on_change callback {_callback_name(callback)} raised "
+                        f"{type(error).__name__}: {error} (the {event['type']} was made; "
+                        "the other callbacks were told)",
+                        RuntimeWarning,
+                        stacklevel=3,  # the code that made the move
+                    )
+        return False
 
 
 def _no_set_in(cards: list[Card]) -> bool:

@@ -180,9 +180,10 @@ class Verdict:
         if self.repeated:
             twice = next(c for c in self.cards if self.cards.count(c) > 1)
             return f"Not a SET: the same card ({twice.name}) is used more than once."
-        if self.is_set:
-            return "A SET: " + _words.and_list([f.summary for f in self.features]) + "."
-        return "Not a SET: " + "; ".join(str(f) for f in self.broken) + "."
+        broken = [str(f) for f in self.features if f.kind == "two and one"]
+        if broken:
+            return "Not a SET: " + "; ".join(broken) + "."
+        return "A SET: " + _words.and_list([f.summary for f in self.features]) + "."
 
     def details(self) -> str:
         """Several lines: the verdict, then each feature and the odd card out."""
