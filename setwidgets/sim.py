@@ -376,7 +376,8 @@ def _as_tables(tables: Any) -> np.ndarray:
             "tables must be a 2-d array of card indices 0 to 80, one table a row, like "
             f"deal_tables(1000, 12); got {_inputs.short(array)} of shape {array.shape}"
         )
-    return array.astype(np.intp, copy=False)
+    # One layout and type for the compiled loop (another would be compiled anew, taking seconds).
+    return np.ascontiguousarray(array, dtype=np.intp)
 
 
 def count_sets_many(tables: Any) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The simulation engine: random tables, whole games in lockstep, and the tally.
+"""The simulation engine: random tables, whole games in its compiled loop, and the tally.
 
 The engine must agree with the rest of the package: with find_sets and has_set on every
 table, and with Game on every move of a game (the same SETs taken in the same order, for
@@ -65,6 +65,20 @@ def test_tables_without_a_set_are_seen_as_such():
 
 def test_the_whole_deck_holds_1080_sets():
     assert sim.count_sets_many([list(range(81))]).tolist() == [1080]
+
+
+def test_tables_of_any_integer_type_and_layout_give_the_same_answers():
+    tables = sim.deal_tables(200, 14, seed=5)
+    counts = sim.count_sets_many(tables).tolist()
+    assert sim.count_sets_many(tables.astype(np.uint8)).tolist() == counts
+    assert sim.count_sets_many(tables.T.copy().T).tolist() == counts  # a column-major array
+    assert sim.count_sets_many(tables[:, ::2]).tolist() == [count_sets(cards_of(r)) for r in tables[:, ::2]]
+
+
+def test_the_compiled_loops_keep_their_machine_code_on_disk():
+    # A lesson calls the engine in a fresh kernel: compiling anew each time would take seconds.
+    for kernel in (sim._scan_tables, sim._play_games):
+        assert type(kernel._cache).__name__ == "FunctionCache"
 
 
 @pytest.mark.parametrize(
@@ -175,10 +189,12 @@ def test_the_random_policy_picks_each_set_of_a_table_about_equally_often():
     assert [t[0] for t in first.taken] != [t[0] for t in tally.taken]
 
 
-def test_a_run_repeats_with_its_seed_and_says_it():
-    one = sim.play(300, seed=11, progress=False)
-    two = sim.play(300, seed=11, progress=False)
+@pytest.mark.parametrize("policy", ["first", "random"])
+def test_a_run_repeats_with_its_seed_and_says_it(policy):
+    one = sim.play(300, seed=11, policy=policy, keep_sets=True, progress=False)
+    two = sim.play(300, seed=11, policy=policy, keep_sets=True, progress=False)
     assert (one.tables, one.no_set, one.left, one.sets) == (two.tables, two.no_set, two.left, two.sets)
+    assert one.taken == two.taken
     assert one.seed == 11
     fresh = sim.play(10, progress=False)
     assert isinstance(fresh.seed, int)
