@@ -104,6 +104,27 @@ def test_unit_three_lessons_follow_and_point_to_exercise_five():
         assert f"`{name}`" in readme, f"lessons/README.md lists {name}"
 
 
+UNIT_FOUR = {
+    "11_how_many_sets.ipynb": "exercises/release/06_probability/probability.ipynb",
+    "12_a_table_with_no_set.ipynb": "exercises/release/06_probability/probability.ipynb",
+    "13_odds_in_a_real_game.ipynb": "exercises/release/06_probability/probability.ipynb",
+    "14_caps.ipynb": "exercises/release/07_caps/caps.ipynb",
+}
+
+
+def test_unit_four_lessons_follow_point_to_their_exercises_and_are_on_the_map():
+    names = [path.name for path in LESSONS]
+    assert names[11:15] == list(UNIT_FOUR), names
+    readme = (LESSON_DIR / "README.md").read_text()
+    for name, exercise in UNIT_FOUR.items():
+        last = nbformat.read(LESSON_DIR / name, as_version=4).cells[-1].source
+        assert f"`{exercise}`" in last, f"{name} ends by pointing to {exercise}"
+        assert f"`{Path(name).stem}`" in _markdown("00_start_here.ipynb"), f"the course map lists {name}"
+        assert f"`{name}`" in readme, f"lessons/README.md lists {name}"
+    assert "`11_how_many_sets.ipynb`" in _markdown("10_symmetry.ipynb"), "lesson 10 points on to lesson 11"
+    assert "being written" not in readme + _markdown("00_start_here.ipynb"), "every unit is written"
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=_ids)
 def test_lesson_is_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
