@@ -78,3 +78,38 @@ class Clock:
 def clock() -> Clock:
     """A fresh hand-moved clock at t = 100 s."""
     return Clock()
+
+
+# -- lessons, run once per test session ----------------------------------------------------------
+
+# A lesson's slowest cell simulates millions of deals; on a busy two-core machine it stays well under this.
+LESSON_CELL_TIMEOUT = 120
+_LESSON_RUNS: dict[Path, tuple[object, float]] = {}
+
+
+def run_lesson(path: Path) -> tuple[object, float]:
+    """Run a copy of a lesson in a fresh kernel, from its folder, like a student; give it and its seconds.
+
+    A last cell prints the kernel's Python, so a test can check that the lesson ran on .venv.
+    Each lesson runs once per session: the tests that read what it printed share that run.
+    Raises nbclient's CellExecutionError, naming the cell, when any cell fails.
+    """
+    path = Path(path).resolve()
+    if path not in _LESSON_RUNS:
+        import time
+
+        import nbformat
+        from nbclient import NotebookClient
+
+        nb = nbformat.read(path, as_version=4)
+        nb.cells.append(nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
+        client = NotebookClient(
+            nb,
+            timeout=LESSON_CELL_TIMEOUT,
+            kernel_name="python3",  # the kernel spec's "python" is this interpreter, the project's .venv
+            resources={"metadata": {"path": str(path.parent)}},
+        )
+        start = time.perf_counter()
+        client.execute()
+        _LESSON_RUNS[path] = (nb, time.perf_counter() - start)
+    return _LESSON_RUNS[path]

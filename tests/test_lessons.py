@@ -4,18 +4,15 @@ be able to do first, a recap and a pointer to an existing exercise last)."""
 
 import re
 import sys
-import time
 from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from conftest import run_lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON_DIR = ROOT / "lessons"
 LESSONS = sorted(LESSON_DIR.glob("*.ipynb"))
-# The slowest cell simulates many deals; on a busy two-core machine it stays well under this.
-CELL_TIMEOUT = 120
 
 pytestmark = pytest.mark.notebooks
 
@@ -151,24 +148,9 @@ def test_lesson_opens_with_goals_and_ends_with_recap_and_exercise(path):
         assert "exercises/release/" in last.source, "the recap points to the matching exercise"
 
 
-def _run(path: Path):
-    """Execute a copy of the notebook in a fresh kernel, from the lessons folder, like a student."""
-    nb = nbformat.read(path, as_version=4)
-    probe = nbformat.v4.new_code_cell("import sys\nprint(sys.executable)")
-    nb.cells.append(probe)
-    # The kernel spec's "python" is replaced by this interpreter, the project's .venv.
-    client = NotebookClient(
-        nb, timeout=CELL_TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(LESSON_DIR)}}
-    )
-    client.execute()  # raises CellExecutionError, naming the cell, when any cell fails
-    return nb
-
-
 @pytest.mark.parametrize("path", LESSONS, ids=_ids)
 def test_lesson_runs_headless_without_errors_or_warnings(path):
-    start = time.perf_counter()
-    nb = _run(path)
-    seconds = time.perf_counter() - start
+    nb, seconds = run_lesson(path)
     if path.name in UNIT_THREE:
         assert seconds < UNIT_THREE_SECONDS, f"{path.name} took {seconds:.1f} s to run"
     *cells, probe = _code_cells(nb)

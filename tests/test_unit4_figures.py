@@ -14,10 +14,9 @@ from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
+from conftest import run_lesson
 
 from setwidgets import full_deck, has_set, mini_deck
 
@@ -41,25 +40,19 @@ FULL_SET_FREE = {3: 84240, 4: 1579500, 5: 22441536, 6: 247615056, 7: 2144076480,
 
 @pytest.fixture(scope="module")
 def lesson():
-    """Run a lesson once; give its printed text and the text of its markdown cells."""
-    done: dict[str, tuple[str, str]] = {}
+    """Run a lesson (once per session, shared with test_lessons); give its printed text and its prose."""
 
     def run(stem: str) -> tuple[str, str]:
-        if stem not in done:
-            nb = nbformat.read(LESSONS / f"{stem}.ipynb", as_version=4)
-            NotebookClient(
-                nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(LESSONS)}}
-            ).execute()
-            printed = "".join(
-                output.get("text", "")
-                for cell in nb.cells
-                if cell.cell_type == "code"
-                for output in cell.outputs
-                if output.get("name") == "stdout"
-            )
-            prose = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
-            done[stem] = (printed, " ".join(prose.split()))
-        return done[stem]
+        nb, _ = run_lesson(LESSONS / f"{stem}.ipynb")
+        printed = "".join(
+            output.get("text", "")
+            for cell in nb.cells
+            if cell.cell_type == "code"
+            for output in cell.outputs
+            if output.get("name") == "stdout"
+        )
+        prose = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+        return printed, " ".join(prose.split())
 
     return run
 
