@@ -14,12 +14,16 @@ commands:
   mutate   mutation testing of the core with mutmut (not part of 'test'): prints the
            kill rate and the surviving mutants. Further arguments are mutant names or
            patterns, e.g. 'setwidgets.cards.*'.
+  report   after 'nbgrader autograde' in exercises/: the submissions and cells a teacher
+           should look at, and why (code that changes how cells run, the package's
+           reference functions, files and processes, cells that stopped the kernel).
+           Further arguments are assignment names, e.g. 01_magic_rule.
   help     this text (also -h and --help).
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
 changes; the first run takes a few minutes. The browser tests need Debian's Chromium and
-the printables' tests its poppler-utils; when they are missing, 'test' installs them with
-apt-get (as root, or through sudo).
+the printables' tests its poppler-utils, and grading in a sandbox bubblewrap; when they
+are missing, 'test' installs them with apt-get (as root, or through sudo).
 Without a command, or with an unknown one, course.py prints this text and exits with 2.
 """
 
@@ -139,6 +143,12 @@ def ensure_poppler() -> None:
         _apt_install("poppler-utils", "The printables' tests")
 
 
+def ensure_bubblewrap() -> None:
+    """Install Debian's bubblewrap (bwrap), the sandbox of the grading kernels, when missing."""
+    if sys.platform.startswith("linux") and not shutil.which("bwrap"):
+        _apt_install("bubblewrap", "Grading in a sandbox")
+
+
 def lab_command(args: list[str]) -> list[str]:
     """The JupyterLab command line of ``course.py lab``; it runs with ROOT as its folder.
 
@@ -193,6 +203,7 @@ def test(args: list[str]) -> int:
     ensure_venv("test")
     ensure_chromium()
     ensure_poppler()
+    ensure_bubblewrap()
     say("ruff: lint and format check")
     checks = [
         [str(BIN / "ruff"), "check", "."],
@@ -268,7 +279,12 @@ def mutate(args: list[str]) -> int:
     return status
 
 
-COMMANDS = {"lab": lab, "test": test, "bench": bench, "mutate": mutate}
+def report(args: list[str]) -> int:
+    ensure_venv("course")
+    return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.report", str(ROOT / "exercises"), *args])
+
+
+COMMANDS = {"lab": lab, "test": test, "bench": bench, "mutate": mutate, "report": report}
 HELP = ("help", "-h", "--help")
 
 

@@ -44,3 +44,31 @@ c.ExecutePreprocessor.timeout = 30
 # zip_collect: notebooks downloaded from a learning platform, named <student id>_<notebook>,
 # for example ana_magic_rule.ipynb, go in downloaded/<assignment>/archive/ (zip files too).
 c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[A-Za-z0-9.-]+)_(?P<file_id>[a-z0-9_]+\.ipynb)$"
+
+# -- grades a teacher can trust (see "Sandbox, report and feedback" in README.md) -------------
+# Autograde runs each notebook in a sandbox (setwidgets/grading/sandbox.py): read-only system,
+# no network, source/, the gradebook, the other students and the exchange out of sight, limits
+# on memory, CPU time and processes, and nothing left running afterwards. A cell that kills
+# the kernel or ignores the interrupt fails on its own: the rest of the notebook is graded in
+# a fresh kernel. Without bubblewrap, grading still works and the log says it is not sandboxed.
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.converters.autograde import Autograde  # noqa: E402
+from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
+
+from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests  # noqa: E402
+from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
+
+c.Autograde.autograde_preprocessors = [
+    GradingExecute if step is Execute else step for step in Autograde.autograde_preprocessors.default()
+] + [FlagSuspiciousCells]
+c.SandboxedKernelManager.sandbox = True
+c.SandboxedKernelManager.hidden = [str(COURSE_ROOT), c.Exchange.root]
+c.SandboxedKernelManager.memory = 2 * 2**30  # bytes of address space per notebook
+c.SandboxedKernelManager.cpu_seconds = 600  # CPU seconds per kernel
+c.SandboxedKernelManager.processes = 512  # processes and threads
+
+# Feedback: each hidden test shows whether it passed and its failure message, not its code.
+# Set this to False to hand out the hidden tests' code in the feedback, as nbgrader does.
+HIDE_HIDDEN_TESTS_IN_FEEDBACK = True
+c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+c.HideHiddenTests.enabled = HIDE_HIDDEN_TESTS_IN_FEEDBACK

@@ -1,0 +1,10 @@
+"""Grading the course's exercises with nbgrader: a sandbox, sturdy execution, a report, discreet feedback.
+
+This package is for the teacher's side and uses nbgrader and jupyter_client; the core of
+setwidgets never imports it. ``exercises/nbgrader_config.py`` puts it to work:
+
+- :mod:`setwidgets.grading.sandbox`: grading kernels run in a bubblewrap sandbox;
+- :mod:`setwidgets.grading.preprocessors`: a cell that kills the kernel fails on its own, and
+  the feedback shows whether each hidden test passed and why not, without its code;
+- :mod:`setwidgets.grading.report`: the submissions a teacher should look at, cell by cell.
+"""

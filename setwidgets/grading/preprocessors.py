@@ -1,0 +1,144 @@
+"""nbgrader preprocessors of the course: grading that a cell cannot derail, feedback that keeps tests hidden.
+
+- :class:`GradingExecute` replaces nbgrader's ``Execute`` in ``autograde``: its kernels run in
+  the sandbox of :mod:`setwidgets.grading.sandbox`, and a cell that kills the kernel
+  (``os._exit``, a crash, the CPU limit) or ignores the interrupt at the time limit fails on
+  its own: the grader starts a fresh kernel, runs again the cells before it that ran
+  normally, and goes on with the next cell. A cell stopped by the memory limit says so.
+- :class:`HideHiddenTests` runs in ``generate_feedback``: each hidden test cell shows whether
+  it passed and, when it failed, its error message, but not its code nor the traceback
+  (which quotes the code).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.util import run_sync
+from nbformat import NotebookNode
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from traitlets import Bool, Unicode
+
+from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
+
+STOPPED = "GraderStoppedThisCell"
+"""The ``ename`` of the error a cell gets when it killed the kernel or ignored the interrupt."""
+
+_KILLED = (
+    "this cell stopped the kernel that graded it ({why}). This cell scores nothing; the grader "
+    "started a fresh kernel, ran the cells before it again and graded the rest of the notebook."
+)
+
+
+class GradingExecute(Execute):
+    """nbgrader's Execute, with sandboxed kernels and a fresh kernel after a cell that stops one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
+        super().__init__(*args, **kwargs)
+
+    def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
+        self._ran: list[int] = []  # cells that ran to their end, in order: what a fresh kernel needs
+        return super().preprocess(nb, resources, km)
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
+        if cell.cell_type != "code":
+            return super().preprocess_cell(cell, resources, index)
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            self._stopped(cell, "it ended the kernel's process, or used up its CPU time")
+        except CellTimeoutError:
+            self._stopped(cell, f"it went on after {self.timeout} s and ignored the interrupt")
+        else:
+            # Interrupted at the time limit, but did it stop? A cell that swallows
+            # KeyboardInterrupt keeps the kernel busy: check before trusting it again.
+            if self._timed_out(cell) and not self._answers():
+                self._stopped(cell, f"it went on after {self.timeout} s and ignored the interrupt")
+                return cell, self.resources
+            self._ran.append(index)
+            self._explain_memory(cell)
+        return cell, self.resources
+
+    def _timed_out(self, cell: NotebookNode) -> bool:
+        return any(o.get("ename") == self.error_on_timeout.get("ename") for o in cell.get("outputs", []))
+
+    def _answers(self) -> bool:
+        """Whether the kernel answers a trivial request within a few seconds."""
+        probe = NotebookNode(cell_type="code", source="pass", metadata={}, outputs=[])
+        saved = self.timeout
+        try:
+            self.timeout = 5
+            self.execute_cell(probe, -1, store_history=False)
+        except (CellTimeoutError, DeadKernelError):
+            return False
+        finally:
+            self.timeout = saved
+        return not self._timed_out(probe)
+
+    def _stopped(self, cell: NotebookNode, why: str) -> None:
+        self.log.warning("A cell stopped the grading kernel (%s); restarting it", why)
+        cell.outputs = [
+            o for o in cell.get("outputs", []) if o.get("ename") != self.error_on_timeout.get("ename")
+        ]
+        cell.outputs.append(
+            NotebookNode(
+                output_type="error",
+                ename=STOPPED,
+                evalue=_KILLED.format(why=why),
+                traceback=[f"{STOPPED}: {_KILLED.format(why=why)}"],
+            )
+        )
+        run_sync(self._fresh_kernel)()
+        for index in self._ran:
+            again = copy.deepcopy(self.nb.cells[index])
+            try:
+                self.execute_cell(again, index, store_history=False)
+            except (CellTimeoutError, DeadKernelError):
+                self.log.warning("Cell %d could not run again in the fresh kernel", index)
+
+    async def _fresh_kernel(self) -> None:
+        assert self.km is not None
+        if self.kc is not None:
+            self.kc.stop_channels()
+        await self.km.restart_kernel(now=True)
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        await self.kc.wait_for_ready(timeout=self.startup_timeout)
+
+    def _explain_memory(self, cell: NotebookNode) -> None:
+        manager = self.km
+        if not isinstance(manager, SandboxedKernelManager) or not manager.sandboxed:
+            return
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error" and output.get("ename") == "MemoryError":
+                limit = f"{manager.memory / GIB:g} GiB"
+                note = f"the grader gives a notebook {limit} of memory, and this cell asked for more."
+                output.evalue = f"{output.evalue} ({note})" if output.evalue else note
+                output.traceback = [*output.traceback, f"MemoryError: {note}"]
+
+
+class HideHiddenTests(NbGraderPreprocessor):
+    """In the feedback, each hidden test shows whether it passed and its message, not its code."""
+
+    enabled = Bool(True, help="Hide the code of hidden tests in the feedback.").tag(config=True)
+    begin = Unicode("### BEGIN HIDDEN TESTS").tag(config=True)
+    end = Unicode("### END HIDDEN TESTS").tag(config=True)
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
+        if not self.enabled or cell.cell_type != "code" or self.begin not in cell.source:
+            return cell, resources
+        head, _, rest = cell.source.partition(self.begin)
+        _, _, tail = rest.partition(self.end)
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        verdict = (
+            "# The hidden tests failed: see the message below." if errors else "# The hidden tests passed."
+        )
+        cell.source = f"{head.rstrip()}\n{verdict}\n{tail.strip()}".strip()
+        for output in errors:
+            # The traceback quotes the test's code; the name and message of the error are enough.
+            message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
+            output.traceback = [message]
+        return cell, resources

@@ -1,0 +1,201 @@
+"""Grading kernels in a bubblewrap sandbox: the kernel that runs a student's notebook sees little.
+
+:class:`SandboxedKernelManager` is the kernel manager of the course's grading preprocessor
+(:class:`setwidgets.grading.preprocessors.GradingExecute`, set in ``exercises/nbgrader_config.py``).
+Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
+
+- the whole system read-only, a private ``/tmp``, ``/dev`` and ``/proc``;
+- as its working folder, a temporary copy of the submission's folder (the only writable
+  place besides ``/tmp``), mounted where the folder is, so relative paths work as before;
+- the folders in ``hidden`` (the course root: ``source/``, the other students' folders,
+  ``gradebook.db``; and the exchange) replaced by empty ones;
+- its own user, PID, IPC, UTS, cgroup and network namespaces: no network at all, so the
+  grader talks to it over ZMQ's ``ipc`` transport, through socket files in a private folder
+  that is the one other place bound into the sandbox;
+- limits on its address space (``memory``), CPU time (``cpu_seconds``) and number of
+  processes and threads (``processes``), set by ``prlimit`` before the kernel starts;
+- ``--die-with-parent`` and a PID namespace: when the kernel ends, or the grader does,
+  every process the kernel started is killed with it.
+
+Where bubblewrap cannot run (not installed, user namespaces forbidden, not Linux), the
+kernel runs as nbgrader would run it, and the log says in plain words that grading is not
+sandboxed.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Bool, Integer, List, Unicode
+
+GIB = 2**30
+NOT_SANDBOXED = (
+    "GRADING IS NOT SANDBOXED: {why}. The students' notebooks run with all the rights of this "
+    "user: they can read source/ and the gradebook, write to them, use the network and leave "
+    "processes behind. Install bubblewrap ('python3 course.py test' does it on Debian, or "
+    "'apt-get install bubblewrap') to grade in the sandbox."
+)
+_warned: set[str] = set()
+
+
+@functools.cache
+def bubblewrap_problem(bwrap: str = "bwrap", become: tuple[str, ...] = ()) -> str | None:
+    """None when bubblewrap can start a sandbox here (as the user ``become`` switches to), else why not."""
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap needs Linux, and this is {sys.platform}"
+    path = shutil.which(bwrap)
+    if path is None:
+        return f"the command {bwrap!r} (Debian's bubblewrap) is not installed"
+    try:
+        trial = subprocess.run(
+            [*become, path, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bubblewrap did not start: {error}"
+    if trial.returncode != 0:
+        return f"bubblewrap cannot make a sandbox here ({trial.stderr.strip() or trial.returncode})"
+    return None
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel manager whose kernels run in a bubblewrap sandbox (see the module's help)."""
+
+    sandbox = Bool(True, help="Run grading kernels in the sandbox; off, they run as nbgrader runs them.").tag(
+        config=True
+    )
+    bwrap = Unicode("bwrap", help="The bubblewrap command.").tag(config=True)
+    hidden = List(Unicode(), help="Folders the kernel must not see: they appear empty in the sandbox.").tag(
+        config=True
+    )
+    memory = Integer(2 * GIB, help="The kernel's address space, in bytes (RLIMIT_AS).").tag(config=True)
+    cpu_seconds = Integer(600, help="CPU seconds a kernel may use in all (RLIMIT_CPU).").tag(config=True)
+    processes = Integer(
+        512, help="Processes and threads of the sandbox's user (RLIMIT_NPROC); ipykernel needs some 20."
+    ).tag(config=True)
+
+    user = Unicode(
+        "nobody",
+        help="Grading as root, the kernel runs as this user instead: limits on processes do not bind root.",
+    ).tag(config=True)
+
+    _scratch: Path | None = None
+    _cwd: str | None = None
+
+    def _sandbox_problem(self) -> str | None:
+        if not self.sandbox:
+            return "the sandbox is switched off (SandboxedKernelManager.sandbox = False)"
+        return bubblewrap_problem(self.bwrap, tuple(self._become()))
+
+    @property
+    def sandboxed(self) -> bool:
+        """Whether the next kernel runs in the sandbox."""
+        return self._sandbox_problem() is None
+
+    async def _async_pre_start_kernel(self, **kw: Any) -> tuple[list[str], dict[str, Any]]:
+        problem = self._sandbox_problem()
+        if problem is not None:
+            if problem not in _warned:
+                _warned.add(problem)
+                self.log.warning(NOT_SANDBOXED.format(why=problem))
+            return await super()._async_pre_start_kernel(**kw)
+        self._drop_scratch()
+        self._cwd = os.path.abspath(kw.get("cwd") or os.getcwd())
+        self._scratch = Path(tempfile.mkdtemp(prefix="setwidgets-grading-"))
+        # The kernel works in a copy: whatever it writes is gone when grading ends.
+        shutil.copytree(self._cwd, self._scratch / "work", symlinks=True)
+        (self._scratch / "ipc").mkdir()
+        self.transport = "ipc"
+        self.connection_file = str(self._scratch / "ipc" / f"kernel-{os.getpid()}.json")
+        self.ip = str(self._scratch / "ipc" / "kernel")
+        launch = await super()._async_pre_start_kernel(**kw)
+        owner = self._owner()
+        if owner is not None:
+            for path in [self._scratch, *self._scratch.rglob("*")]:
+                os.chown(path, *owner, follow_symlinks=False)
+        return launch
+
+    def _owner(self) -> tuple[int, int] | None:
+        """The user and group the kernel runs as, when grading as root; else None (the grader's own)."""
+        if not self.user or not hasattr(os, "geteuid") or os.geteuid() != 0:
+            return None
+        import pwd
+
+        entry = pwd.getpwnam(self.user)
+        return entry.pw_uid, entry.pw_gid
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        cmd = super().format_kernel_cmd(extra_arguments)
+        if self._scratch is None or not self.sandboxed:
+            return cmd
+        return self.sandbox_command(cmd)
+
+    def sandbox_command(self, cmd: list[str]) -> list[str]:
+        """``cmd`` wrapped in bubblewrap and prlimit, working in the scratch copy of the folder."""
+        assert self._scratch is not None and self._cwd is not None
+        ipc = str(self._scratch / "ipc")
+        args = [
+            shutil.which(self.bwrap) or self.bwrap,
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+        ]
+        args += ["--tmpfs", "/tmp"]
+        for folder in self.hidden:
+            if os.path.isdir(folder):
+                args += ["--tmpfs", os.path.abspath(folder)]
+        args += ["--bind", str(self._scratch / "work"), self._cwd, "--bind", ipc, ipc, "--chdir", self._cwd]
+        for folder in self.hidden:
+            if os.path.isdir(folder):
+                args += ["--remount-ro", os.path.abspath(folder)]  # empty, and nothing can be put there
+        # Inside, the kernel's parent is the sandbox's init (PID 1), which ipykernel's parent poller
+        # takes for an orphaned kernel; parent 1 turns the poller off, and --die-with-parent ends
+        # the kernel with the grader instead.
+        args += ["--unshare-all", "--die-with-parent", "--setenv", "JPY_PARENT_PID", "1"]
+        args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "IPYTHONDIR", "/tmp/ipython"]
+        args += ["--setenv", "MPLCONFIGDIR", "/tmp/matplotlib"]
+        limits = [
+            shutil.which("prlimit") or "prlimit",
+            f"--as={self.memory}",
+            f"--cpu={self.cpu_seconds}",
+            f"--nproc={self.processes}",
+            "--",
+        ]
+        return [*self._become(), *args, "--", *limits, *cmd]
+
+    def _become(self) -> list[str]:
+        """The command prefix that switches from root to ``user``, or nothing."""
+        owner = self._owner()
+        if owner is None:
+            return []
+        setpriv = shutil.which("setpriv") or "setpriv"
+        return [setpriv, f"--reuid={owner[0]}", f"--regid={owner[1]}", "--clear-groups", "--"]
+
+    def _drop_scratch(self) -> None:
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+    async def _async_shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+        await super()._async_shutdown_kernel(now=now, restart=restart)
+        if not restart:
+            self._drop_scratch()
+
+    shutdown_kernel = _async_shutdown_kernel
+
+    def __del__(self) -> None:
+        self._drop_scratch()

@@ -1,0 +1,218 @@
+"""The grading package on its own: the sandbox's limits and its fallback, the report's scan, the feedback.
+
+The whole round trip through ``nbgrader autograde`` is in test_cheats.py; here a kernel runs
+under :class:`SandboxedKernelManager` through nbclient, as nbgrader runs it, on a few cells.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell, new_notebook
+from test_nbgrader import (
+    ALL_SETS_BY_TRIPLES,
+    COUNT_SETS_BY_TRIPLES,
+    COUNT_SETS_FOREVER,
+    EXERCISES,
+    IS_SET,
+    MOD3_BORROWS_THIRD_CARD,
+    ODD_ONE_OUT_GIVES_THE_VALUE,
+    THIRD_CARD,
+)
+from traitlets.config import Config
+
+from setwidgets.grading.preprocessors import HideHiddenTests
+from setwidgets.grading.report import code_reasons, findings
+from setwidgets.grading.sandbox import SandboxedKernelManager, bubblewrap_problem
+
+needs_bubblewrap = pytest.mark.skipif(
+    bubblewrap_problem() is not None, reason=f"no sandbox here: {bubblewrap_problem()}"
+)
+
+
+def run(cells: list[str], folder: Path, **settings) -> list[str]:
+    """Run the cells in a kernel of the sandbox's manager, working in ``folder``; each cell's text output."""
+    nb = new_notebook(cells=[new_code_cell(source) for source in cells])
+    config = Config()
+    for name, value in settings.items():
+        setattr(config.SandboxedKernelManager, name, value)
+    client = NotebookClient(
+        nb,
+        config=config,
+        kernel_manager_class=SandboxedKernelManager,
+        timeout=60,
+        allow_errors=True,
+        resources={"metadata": {"path": str(folder)}},
+    )
+    client.execute()  # and shuts the kernel down, as nbgrader does
+    texts = []
+    for cell in nb.cells:
+        parts = [o.get("text", "") for o in cell.outputs if o.output_type == "stream"]
+        parts += [f"{o.ename}: {o.evalue}" for o in cell.outputs if o.output_type == "error"]
+        texts.append("".join(parts).strip())
+    return texts
+
+
+@pytest.fixture
+def course(tmp_path) -> Path:
+    """A course folder with a source notebook and a gradebook, and a student's folder inside it."""
+    course = tmp_path / "course"
+    (course / "source" / "01_magic_rule").mkdir(parents=True)
+    (course / "source" / "01_magic_rule" / "magic_rule.ipynb").write_text("the solutions")
+    (course / "gradebook.db").write_text("the grades")
+    work = course / "autograded" / "ana" / "01_magic_rule"
+    work.mkdir(parents=True)
+    (work / "magic_rule.ipynb").write_text("ana's notebook")
+    return course
+
+
+SURVIVOR = "27.1828"
+
+
+@needs_bubblewrap
+def test_the_sandbox_holds_its_limits(course):
+    work = course / "autograded" / "ana" / "01_magic_rule"
+    cells = [
+        "print(open('magic_rule.ipynb').read())",
+        "print(open('../../../source/01_magic_rule/magic_rule.ipynb').read())",
+        f"print(open('{course}/gradebook.db', 'w'))",
+        "open('mine.txt', 'w').write('written'); print(open('mine.txt').read())",
+        "import socket\nsocket.create_connection(('127.0.0.1', 22), timeout=2)",
+        "x = bytearray(6 * 2**30)",
+        f"import os\nif os.fork() == 0:\n    os.execvp('sleep', ['sleep', '{SURVIVOR}'])\nprint('forked')",
+        "import os\nn = 0\ntry:\n    for _ in range(1000):\n        if os.fork() == 0:\n"
+        "            import time; time.sleep(3); os._exit(0)\n        n += 1\nexcept OSError as error:\n"
+        "    print('forks:', n, type(error).__name__)",
+        "from resource import *\nprint(getrlimit(RLIMIT_CPU)[0], getrlimit(RLIMIT_AS)[0])",
+    ]
+    got = run(cells, work, hidden=[str(course)], memory=2 * 2**30, processes=256)
+    assert got[0] == "ana's notebook"
+    assert got[1].startswith("FileNotFoundError")
+    assert got[2].startswith(("FileNotFoundError", "OSError", "PermissionError"))
+    assert got[3] == "written" and not (work / "mine.txt").exists(), "the kernel writes to a copy"
+    assert got[4].startswith(("OSError", "ConnectionRefusedError")), "no network"
+    assert got[5].startswith("MemoryError")
+    assert got[6] == "forked"
+    assert got[7].startswith("forks:") and int(got[7].split()[1]) < 256
+    assert got[8] == f"600 {2 * 2**30}"
+    time.sleep(1)  # the sandbox's init ends its processes as it goes
+    running = [p for p in Path("/proc").iterdir() if _command(p)[:2] == [b"sleep", SURVIVOR.encode()]]
+    assert running == [], "a process the kernel forked outlived it"
+    assert (course / "gradebook.db").read_text() == "the grades"
+
+
+def _command(process: Path) -> list[bytes]:
+    try:
+        return (process / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return []
+
+
+def test_without_bubblewrap_grading_works_and_the_log_says_it_is_not_sandboxed(course, caplog):
+    work = course / "autograded" / "ana" / "01_magic_rule"
+    with caplog.at_level(logging.WARNING):
+        got = run(["print(open('../../../gradebook.db').read())"], work, bwrap="no-such-bwrap")
+    assert got == ["the grades"]
+    assert "GRADING IS NOT SANDBOXED" in caplog.text and "'no-such-bwrap'" in caplog.text
+    assert "is not installed" in bubblewrap_problem("no-such-bwrap")
+
+
+def test_the_sandbox_can_be_switched_off(course):
+    work = course / "autograded" / "ana" / "01_magic_rule"
+    assert run(["print(open('../../../gradebook.db').read())"], work, sandbox=False) == ["the grades"]
+
+
+def test_no_network_is_needed_between_grader_and_kernel():
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", 1), timeout=1)  # nothing listens there, sandbox or not
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(EXERCISES.glob("source/*/*.ipynb")), ids=lambda p: p.parent.name)
+def test_the_source_solutions_raise_no_flag(path):
+    nb = nbformat.read(path, as_version=4)
+    assert findings(nb, path.parent.name, "solver", path.stem) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        IS_SET,
+        ODD_ONE_OUT_GIVES_THE_VALUE,
+        THIRD_CARD,
+        MOD3_BORROWS_THIRD_CARD,
+        COUNT_SETS_BY_TRIPLES,
+        COUNT_SETS_FOREVER,
+        ALL_SETS_BY_TRIPLES,
+    ],
+)
+def test_ordinary_answers_right_or_wrong_raise_no_flag(answer):
+    assert code_reasons(answer) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("get_ipython().input_transformers_post.append(lambda lines: ['pass'])", "changes how cells run"),
+        ("ip = get_ipython()\nip.events.register('pre_run_cell', print)", "events"),
+        ("import sys\nsys.modules['setwidgets'] = None", "sys.modules"),
+        ("import builtins\nbuiltins.len = lambda x: 3", "builtins"),
+        ("from setwidgets import is_set", "from setwidgets import is_set"),
+        ("import setwidgets\ndef is_set(a, b, c):\n    return setwidgets.is_set(a, b, c)", ".is_set"),
+        ("from setwidgets.rules import *", "import *"),
+        ("_referee.untouched = lambda: None", "_referee"),
+        ("print(open('../../../source/x.ipynb').read())", "open"),
+        ("import subprocess\nsubprocess.run(['ls'])", "subprocess"),
+        ("!cat ../../../gradebook.db", "shell"),
+        ("exec(compile('x = 1', 'a', 'exec'))", "exec"),
+    ],
+)
+def test_what_a_teacher_should_read_is_flagged_with_its_reason(code, words):
+    reasons = " ".join(code_reasons(code))
+    assert words in reasons, reasons
+
+
+# -- the feedback -----------------------------------------------------------------------------------
+
+HIDDEN = (
+    "# Hidden tests (3 points)\n### BEGIN HIDDEN TESTS\n"
+    "assert secret() == 42, 'secret should be 42'\n### END HIDDEN TESTS"
+)
+
+
+def _feedback(enabled: bool, error: bool) -> nbformat.NotebookNode:
+    cell = new_code_cell(HIDDEN)
+    if error:
+        cell.outputs = [
+            nbformat.v4.new_output(
+                "error",
+                ename="AssertionError",
+                evalue="secret should be 42",
+                traceback=["----> 1 assert secret() == 42", "AssertionError: secret should be 42"],
+            )
+        ]
+    nb = new_notebook(cells=[cell])
+    HideHiddenTests(enabled=enabled).preprocess(nb, {})
+    return nb.cells[0]
+
+
+def test_the_feedback_shows_a_hidden_test_verdict_and_message_not_its_code():
+    failed = _feedback(True, error=True)
+    assert "secret()" not in failed.source and "The hidden tests failed" in failed.source
+    assert failed.source.startswith("# Hidden tests (3 points)")
+    assert failed.outputs[0].traceback == ["AssertionError: secret should be 42"]
+    passed = _feedback(True, error=False)
+    assert "secret()" not in passed.source and "The hidden tests passed." in passed.source
+
+
+def test_switched_off_the_feedback_shows_the_hidden_tests_as_nbgrader_does():
+    cell = _feedback(False, error=True)
+    assert cell.source == HIDDEN and "----> 1 assert secret() == 42" in cell.outputs[0].traceback
