@@ -225,6 +225,19 @@ def _any_set(cards: np.ndarray, n: int, where: np.ndarray) -> bool:  # pragma: n
 
 
 @_compiled
+def _shuffle_rows(rows, uniform):  # pragma: no cover - compiled
+    """Shuffle each row in place (Fisher-Yates), the random numbers drawn beforehand: ``uniform[r, m]``,
+    in [0, 1), picks the card that goes to place ``n - 1 - m`` of row r from the places up to it."""
+    count, n = rows.shape
+    for r in range(count):
+        row = rows[r]
+        for m in range(n - 1):
+            i = n - 1 - m
+            j = int(uniform[r, m] * (i + 1))
+            row[i], row[j] = row[j], row[i]
+
+
+@_compiled
 def _play_games(
     orders, table, length, nxt, status, size, rule, sure, picks, seen, none, left, lost, taken, ntaken
 ):  # pragma: no cover - compiled
@@ -702,7 +715,8 @@ def play(
                     rows.append(order)
                 orders = np.array(rows, dtype=np.uint8).reshape(size, len(cards))
             else:
-                orders = rng.permuted(np.tile(cards.astype(np.uint8), (size, 1)), axis=1)
+                orders = np.tile(cards.astype(np.uint8), (size, 1))
+                _shuffle_rows(orders, rng.random((size, len(cards) - 1)))
             seeds = rng.integers(2**32, size=size)
             # One number in [0, 1) for each SET a game may take, choosing it among the table's SETs.
             picks = rng.random((size, len(cards) // 3 + 1)) if how == "random" else np.empty((size, 0))

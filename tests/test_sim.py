@@ -63,6 +63,17 @@ def test_tables_without_a_set_are_seen_as_such():
     assert sim.has_set_many([[*cap, extra]]).tolist() == [True]
 
 
+def test_games_are_dealt_from_uniformly_shuffled_decks():
+    rows = np.tile(np.arange(81, dtype=np.uint8), (8100, 1))
+    sim._shuffle_rows(rows, np.random.default_rng(3).random((8100, 80)))
+    assert (np.sort(rows, axis=1) == np.arange(81)).all()  # every row still holds each card once
+    # Where card 0 ends up, and which card comes first: each of the 81 about 100 times.
+    places, firsts = np.argmax(rows == 0, axis=1), rows[:, 0]
+    for counts in (np.bincount(places, minlength=81), np.bincount(firsts, minlength=81)):
+        # A chi-square statistic with 80 degrees of freedom stays below 140 but for one run in 10^5.
+        assert ((counts - 100) ** 2 / 100).sum() < 140
+
+
 def test_the_whole_deck_holds_1080_sets():
     assert sim.count_sets_many([list(range(81))]).tolist() == [1080]
 
