@@ -24,7 +24,11 @@ Available checks: :func:`check_is_set`, :func:`check_odd_one_out`,
 :func:`check_third_card` (for ``third_card`` and ``third_card_mod3``),
 :func:`check_count_sets`, :func:`check_first_set`, :func:`check_all_sets`,
 :func:`check_take_set`, :func:`check_no_set`, :func:`check_competition_no_set`,
-:func:`check_game_over` and :func:`check_play_solitaire`.
+:func:`check_game_over`, :func:`check_play_solitaire`; for planes :func:`check_plane`,
+:func:`check_magic_square` and :func:`check_lines_through`; for probability
+:func:`check_set_probability`, :func:`check_expected_sets`,
+:func:`check_simulate_no_set_rate` and :func:`check_confidence_interval`; for caps
+:func:`check_is_set_free`, :func:`check_greedy_cap` and :func:`check_largest_mini_cap`.
 
 :class:`Referee` is for the hidden tests of the exercises, not for students: it
 keeps what the grader trusts from before any student code runs.
@@ -34,6 +38,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
+import math
 import os
 import random
 import signal
@@ -42,6 +48,7 @@ import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from setwidgets import _inputs, _words
@@ -53,16 +60,27 @@ __all__ = [
     "Referee",
     "check_all_sets",
     "check_competition_no_set",
+    "check_confidence_interval",
     "check_count_sets",
+    "check_expected_sets",
     "check_first_set",
     "check_game_over",
+    "check_greedy_cap",
     "check_is_set",
+    "check_is_set_free",
+    "check_largest_mini_cap",
+    "check_lines_through",
+    "check_magic_square",
     "check_no_set",
     "check_odd_one_out",
+    "check_plane",
     "check_play_solitaire",
+    "check_set_probability",
+    "check_simulate_no_set_rate",
     "check_take_set",
     "check_third_card",
     "engine_moves",
+    "no_set_tolerance",
 ]
 
 DEFAULT_SECONDS = 10.0
@@ -412,7 +430,12 @@ _HELPER_NAMES = ("third_card", "third_card_mod3")
 
 
 def _count_helper_calls(func: Callable, cards: list[Card]) -> int | None:
-    """Run ``func(cards)`` and count its calls of ``third_card``/``third_card_mod3``.
+    """Run ``func(cards)`` and count its calls of ``third_card`` or ``third_card_mod3``."""
+    return _count_calls(func, (cards,))
+
+
+def _count_calls(func: Callable, args: tuple) -> int | None:
+    """Run ``func(*args)`` and count its calls of ``third_card``/``third_card_mod3``.
 
     The functions are looked up where ``func`` was defined (the notebook) and put
     back afterwards. Returns None when neither is defined there.
@@ -436,7 +459,7 @@ def _count_helper_calls(func: Callable, cards: list[Card]) -> int | None:
 
     try:
         namespace.update({name: counting(helper) for name, helper in originals.items()})
-        func(cards)
+        func(*args)
     finally:
         namespace.update(originals)
     return calls
@@ -988,6 +1011,672 @@ def check_play_solitaire(func: Callable[[int], Any], seconds: float | None = DEF
     return _run(name, func, cases, seconds)
 
 
+# -- planes (exercise 5) -------------------------------------------------------------------------
+
+
+def _square(a: Card, b: Card, c: Card) -> list[list[Card]]:
+    """The plane of a, b, c as a magic square: a at the top left, b beside it, c under it.
+
+    The card in row i and column j is a + j(b - a) + i(c - a), mod 3, feature by feature.
+    """
+    va, vb, vc = a.vector, b.vector, c.vector
+    return [
+        [
+            Card.from_vector([(x + j * (y - x) + i * (z - x)) % 3 for x, y, z in zip(va, vb, vc)])
+            for j in range(3)
+        ]
+        for i in range(3)
+    ]
+
+
+def _square_lines(square: list[list[Card]]) -> list[tuple[str, tuple[Card, Card, Card]]]:
+    """The 8 rows, columns and diagonals of a 3 x 3 square, each with the words that name it."""
+    lines = [(f"row {i + 1}", tuple(square[i])) for i in range(3)]
+    lines += [(f"column {j + 1}", tuple(square[i][j] for i in range(3))) for j in range(3)]
+    lines.append(("the diagonal from the top left", tuple(square[k][k] for k in range(3))))
+    lines.append(("the diagonal from the top right", tuple(square[k][2 - k] for k in range(3))))
+    return lines
+
+
+def _lines_through(card: Card, cards: Sequence[Card]) -> list[tuple[Card, Card, Card]]:
+    """The SETs (card, b, c) with b before c among the cards, in the order of b."""
+    where = {other: p for p, other in enumerate(cards)}
+    found = []
+    for p, b in enumerate(cards):
+        if b != card:
+            c = third_card(card, b)
+            if where.get(c, -1) > p:
+                found.append((card, b, c))
+    return found
+
+
+def _triples(rng: random.Random, count: int) -> list[tuple[Card, Card, Card]]:
+    """Random triples of different cards not in one SET."""
+    deck = full_deck()
+    triples: list[tuple[Card, Card, Card]] = []
+    while len(triples) < count:
+        a, b, c = rng.sample(deck, 3)
+        if third_card(a, b) != c:
+            triples.append((a, b, c))
+    return triples
+
+
+def _no_plane_cases(name: str) -> list[_Case]:
+    """Three cards in one SET, and a card given twice: no plane, a ValueError."""
+    parse = Card.parse
+    collinear = "three cards in one SET lie on a line, not in a plane (check whether c is third_card(a, b))"
+    twice = "a plane needs three different cards"
+    cases = []
+    for codes, hint in [
+        (("1RSO", "2RSO", "3RSO"), collinear),
+        (("1RSO", "2GTS", "3POD"), collinear),
+        (("3POD", "1RSO", "2GTS"), collinear),
+        (("1RSO", "1RSO", "2GTS"), twice),
+        (("1RSO", "2GTS", "2GTS"), twice),
+        (("2GTS", "1RSO", "2GTS"), twice),
+    ]:
+        cards = tuple(parse(code) for code in codes)
+        cases.append(
+            _Case(
+                cards, f"{name}({_codes(cards)})", lambda got: None, raises=ValueError, raises_hint=hint + "."
+            )
+        )
+    return cases
+
+
+def _plane_triples() -> list[tuple[Card, Card, Card]]:
+    parse = Card.parse
+    fixed = [("1RSO", "2RSO", "1GSO"), ("1RSO", "2GTS", "1RSS"), ("3POD", "1RSO", "2RSO")]
+    return [tuple(parse(c) for c in t) for t in fixed] + _triples(random.Random(509), 25)  # type: ignore[misc]
+
+
+def check_plane(
+    func: Callable[[Card, Card, Card], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``plane(a, b, c)`` on about thirty triples of cards.
+
+    It should return a list of the 9 different cards of the plane spanned by
+    ``a``, ``b`` and ``c`` (in any order), and raise a ValueError when the three
+    cards form a SET or a card is given twice.
+    """
+    name = _require_function("plane", func)
+    cases = []
+    for a, b, c in _plane_triples():
+        expected = {card for row in _square(a, b, c) for card in row}
+
+        def judge(got: Any, given: tuple = (a, b, c), expected: set = expected) -> str | None:
+            if type(got) is not list or not all(type(card) is Card for card in got):
+                return f"{name} should return a list of Cards (the 9 cards of the plane)."
+            if len(set(got)) != len(got):
+                twice = next(card for card in got if got.count(card) > 1)
+                return f"{twice} is in the list twice: each card of the plane once, 9 in all."
+            missing = [card for card in given if card not in got]
+            if missing:
+                return (
+                    f"the plane of three cards holds the three cards themselves, and {missing[0]} is missing."
+                )
+            if set(got) == expected:
+                return None
+            for x, y in itertools.combinations(got, 2):
+                z = third_card(x, y)
+                if z not in got:
+                    return (
+                        f"{x} and {y} are in your plane but their third card {z} is not: a plane holds "
+                        "the third card of any two of its cards."
+                    )
+            return f"a plane holds 9 cards; the list has {len(got)}."
+
+        cases.append(_Case((a, b, c), f"{name}({_codes((a, b, c))})", judge))
+    cases += _no_plane_cases(name)
+    return _run(name, func, cases, seconds)
+
+
+def _is_square(got: Any) -> bool:
+    return (
+        type(got) is list
+        and len(got) == 3
+        and all(
+            type(row) is list and len(row) == 3 and all(type(card) is Card for card in row) for row in got
+        )
+    )
+
+
+def _square_text(square: list[list[Card]]) -> str:
+    return " / ".join(_codes(row) for row in square)
+
+
+def check_magic_square(
+    func: Callable[[Card, Card, Card], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``magic_square(a, b, c)`` on about thirty triples of cards.
+
+    It should return a list of three rows, each a list of three Cards: ``a`` at
+    the top left, ``b`` beside it and ``c`` under it, so that each of the 3 rows,
+    3 columns and 2 diagonals is a SET; and raise a ValueError as ``plane`` does.
+    """
+    name = _require_function("magic_square", func)
+    cases = []
+    for a, b, c in _plane_triples():
+        expected = _square(a, b, c)
+
+        def judge(got: Any, given: tuple = (a, b, c), expected: list = expected) -> str | None:
+            if not _is_square(got):
+                return f"{name} should return a list of three rows, each a list of three Cards."
+            if got == expected:
+                return None
+            a, b, c = given
+            for (i, j), card, where in [
+                ((0, 0), a, "a at the top left"),
+                ((0, 1), b, "b beside it"),
+                ((1, 0), c, "c under a"),
+            ]:
+                if got[i][j] != card:
+                    return f"the square starts with {where}: row {i + 1}, column {j + 1} should be {card}."
+            for words, line in _square_lines(got):
+                if len(set(line)) < 3 or third_card(line[0], line[1]) != line[2]:
+                    should = _square_text(expected)
+                    return f"{words} ({_codes(line)}) is not a SET; the square should be {should}."
+            return f"the square should be {_square_text(expected)}."
+
+        cases.append(_Case((a, b, c), f"{name}({_codes((a, b, c))})", judge))
+    cases += _no_plane_cases(name)
+    return _run(name, func, cases, seconds)
+
+
+def check_lines_through(
+    func: Callable[[Card, list[Card]], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``lines_through(card, cards)`` on small tables, deals and the full deck.
+
+    It should return every SET ``(card, b, c)`` with ``b`` and ``c`` among the
+    cards, ``b`` before ``c`` in the list, in the order of ``b``: a list of
+    tuples of three Cards. Last, on the full deck (40 lines through any card),
+    it counts your calls of ``third_card``: one for each card of the list is enough.
+    """
+    name = _require_function("lines_through", func)
+    parse = Card.parse
+    problems = [
+        ("1RSO", ""),
+        ("1RSO", "2RSO 3RSO"),
+        ("1RSO", "3RSO 2RSO"),
+        ("1RSO", "2RSO 3PSO"),
+        ("1RSO", "1RSO 2RSO 3RSO"),  # the card itself among the cards
+        ("1RSO", "2RSO 2GTS 3RSO 3POD"),
+    ]
+    cases_in = [(parse(card), [parse(c) for c in codes.split()]) for card, codes in problems]
+    rng = random.Random(510)
+    deck = full_deck()
+    for size in (6, 9, 12, 12, 15, 21, 40):
+        table = rng.sample(deck, size)
+        cases_in.append((rng.choice(deck if size < 40 else table), table))
+    cases_in += [(parse("2GTS"), mini_deck()), (parse("3POD"), deck)]
+    cases = []
+    for card, cards in cases_in:
+        expected = _lines_through(card, cards)
+
+        def judge(got: Any, expected: list = expected, card: Card = card) -> str | None:
+            there = _words.there_are(len(expected), "SET")
+            if type(got) is not list or not all(_is_triple(s) for s in got):
+                return f"{name} should return a list of tuples of three Cards; {there} through {card}."
+            if got == expected:
+                return None
+            if any(s[0] != card for s in got):
+                return f"write each SET with {card} first: ({card}, b, c)."
+            if len(got) == 2 * len(expected) and expected:
+                return f"{there}: each was listed twice, from b and from c. Keep it when c comes after b."
+            if sorted(got) == sorted(expected):
+                return f"the right SETs, but in the order of b in the list: {_sets_label(expected[:3])}..."
+            if {frozenset(s) for s in got} == {frozenset(s) for s in expected} and len(got) == len(expected):
+                return "the right SETs, but write b before c in the order of the list."
+            missing = [s for s in expected if s not in got]
+            if missing:
+                return f"{there} through {card}; {_sets_label(missing[:1])} is missing."
+            extra = _sets_label([s for s in got if s not in expected][:1])
+            return f"{there} through {card}; {extra} should not be there."
+
+        label = f"{name}({card}, {_table_label('', cards)[1:-1] or '[]'})"
+        cases.append(_Case((card, list(cards)), label, judge))
+
+    def judge_calls(calls: int | None) -> str | None:
+        if calls is None or calls <= len(deck):
+            return None
+        return (
+            f"{name}(3POD, full_deck()) called third_card {calls} times, but each of the 81 cards b makes "
+            "one SET with 3POD at most: ask third_card(card, b) once for each b, and look the answer up in "
+            "a dict from card to position."
+        )
+
+    cases.append(
+        _Case(
+            (parse("3POD"), deck),
+            f"{name}(3POD, full_deck()), counting its calls of third_card",
+            judge_calls,
+            call=lambda card, cards: _count_calls(func, (card, cards)),
+        )
+    )
+    return _run(name, func, cases, seconds)
+
+
+# -- probability (exercise 6) --------------------------------------------------------------------
+
+NO_SET_RATES = {3: 78 / 79, 6: 0.76285, 9: 0.29722, 12: 0.03231, 21: 0.0}
+"""How often a random table of each size holds no SET. 3 cards: 78/79 exactly; 21 cards: never
+(Pellegrino, 1970); 6 to 12 cards: from 2 x 10^7 simulated tables each (setwidgets.sim, seeds 1000 to
+1019), within 0.0002 of the true rate with 95% confidence."""
+
+Z95 = 1.959963984540054
+"""The z of a 95% interval: NormalDist().inv_cdf(0.975)."""
+
+TOLERANCE_SE = 4.5
+"""A simulated rate passes within this many standard errors, sqrt(p(1 - p) / tables), of the true rate."""
+
+INTERVAL_TOLERANCE = 5e-5
+"""How far an interval's ends may be from Wilson's (z = 1.96 instead of 1.959964 is within it)."""
+
+
+def no_set_tolerance(size: int, tables: int) -> float:
+    """How far from the true no-SET rate a simulation of ``tables`` tables of ``size`` cards may land."""
+    p = NO_SET_RATES[size]
+    return TOLERANCE_SE * math.sqrt(p * (1 - p) / tables) + 0.0003
+
+
+def _probability_tables() -> list[tuple[list[Card], str]]:
+    parse = Card.parse
+    tables: list[tuple[list[Card], str]] = [
+        ([parse(c) for c in ["1RSO", "2RSO", "3RSO"]], ""),
+        ([parse(c) for c in ["1RSO", "2RSO", "3PSO"]], ""),
+        ([parse(c) for c in ["1RSO", "2RSO", "3RSO", "1GSO", "1PSO"]], ""),
+        (mini_deck(color="red", shading="solid"), "mini_deck(color='red', shading='solid') (9 cards)"),
+    ]
+    rng = random.Random(611)
+    tables += [(rng.sample(full_deck(), size), "") for size in (4, 9, 12, 12, 15, 20)]
+    tables += [(mini_deck(), "mini_deck() (27 red cards)"), (full_deck(), "full_deck() (all 81 cards)")]
+    return tables
+
+
+def check_set_probability(
+    func: Callable[[list[Card]], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``set_probability(cards)`` on small tables, deals, the mini deck and the full deck.
+
+    It should return, as an exact ``Fraction``, the probability that three
+    different cards chosen at random among ``cards`` form a SET: the number of
+    SETs over the number of triples; and raise a ValueError for fewer than 3 cards.
+    """
+    name = _require_function("set_probability", func)
+    cases = []
+    for cards, what in _probability_tables():
+        sets = len(find_sets(cards))
+        triples = math.comb(len(cards), 3)
+        expected = Fraction(sets, triples)
+
+        def judge(
+            got: Any, expected: Fraction = expected, sets: int = sets, triples: int = triples
+        ) -> str | None:
+            why = (
+                f"{_words.there_are(sets, 'SET')} among {triples} triples, so the answer is "
+                f"Fraction({sets}, {triples}) = {expected}"
+            )
+            if type(got) is not Fraction:
+                kind = type(got).__name__
+                return (
+                    f"{name} should return an exact Fraction (from the module fractions), not {kind}: {why}."
+                )
+            if got == expected:
+                return None
+            if got == Fraction(1, 79) and sets:
+                return f"1/79 is the answer for the full deck; count for the cards given: {why}."
+            if got == 3 * expected or got == 6 * expected:
+                return f"each SET was counted {got / expected} times: {why}."
+            return f"{why}."
+
+        cases.append(_Case((list(cards),), _table_label(name, cards, what), judge))
+    for codes in ("", "1RSO", "1RSO 2RSO"):
+        cards = [Card.parse(c) for c in codes.split()]
+        cases.append(
+            _Case(
+                (cards,),
+                _table_label(name, cards),
+                lambda got: None,
+                raises=ValueError,
+                raises_hint="fewer than three cards make no triple, so there is no probability to give.",
+            )
+        )
+    return _run(name, func, cases, seconds)
+
+
+def check_expected_sets(func: Callable[[int], Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``expected_sets(k)`` for every table size k from 0 to 81.
+
+    It should return, as an exact ``Fraction``, the expected number of SETs among
+    ``k`` cards dealt at random from the full deck: C(k, 3) triples, each a SET
+    with probability 1/79.
+    """
+    name = _require_function("expected_sets", func)
+    cases = []
+    for k in [12, 3, 0, 1, 2, 15, 21, 81, *range(4, 81)]:
+        expected = Fraction(math.comb(k, 3), 79)
+
+        def judge(got: Any, k: int = k, expected: Fraction = expected) -> str | None:
+            why = (
+                f"{k} cards hold C({k}, 3) = {math.comb(k, 3)} triples, each a SET with probability 1/79, "
+                f"and expectations add up: {expected}"
+            )
+            if type(got) is not Fraction:
+                return f"{name} should return an exact Fraction, not {type(got).__name__}: {why}."
+            return None if got == expected else f"{why}."
+
+        cases.append(_Case((k,), f"{name}({k})", judge))
+    return _run(name, func, cases, seconds)
+
+
+def _rate_case(name: str, func: Callable, size: int, tables: int, seed: int) -> _Case:
+    p = NO_SET_RATES[size]
+    tolerance = no_set_tolerance(size, tables)
+
+    def judge(got: Any) -> str | None:
+        if type(got) is not float:
+            kind = type(got).__name__
+            return (
+                f"{name} should return a Python float, not {kind} (float(...) turns a numpy number into one)."
+            )
+        if abs(got - p) <= tolerance:
+            return None
+        if abs(got - (1 - p)) <= tolerance and p not in (0.0, 0.5):
+            return f"that is the rate of tables WITH a SET; the rate of tables without one is about {p:.4f}."
+        return (
+            f"about {p:.4f} of random tables of {size} cards hold no SET, and {tables} tables land within "
+            f"{tolerance:.4f} of it (4.5 standard errors). Deal each table from one random.Random(seed) or "
+            f"sim.deal_tables(tables, size, seed=seed), and count the tables without a SET."
+        )
+
+    return _Case((size, tables, seed), f"{name}({size}, {tables}, seed={seed})", judge)
+
+
+def check_simulate_no_set_rate(
+    func: Callable[[int, int, int], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``simulate_no_set_rate(size, tables, seed)`` on tables of 3, 9, 12 and 21 cards.
+
+    It should deal ``tables`` random tables of ``size`` cards from the full deck,
+    with randomness from ``seed`` alone, and return the fraction of them without
+    a SET as a float. The result must land within 4.5 standard errors of the
+    true rate, give the same answer for the same seed, and change with the seed.
+    """
+    name = _require_function("simulate_no_set_rate", func)
+    cases = [
+        _rate_case(name, func, 3, 2000, 1),
+        _rate_case(name, func, 21, 200, 2),
+        _rate_case(name, func, 9, 2000, 3),
+        _rate_case(name, func, 12, 3000, 4),
+    ]
+
+    def twice(size: int, tables: int, seed: int) -> tuple[Any, Any]:
+        return func(size, tables, seed), func(size, tables, seed)
+
+    def judge_twice(got: tuple[Any, Any]) -> str | None:
+        if got[0] == got[1]:
+            return None
+        return (
+            f"{name}(9, 500, seed=5) gave {got[0]!r}, then {got[1]!r}: the same seed should give the same "
+            "tables, so make every random choice from random.Random(seed) (or seed=seed in setwidgets.sim)."
+        )
+
+    cases.append(_Case((9, 500, 5), f"{name}(9, 500, seed=5), twice", judge_twice, call=twice))
+
+    def seeds(size: int, tables: int, first: int) -> list[Any]:
+        return [func(size, tables, seed) for seed in range(first, first + 4)]
+
+    def judge_seeds(got: list[Any]) -> str | None:
+        if len(set(got)) > 1:
+            return None
+        return (
+            f"{name}(9, 500, seed) gave {got[0]!r} for the seeds 6, 7, 8 and 9: other seeds deal other "
+            "tables, so the rates should differ. Use the seed to make the random tables."
+        )
+
+    cases.append(_Case((9, 500, 6), f"{name}(9, 500, seed) for four seeds", judge_seeds, call=seeds))
+    return _run(name, func, cases, seconds)
+
+
+def _wilson(hits: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    p = hits / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def _interval_problem(got: Any, hits: int, trials: int) -> str | None:
+    """None when ``got`` is Wilson's 95% interval for hits out of trials; else what is wrong."""
+    low, high = _wilson(hits, trials)
+    want = f"({low:.5f}, {high:.5f})"
+    if not (type(got) is tuple and len(got) == 2 and all(type(x) is float for x in got)):
+        return f"it should be a tuple (low, high) of two floats, Wilson's interval {want}."
+    if abs(got[0] - low) <= INTERVAL_TOLERANCE and abs(got[1] - high) <= INTERVAL_TOLERANCE:
+        return None
+    p = hits / trials
+    half = Z95 * math.sqrt(p * (1 - p) / trials)
+    if abs(got[0] - (p - half)) < 1e-4 and abs(got[1] - (p + half)) < 1e-4:
+        return (
+            f"that is the normal approximation p ± z·sqrt(p(1 - p)/n), which is off for rates near 0 or 1; "
+            f"use Wilson's formula: {want}."
+        )
+    return f"Wilson's 95% interval is {want}."
+
+
+def check_confidence_interval(
+    func: Callable[[int, int], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``confidence_interval(hits, trials)``: Wilson's 95% interval, as a tuple of two floats."""
+    name = _require_function("confidence_interval", func)
+    cases = []
+    for hits, trials in [
+        (5, 10),
+        (323, 10000),
+        (0, 10),
+        (10, 10),
+        (1, 2500),
+        (50, 1000),
+        (7, 40),
+        (999, 1000),
+    ]:
+
+        def judge(got: Any, hits: int = hits, trials: int = trials) -> str | None:
+            return _interval_problem(got, hits, trials)
+
+        cases.append(_Case((hits, trials), f"{name}({hits}, {trials})", judge))
+    return _run(name, func, cases, seconds)
+
+
+# -- caps (exercise 7) ---------------------------------------------------------------------------
+
+
+def _greedy(cards: Sequence[Card], seed: int) -> list[Card]:
+    """A SET-free table grown greedily through the cards in an order shuffled by ``seed``."""
+    order = list(cards)
+    random.Random(seed).shuffle(order)
+    chosen: list[Card] = []
+    blocked: set[Card] = set()
+    for card in order:
+        if card not in blocked:
+            blocked.update(third_card(card, other) for other in chosen)
+            chosen.append(card)
+    return chosen
+
+
+def _set_among(cards: Sequence[Card]) -> tuple[Card, Card, Card] | None:
+    present = set(cards)
+    for x, y in itertools.combinations(cards, 2):
+        z = third_card(x, y)
+        if z in present:
+            return x, y, z
+    return None
+
+
+def _cap_problem(got: Any, deck: Sequence[Card], size: int | None = None) -> str | None:
+    """None when ``got`` is a SET-free list of different cards of ``deck`` that no card of it can
+    join (or, with ``size``, a SET-free list of that many); else what is wrong."""
+    if type(got) is not list or not all(type(card) is Card for card in got):
+        return "it should be a list of Cards."
+    if len(set(got)) != len(got):
+        twice = next(card for card in got if got.count(card) > 1)
+        return f"{twice} is in the list twice."
+    stranger = next((card for card in got if card not in set(deck)), None)
+    if stranger is not None:
+        return f"{stranger} is not one of the cards it was given."
+    found = _set_among(got)
+    if found is not None:
+        return f"({_codes(sorted(found))}) is a SET among its cards."
+    if size is not None:
+        return None if len(got) == size else f"it holds {len(got)} cards; {size} is possible."
+    blocked = {third_card(x, y) for x, y in itertools.combinations(got, 2)}
+    free = next((card for card in deck if card not in blocked and card not in got), None)
+    if free is not None:
+        return (
+            f"{free} could still be added without making a SET: a greedy table keeps adding cards until "
+            "every card left would make a SET."
+        )
+    return None
+
+
+def _cap_tables() -> list[list[Card]]:
+    """Tables with and without SETs, and SET-free tables grown greedily from the full deck."""
+    tables = _deal_tables()
+    tables += [_greedy(full_deck(), seed) for seed in range(5)]
+    tables += [_greedy(mini_deck(), seed) for seed in range(3)]
+    return tables
+
+
+def check_is_set_free(
+    func: Callable[[list[Card]], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``is_set_free(cards)`` on deals, whole decks and large SET-free tables.
+
+    It should return True exactly when no three of the cards form a SET. Last,
+    on a SET-free table of the full deck, it counts your calls of
+    ``third_card``: one per pair is enough (the pairs method, O(n²)).
+    """
+    name = _require_function("is_set_free", func)
+    cases = []
+    for cards in _cap_tables():
+        found = _set_among(cards)
+
+        def judge(got: Any, found: Any = found) -> str | None:
+            if type(got) is not bool:
+                return f"{name} should return True or False (a bool), not {type(got).__name__}."
+            if got == (found is None):
+                return None
+            if found is None:
+                return "no three of these cards form a SET."
+            return f"({_codes(found)}) is a SET among them."
+
+        cases.append(_Case((list(cards),), _table_label(name, cards), judge))
+    cap = max((_greedy(full_deck(), seed) for seed in range(5)), key=len)
+    pairs = len(cap) * (len(cap) - 1) // 2
+
+    def judge_calls(calls: int | None) -> str | None:
+        if calls is None:
+            return None
+        if calls == 0:
+            return (
+                f"{name} never calls third_card. The exercise asks for the pairs method: for each pair, "
+                "ask third_card for the card that completes it, and look it up among the cards."
+            )
+        if calls > pairs:
+            return (
+                f"{name} called third_card {calls} times on {len(cap)} cards without a SET, but they make "
+                f"only {pairs} pairs: ask once per pair, and look the third card up in a Python set (O(n²), "
+                "not the O(n³) of every triple)."
+            )
+        return None
+
+    cases.append(
+        _Case(
+            (cap,),
+            f"{name}(<{len(cap)} cards without a SET>), counting its calls of third_card",
+            judge_calls,
+            call=lambda cards: _count_calls(func, (cards,)),
+        )
+    )
+    return _run(name, func, cases, seconds)
+
+
+def _cap_decks() -> list[tuple[list[Card], str]]:
+    rng = random.Random(712)
+    decks = [
+        (full_deck(), "full_deck()"),
+        (mini_deck(), "mini_deck()"),
+        (mini_deck(color="red", shading="solid"), "mini_deck(color='red', shading='solid')"),
+        ([Card.parse(c) for c in ["1RSO", "2RSO", "3RSO"]], "[1RSO, 2RSO, 3RSO]"),
+        ([], "[]"),
+    ]
+    decks += [(rng.sample(full_deck(), size), f"<{size} random cards>") for size in (12, 30)]
+    return decks
+
+
+def check_greedy_cap(
+    func: Callable[[list[Card], int], Any], seconds: float | None = DEFAULT_SECONDS
+) -> CheckResult:
+    """Check your ``greedy_cap(deck, seed)`` on the full deck, the mini deck, a plane, a line and deals.
+
+    Its result is checked, not compared with one answer: a list of different
+    cards of ``deck`` without a SET, to which no other card of ``deck`` can be
+    added; the same for the same seed, and different for different seeds.
+    """
+    name = _require_function("greedy_cap", func)
+    cases = []
+    for deck, what in _cap_decks():
+        for seed in (1, 2):
+
+            def judge(got: Any, deck: list = deck) -> str | None:
+                return _cap_problem(got, deck)
+
+            cases.append(_dealer_case(func, (list(deck), seed), f"{name}({what}, {seed})", judge))
+
+    def twice(deck: list[Card], seed: int) -> tuple[Any, Any]:
+        return func(list(deck), seed), func(list(deck), seed)
+
+    def judge_twice(got: tuple[Any, Any]) -> str | None:
+        if got[0] == got[1]:
+            return None
+        return (
+            f"{name}(full_deck(), 7) gave two different tables: the same seed should give the same table, "
+            "so shuffle with random.Random(seed)."
+        )
+
+    cases.append(_Case((full_deck(), 7), f"{name}(full_deck(), 7), twice", judge_twice, call=twice))
+
+    def seeds(deck: list[Card], first: int) -> list[Any]:
+        return [func(list(deck), seed) for seed in range(first, first + 4)]
+
+    def judge_seeds(got: list[Any]) -> str | None:
+        if len({tuple(x) if type(x) is list else x for x in got}) > 1:
+            return None
+        return (
+            f"{name}(full_deck(), seed) gave the same table for the seeds 8, 9, 10 and 11: go through the "
+            "deck in an order shuffled by random.Random(seed)."
+        )
+
+    cases.append(
+        _Case((full_deck(), 8), f"{name}(full_deck(), seed) for four seeds", judge_seeds, call=seeds)
+    )
+    return _run(name, func, cases, seconds)
+
+
+def check_largest_mini_cap(func: Callable[[], Any], seconds: float | None = DEFAULT_SECONDS) -> CheckResult:
+    """Check your ``largest_mini_cap()``: 9 different cards of the mini deck, no three of them a SET."""
+    name = _require_function("largest_mini_cap", func)
+
+    def judge(got: Any) -> str | None:
+        problem = _cap_problem(got, mini_deck(), size=9)
+        if problem and problem.startswith("it holds"):
+            problem += " Try greedy_cap(mini_deck(), seed) for many seeds and keep a largest one."
+        return problem
+
+    return _run(name, func, [_dealer_case(func, (), f"{name}()", judge)], seconds)
+
+
 # -- for the hidden tests of the exercises ------------------------------------------------------
 
 _CORE = (
@@ -999,6 +1688,8 @@ _CORE = (
     "setwidgets.bot",
     "setwidgets.save",
     "setwidgets.sim",
+    "setwidgets.geometry",
+    "setwidgets.caps",
     "setwidgets._inputs",
     "setwidgets._words",
     "setwidgets.checks",
@@ -1085,6 +1776,7 @@ class Referee:
         self.has_set = _copy_function(rules.has_set)
         self.is_set = _copy_function(rules.is_set)
         self.third_card = _copy_function(rules.third_card)
+        self.Fraction = Fraction
         self._package = os.path.dirname(os.path.abspath(rules.__file__)) + os.sep
         self._calls: list[str] = []
 
@@ -1095,6 +1787,29 @@ class Referee:
     def competition(self, table: list[Card], deck: list[Card], state: tuple) -> tuple[list[Card], list[Card]]:
         """What the engine's competition rule does to any table and deck, its generator in ``state``."""
         return competition_by_engine(table, deck, state, self.Game)
+
+    # The references below are this module's own code, which untouched() watches too.
+
+    def square(self, a: Card, b: Card, c: Card) -> list[list[Card]]:
+        """The plane of three cards not in one SET as a magic square: a, b in the top row, c under a."""
+        return _square(a, b, c)
+
+    def lines_through(self, card: Card, cards: Sequence[Card]) -> list[tuple[Card, Card, Card]]:
+        """The SETs (card, b, c) with b before c among the cards, in the order of b."""
+        return _lines_through(card, cards)
+
+    def set_among(self, cards: Sequence[Card]) -> tuple[Card, Card, Card] | None:
+        """A SET among the cards, or None when they are SET-free."""
+        return _set_among(cards)
+
+    def cap_problem(self, got: Any, deck: Sequence[Card], size: int | None = None) -> str | None:
+        """None when ``got`` is a SET-free list of different cards of ``deck``, maximal in it (or of
+        ``size`` cards, when given); else what is wrong."""
+        return _cap_problem(got, deck, size)
+
+    def interval_problem(self, got: Any, hits: int, trials: int) -> str | None:
+        """None when ``got`` is Wilson's 95% interval for ``hits`` out of ``trials``; else what is wrong."""
+        return _interval_problem(got, hits, trials)
 
     def _functions(self, modules: Iterable[str] | None = None) -> Iterator[Callable]:
         """The plain functions of the modules, and of the classes defined there, methods included."""

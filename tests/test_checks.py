@@ -1,28 +1,42 @@
 """The instant self-checks: right answers pass, each kind of mistake gets its own hint."""
 
 import itertools
+import math
 import random
+from fractions import Fraction
 
 import pytest
 
-from setwidgets import FEATURES, Card, first_set, full_deck, has_set, third_card
+from setwidgets import FEATURES, Card, first_set, full_deck, has_set, mini_deck, third_card
 from setwidgets import is_set as reference_is_set
 from setwidgets.checks import (
+    NO_SET_RATES,
     CheckResult,
     Referee,
     check_all_sets,
     check_competition_no_set,
+    check_confidence_interval,
     check_count_sets,
+    check_expected_sets,
     check_first_set,
     check_game_over,
+    check_greedy_cap,
     check_is_set,
+    check_is_set_free,
+    check_largest_mini_cap,
+    check_lines_through,
+    check_magic_square,
     check_no_set,
     check_odd_one_out,
+    check_plane,
     check_play_solitaire,
+    check_set_probability,
+    check_simulate_no_set_rate,
     check_take_set,
     check_third_card,
     competition_by_engine,
     engine_moves,
+    no_set_tolerance,
 )
 
 # -- answers a student might write ---------------------------------------------------------
@@ -627,3 +641,285 @@ def test_the_referee_blocks_the_game_engine():
         Game(variant="solitaire", seed=1)
     referee.untouched()
     assert referee.moves("solitaire", 1)[-1]["lost"] is True
+
+
+# -- planes (exercise 5) ------------------------------------------------------------------------
+
+
+def vector_plane(a, b, c):
+    if len({a, b, c}) < 3 or third_card(a, b) == c:
+        raise ValueError("no plane")
+    va, vb, vc = a.vector, b.vector, c.vector
+    return [
+        Card.from_vector([(x + s * (y - x) + t * (z - x)) % 3 for x, y, z in zip(va, vb, vc)])
+        for s in range(3)
+        for t in range(3)
+    ]
+
+
+def square_by_third_cards(a, b, c):
+    if len({a, b, c}) < 3 or third_card(a, b) == c:
+        raise ValueError("no plane")
+    square = [[a, b, third_card(a, b)], [c, None, None], [third_card(a, c), None, None]]
+    square[1][1] = third_card(square[0][2], square[2][0])
+    square[2][1] = third_card(b, square[1][1])
+    for row in square[1:]:
+        row[2] = third_card(row[0], row[1])
+    return square
+
+
+def lines_through_once(card, cards):
+    where = {x: p for p, x in enumerate(cards)}
+    found = []
+    for p, x in enumerate(cards):
+        if x != card:
+            y = third_card(card, x)
+            if where.get(y, -1) > p:
+                found.append((card, x, y))
+    return found
+
+
+def test_plane_magic_square_and_lines_through_pass(capsys):
+    assert check_plane(vector_plane) and check_magic_square(square_by_third_cards)
+    assert check_lines_through(lines_through_once)
+    assert message(capsys).count("✓") == 3
+
+
+def test_the_references_of_exercise_5_agree_with_the_geometry_module():
+    geometry = pytest.importorskip("setwidgets.geometry")
+    referee = Referee()
+    rng = random.Random(5)
+    deck = full_deck()
+    for _ in range(40):
+        a, b, c = rng.sample(deck, 3)
+        if third_card(a, b) != c:
+            assert referee.square(a, b, c) == geometry.magic_square(a, b, c)
+            assert set(vector_plane(a, b, c)) == set(geometry.plane(a, b, c))
+        table = rng.sample(deck, rng.randrange(81))
+        card = rng.choice(deck)
+        assert referee.lines_through(card, table) == geometry.lines_through(card, table)
+
+
+def test_a_plane_that_misses_a_parallel_line_is_shown_a_missing_third_card(capsys):
+    def six_cards(a, b, c):
+        return vector_plane(a, b, c)[:6]
+
+    assert not check_plane(six_cards)
+    assert "are in your plane but their third card" in message(capsys)
+
+
+def test_a_plane_of_cards_in_one_set_must_raise(capsys):
+    def no_check(a, b, c):
+        return vector_plane(a, b, c) if third_card(a, b) != c and len({a, b, c}) == 3 else [a, b, c]
+
+    assert not check_plane(no_check)
+    assert "should raise a ValueError: three cards in one SET lie on a line" in message(capsys)
+
+
+def test_a_transposed_square_is_told_where_b_goes(capsys):
+    def transposed(a, b, c):
+        return [list(col) for col in zip(*square_by_third_cards(a, b, c))]
+
+    assert not check_magic_square(transposed)
+    assert "the square starts with b beside it: row 1, column 2 should be" in message(capsys)
+
+
+def test_lines_through_by_every_pair_is_told_to_ask_once_per_card(capsys):
+    def every_pair(card, cards):
+        return [
+            (card, x, y)
+            for (i, x), (j, y) in itertools.combinations(enumerate(cards), 2)
+            if card not in (x, y) and third_card(card, x) == y
+        ]
+
+    assert not check_lines_through(every_pair)
+    assert "called third_card 3160 times, but each of the 81 cards b makes one SET" in message(capsys)
+
+
+def test_lines_through_that_keeps_each_set_twice_is_told_to_keep_one(capsys):
+    def twice(card, cards):
+        return [(card, x, third_card(card, x)) for x in cards if x != card and third_card(card, x) in cards]
+
+    assert not check_lines_through(twice)
+    assert "each was listed twice, from b and from c" in message(capsys)
+
+
+# -- probability (exercise 6) -------------------------------------------------------------------
+
+
+def counted_probability(cards):
+    if len(cards) < 3:
+        raise ValueError("fewer than three cards")
+    present = set(cards)
+    met = sum(third_card(a, b) in present for a, b in itertools.combinations(cards, 2))
+    return Fraction(met // 3, math.comb(len(cards), 3))
+
+
+def expected_sets(k):
+    return Fraction(math.comb(k, 3), 79)
+
+
+def simulated_rate(size, tables, seed):
+    rng = random.Random(seed)
+    deck = full_deck()
+    return sum(not has_set(rng.sample(deck, size)) for _ in range(tables)) / tables
+
+
+def wilson_interval(hits, trials):
+    from setwidgets.sim import wilson
+
+    return wilson(hits, trials)
+
+
+def test_the_probability_answers_pass(capsys):
+    assert check_set_probability(counted_probability) and check_expected_sets(expected_sets)
+    assert check_simulate_no_set_rate(simulated_rate) and check_confidence_interval(wilson_interval)
+    assert message(capsys).count("✓") == 4
+
+
+def test_the_fixed_no_set_rates_agree_with_the_exact_and_simulated_counts():
+    from setwidgets import sim
+
+    assert NO_SET_RATES[3] == 78 / 79 and NO_SET_RATES[21] == 0
+    for size in (6, 9, 12):
+        tables = 200_000
+        rate = 1 - sim.has_set_many(sim.deal_tables(tables, size, seed=size)).mean()
+        assert abs(rate - NO_SET_RATES[size]) < no_set_tolerance(size, tables) / 2
+
+
+def test_a_probability_as_a_float_is_asked_for_a_fraction(capsys):
+    assert not check_set_probability(lambda cards: float(counted_probability(cards)))
+    assert "should return an exact Fraction (from the module fractions), not float" in message(capsys)
+
+
+def test_the_full_decks_probability_for_every_table_is_told_to_count_the_cards_given(capsys):
+    assert not check_set_probability(lambda cards: counted_probability(full_deck()))
+    assert "1/79 is the answer for the full deck; count for the cards given" in message(capsys)
+
+
+def test_expected_sets_as_a_float_is_asked_for_a_fraction(capsys):
+    assert not check_expected_sets(lambda k: math.comb(k, 3) / 79)
+    assert "expectations add up" in message(capsys)
+
+
+def test_a_rate_of_tables_with_a_set_is_told_so(capsys):
+    assert not check_simulate_no_set_rate(lambda size, tables, seed: 1 - simulated_rate(size, tables, seed))
+    assert "that is the rate of tables WITH a SET" in message(capsys)
+
+
+def test_a_rate_that_ignores_the_seed_or_the_tables_is_caught(capsys):
+    rng = random.Random(1)
+
+    def unseeded(size, tables, seed):
+        return simulated_rate(size, tables, rng.randrange(10**6))
+
+    assert not check_simulate_no_set_rate(unseeded)
+    assert "the same seed should give the same tables" in message(capsys)
+    rates = dict(NO_SET_RATES)
+    assert not check_simulate_no_set_rate(lambda size, tables, seed: rates[size])
+    assert "the rates should differ" in message(capsys)
+
+
+def test_a_numpy_rate_is_asked_for_a_float(capsys):
+    import numpy as np
+
+    assert not check_simulate_no_set_rate(lambda size, tables, seed: np.float64(NO_SET_RATES[size]))
+    assert "not float64 (float(...) turns a numpy number into one)" in message(capsys)
+
+
+def test_the_normal_approximation_is_told_to_use_wilson(capsys):
+    def wald(hits, trials):
+        p = hits / trials
+        half = 1.959963984540054 * math.sqrt(p * (1 - p) / trials)
+        return p - half, p + half
+
+    assert not check_confidence_interval(wald)
+    assert "that is the normal approximation" in message(capsys)
+
+
+# -- caps (exercise 7) ---------------------------------------------------------------------------
+
+
+def pairs_set_free(cards):
+    present = set(cards)
+    return not any(third_card(a, b) in present for a, b in itertools.combinations(cards, 2))
+
+
+def greedy(deck, seed):
+    order = list(deck)
+    random.Random(seed).shuffle(order)
+    kept, ruled_out = [], set()
+    for card in order:
+        if card not in ruled_out:
+            ruled_out.update(third_card(card, other) for other in kept)
+            kept.append(card)
+    return kept
+
+
+def largest_mini_cap():
+    return next(cap for seed in itertools.count() if len(cap := greedy(mini_deck(), seed)) == 9)
+
+
+def test_the_caps_answers_pass(capsys):
+    assert check_is_set_free(pairs_set_free) and check_greedy_cap(greedy)
+    assert check_largest_mini_cap(largest_mini_cap)
+    assert message(capsys).count("✓") == 3
+
+
+def test_the_reference_caps_agree_with_the_caps_module():
+    caps = pytest.importorskip("setwidgets.caps")
+    referee = Referee()
+    rng = random.Random(7)
+    for size in (3, 9, 12, 18):
+        cards = rng.sample(full_deck(), size)
+        assert (referee.set_among(cards) is None) == caps.is_set_free(cards)
+    largest = caps.largest_set_free("mini", progress=False)
+    assert referee.cap_problem(largest, mini_deck(), size=9) is None
+    assert referee.cap_problem(largest[:8], mini_deck(), size=9) == "it holds 8 cards; 9 is possible."
+
+
+def test_is_set_free_by_triples_is_told_it_is_cubic(capsys):
+    def triples(cards):
+        return not any(third_card(a, b) == c for a, b, c in itertools.combinations(cards, 3))
+
+    assert not check_is_set_free(triples)
+    assert "ask once per pair, and look the third card up in a Python set" in message(capsys)
+
+
+def test_a_greedy_cap_that_stops_early_is_shown_a_card_it_could_add(capsys):
+    assert not check_greedy_cap(lambda deck, seed: greedy(deck, seed)[:-1])
+    assert "could still be added without making a SET" in message(capsys)
+
+
+def test_a_greedy_cap_that_keeps_every_card_is_shown_a_set(capsys):
+    assert not check_greedy_cap(lambda deck, seed: list(deck))
+    assert "is a SET among its cards" in message(capsys)
+
+
+def test_a_greedy_cap_that_ignores_the_seed_is_caught(capsys):
+    assert not check_greedy_cap(lambda deck, seed: greedy(deck, 0))
+    assert "gave the same table for the seeds 8, 9, 10 and 11" in message(capsys)
+
+
+def test_a_mini_cap_of_eight_is_told_nine_is_possible(capsys):
+    eight = next(cap for seed in itertools.count() if len(cap := greedy(mini_deck(), seed)) == 8)
+    assert not check_largest_mini_cap(lambda: eight)
+    assert "it holds 8 cards; 9 is possible. Try greedy_cap(mini_deck(), seed)" in message(capsys)
+
+
+def test_the_referee_blocks_the_geometry_and_the_caps_modules():
+    from setwidgets import caps, geometry
+
+    referee = Referee()
+    with (
+        pytest.raises(AssertionError, match=r"plane used setwidgets.geometry.plane"),
+        referee.guard("plane", ["setwidgets.geometry"]),
+    ):
+        geometry.plane("1RSO", "2GTS", "1RSS")
+    with (
+        pytest.raises(AssertionError, match=r"cap used setwidgets.caps.is_set_free"),
+        referee.guard("cap", ["setwidgets.caps"]),
+    ):
+        caps.is_set_free(full_deck()[:3])
+    referee.untouched()
+    assert len(geometry.plane("1RSO", "2GTS", "1RSS")) == 9

@@ -21,6 +21,10 @@ The students, per assignment:
 - ``patcher`` (exercise 4) replaces the engine at run time, so that hidden tests taking
   their answers from the package would agree with the notebook.
 
+From exercise 5 on, each assignment has four students: ``solver``, ``blank``, ``partial``
+and ``wrapper``, who hands in the package's own answers (``setwidgets.geometry``,
+``find_sets``) behind functions of its own.
+
 Last, the teacher's guide ``exercises/README.md`` is run command block by command block on
 another copy of the course: exchange and zip_collect, the formgrader, feedback and export.
 """
@@ -54,6 +58,7 @@ NOTEBOOKS = {
     "02_third_card": "third_card.ipynb",
     "03_finding_sets": "finding_sets.ipynb",
     "04_the_dealer": "the_dealer.ipynb",
+    "05_planes": "planes.ipynb",
 }
 # Short enough that three timed-out cells stay cheap, long enough for every honest cell (< 1 s).
 TEST_TIMEOUT = 5
@@ -217,6 +222,63 @@ setwidgets.checks.engine_moves = lambda *args, **kwargs: []
 setwidgets.game.Game = Agreeable
 """
 
+# Exercise 5: a square laid out the other way round, lines by every pair, and the package's geometry.
+SQUARE_TRANSPOSED = """
+def magic_square(a, b, c):
+    plane(a, b, c)
+    rows = [[a, b, third_card(a, b)], [c, None, None], [third_card(a, c), None, None]]
+    rows[1][1] = third_card(rows[0][2], rows[2][0])
+    rows[2][1] = third_card(b, rows[1][1])
+    for row in rows[1:]:
+        row[2] = third_card(row[0], row[1])
+    return [list(column) for column in zip(*rows)]  # b under a, c beside it: magic, but not as asked
+"""
+
+LINES_BY_PAIRS = """
+def lines_through(card, cards):
+    return [
+        (card, cards[i], cards[j])
+        for i, j in itertools.combinations(range(len(cards)), 2)
+        if card not in (cards[i], cards[j]) and third_card(card, cards[i]) == cards[j]
+    ]
+"""
+
+PLANE_BY_THE_PACKAGE = """
+import setwidgets.geometry
+
+
+def plane(a, b, c):
+    return setwidgets.geometry.plane(a, b, c)
+"""
+
+SQUARE_BY_THE_PACKAGE = """
+from setwidgets.geometry import magic_square as package_square
+
+
+def magic_square(a, b, c):
+    return package_square(a, b, c)
+"""
+
+LINES_BY_FIND_SETS = """
+from setwidgets import find_sets
+
+
+def lines_through(card, cards):
+    return [s for s in find_sets([card] + [x for x in cards if x != card]) if s[0] == card]
+"""
+
+# What the partial and wrapper students of the later exercises change in the source's answers.
+LATER_ANSWERS = {
+    "05_planes": {
+        "partial": {"magic_square_answer": SQUARE_TRANSPOSED, "lines_through_answer": LINES_BY_PAIRS},
+        "wrapper": {
+            "plane_answer": PLANE_BY_THE_PACKAGE,
+            "magic_square_answer": SQUARE_BY_THE_PACKAGE,
+            "lines_through_answer": LINES_BY_FIND_SETS,
+        },
+    },
+}
+
 # Which grade cells each student should earn: {grade cell: points}; a missing cell earns 0.
 EXPECTED = {
     "01_magic_rule": {
@@ -315,6 +377,21 @@ EXPECTED["04_the_dealer"] = {
         "test_play_solitaire_visible": 2,
     },
 }
+EXPECTED["05_planes"] = {
+    "solver": {
+        "test_plane_visible": 2,
+        "test_plane_hidden": 3,
+        "test_magic_square_visible": 2,
+        "test_magic_square_hidden": 3,
+        "test_lines_through_visible": 2,
+        "test_lines_through_hidden": 2,
+    },
+    "blank": {},
+    # The square transposed (magic, but b under a): nothing for it; lines by every pair: the visible test.
+    "partial": {"test_plane_visible": 2, "test_plane_hidden": 3, "test_lines_through_visible": 2},
+    # setwidgets.geometry and find_sets behind the student's own names: the visible tests only.
+    "wrapper": {"test_plane_visible": 2, "test_magic_square_visible": 2, "test_lines_through_visible": 2},
+}
 # The students who cheat, and what the failed hidden tests tell the teacher.
 CHEATS = {
     ("03_finding_sets", "wrapper"): [
@@ -329,9 +406,32 @@ CHEATS = {
         "play_solitaire used setwidgets.game.Game.__init__ while the hidden tests ran"
     ],
     ("04_the_dealer", "patcher"): ["this notebook changed the package setwidgets while it ran"],
+    ("05_planes", "wrapper"): [
+        "plane used setwidgets.geometry.plane while the hidden tests ran",
+        "magic_square used setwidgets.geometry.magic_square while the hidden tests ran",
+        "lines_through used setwidgets.find_sets while the hidden tests ran",
+    ],
 }
-MAX_AUTO = {"01_magic_rule": 10, "02_third_card": 12, "03_finding_sets": 10, "04_the_dealer": 18}
-MAX_TOTAL = {"01_magic_rule": 10, "02_third_card": 16, "03_finding_sets": 14, "04_the_dealer": 18}
+MAX_AUTO = {
+    "01_magic_rule": 10,
+    "02_third_card": 12,
+    "03_finding_sets": 10,
+    "04_the_dealer": 18,
+    "05_planes": 14,
+}
+MAX_TOTAL = {
+    "01_magic_rule": 10,
+    "02_third_card": 16,
+    "03_finding_sets": 14,
+    "04_the_dealer": 18,
+    "05_planes": 20,
+}
+# The exercises after unit 2, graded for four students each (solver, blank, partial, wrapper).
+LATER = list(LATER_ANSWERS)
+# The written answers read by the teacher, by assignment, with the solver's full points.
+WRITTEN = {
+    "05_planes": {"forty_answer": 3, "meet_answer": 3},
+}
 MANUAL_PROOF_SCORE = 3
 
 
@@ -491,6 +591,17 @@ def course(tmp_path_factory) -> Path:
     nbgrader(course, "autograde", four)
     (course / "autograde_seconds_unit_2.txt").write_text(f"{time.monotonic() - start:.1f}")
 
+    for assignment, students in LATER_ANSWERS.items():
+        save(course, "solver", assignment, hand_in(course, assignment, source=True))
+        save(course, "blank", assignment, hand_in(course, assignment))
+        solved = answers_of(hand_in(course, assignment, source=True))
+        for student, changed in students.items():
+            save(course, student, assignment, hand_in(course, assignment, dict(solved, **changed)))
+    start = time.monotonic()
+    for assignment in LATER:
+        nbgrader(course, "autograde", assignment)
+    (course / "autograde_seconds_later.txt").write_text(f"{time.monotonic() - start:.1f}")
+
     # The teacher reads the written answers (formgrader does the same through the gradebook).
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         grade = gb.find_grade("proof_answer", "third_card", two, "partial")
@@ -499,11 +610,24 @@ def course(tmp_path_factory) -> Path:
         grade.manual_score = 4
         gb.find_grade("questions_answer", "finding_sets", three, "solver").manual_score = 4
         gb.find_grade("questions_answer", "finding_sets", three, "partial").manual_score = MANUAL_PROOF_SCORE
+        for assignment, written in WRITTEN.items():
+            notebook = NOTEBOOKS[assignment].removesuffix(".ipynb")
+            for grade_id, points in written.items():
+                gb.find_grade(grade_id, notebook, assignment, "solver").manual_score = points
         gb.db.commit()
 
     nbgrader(course, "generate_feedback", "*")
     nbgrader(course, "export")
     return course
+
+
+def answers_of(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """The answer cells of a notebook, by grade id."""
+    return {
+        c.metadata["nbgrader"]["grade_id"]: c.source
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("solution")
+    }
 
 
 def grades(course: Path, assignment: str, student: str) -> dict[str, float]:
@@ -590,6 +714,7 @@ def test_a_partly_right_submission_gets_its_partial_score(course):
     assert totals(course, "02_third_card", "partial") == (9, 12, 9 + MANUAL_PROOF_SCORE, 16)
     assert totals(course, "03_finding_sets", "partial") == (7, 10, 7 + MANUAL_PROOF_SCORE, 14)
     assert totals(course, "04_the_dealer", "partial") == (11, 18, 11, 18)
+    assert totals(course, "05_planes", "partial") == (7, 14, 7, 20)
 
 
 @pytest.mark.parametrize("assignment, student", list(CHEATS), ids=["/".join(k) for k in CHEATS])
@@ -611,6 +736,12 @@ def test_a_cheat_scores_nothing_on_the_parts_it_cheats_and_the_teacher_reads_why
 def test_unit_2_is_graded_in_modest_time(course):
     seconds = float((course / "autograde_seconds_unit_2.txt").read_text())
     assert seconds < 120, f"autograding exercises 3 and 4 for five students each took {seconds} s"
+
+
+def test_the_later_exercises_are_graded_in_modest_time(course):
+    seconds = float((course / "autograde_seconds_later.txt").read_text())
+    most = 60 * len(LATER)
+    assert seconds < most, f"autograding {', '.join(LATER)} for four students each took {seconds} s"
 
 
 def test_editing_a_locked_test_cell_earns_nothing_for_it(course):
@@ -676,6 +807,8 @@ def test_the_written_answer_waits_for_the_teacher(course):
         ("03_finding_sets", "partial", "10.0 / 14.0"),
         ("04_the_dealer", "solver", "18.0 / 18.0"),
         ("04_the_dealer", "wrapper", "15.0 / 18.0"),
+        ("05_planes", "solver", "20.0 / 20.0"),
+        ("05_planes", "wrapper", "6.0 / 20.0"),
     ],
 )
 def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment, student, score):
@@ -868,6 +1001,7 @@ def test_the_teachers_guide_works_command_by_command(tmp_path):
         "02_third_card": 2,
         "03_finding_sets": 0,
         "04_the_dealer": 0,
+        "05_planes": 0,
     }
     student = getpass.getuser()  # the exchange knows a student by their login
     with open(course / "grades.csv", newline="") as f:
