@@ -57,12 +57,19 @@ ANSWERS = {
         "magic_square_answer": "check_magic_square(magic_square)",
         "lines_through_answer": "check_lines_through(lines_through)",
     },
+    "probability.ipynb": {
+        "set_probability_answer": "check_set_probability(set_probability)",
+        "expected_sets_answer": "check_expected_sets(expected_sets)",
+        "simulate_no_set_rate_answer": "check_simulate_no_set_rate(simulate_no_set_rate)",
+        "confidence_interval_answer": "check_confidence_interval(confidence_interval)",
+    },
 }
 # The notebooks with written answers graded by hand, and how many.
 WRITTEN = {
     "third_card.ipynb": 1,
     "finding_sets.ipynb": 1,
     "planes.ipynb": 2,
+    "probability.ipynb": 1,
 }
 
 
@@ -213,6 +220,7 @@ def test_each_source_has_its_release_copy():
         "03_finding_sets",
         "04_the_dealer",
         "05_planes",
+        "06_probability",
     ]
 
 

@@ -59,6 +59,7 @@ NOTEBOOKS = {
     "03_finding_sets": "finding_sets.ipynb",
     "04_the_dealer": "the_dealer.ipynb",
     "05_planes": "planes.ipynb",
+    "06_probability": "probability.ipynb",
 }
 # Short enough that three timed-out cells stay cheap, long enough for every honest cell (< 1 s).
 TEST_TIMEOUT = 5
@@ -267,6 +268,42 @@ def lines_through(card, cards):
     return [s for s in find_sets([card] + [x for x in cards if x != card]) if s[0] == card]
 """
 
+# Exercise 6: a float for a Fraction, the normal approximation for Wilson's interval; and the package's
+# counting and interval behind the student's names, with rates looked up by table size.
+PROBABILITY_AS_A_FLOAT = """
+def set_probability(cards):
+    if len(cards) < 3:
+        raise ValueError("no triple")
+    present = set(cards)
+    met = sum(third_card(a, b) in present for a, b in itertools.combinations(cards, 2))
+    return met / 3 / math.comb(len(cards), 3)
+"""
+
+INTERVAL_BY_THE_NORMAL_APPROXIMATION = """
+def confidence_interval(hits, trials):
+    p = hits / trials
+    half = 1.96 * math.sqrt(p * (1 - p) / trials)
+    return p - half, p + half
+"""
+
+PROBABILITY_BY_THE_PACKAGE = """
+def set_probability(cards):
+    if len(cards) < 3:
+        raise ValueError("no triple")
+    sets = int(sim.count_sets_many([[card.index for card in cards]])[0])
+    return Fraction(sets, math.comb(len(cards), 3))
+"""
+
+RATES_LOOKED_UP = """
+def simulate_no_set_rate(size, tables, seed):
+    return {3: 78 / 79, 9: 0.2972, 12: 0.0323, 15: 0.0004, 21: 0.0}[size]
+"""
+
+INTERVAL_BY_THE_PACKAGE = """
+def confidence_interval(hits, trials):
+    return sim.wilson(hits, trials)
+"""
+
 # What the partial and wrapper students of the later exercises change in the source's answers.
 LATER_ANSWERS = {
     "05_planes": {
@@ -275,6 +312,17 @@ LATER_ANSWERS = {
             "plane_answer": PLANE_BY_THE_PACKAGE,
             "magic_square_answer": SQUARE_BY_THE_PACKAGE,
             "lines_through_answer": LINES_BY_FIND_SETS,
+        },
+    },
+    "06_probability": {
+        "partial": {
+            "set_probability_answer": PROBABILITY_AS_A_FLOAT,
+            "confidence_interval_answer": INTERVAL_BY_THE_NORMAL_APPROXIMATION,
+        },
+        "wrapper": {
+            "set_probability_answer": PROBABILITY_BY_THE_PACKAGE,
+            "simulate_no_set_rate_answer": RATES_LOOKED_UP,
+            "confidence_interval_answer": INTERVAL_BY_THE_PACKAGE,
         },
     },
 }
@@ -392,6 +440,34 @@ EXPECTED["05_planes"] = {
     # setwidgets.geometry and find_sets behind the student's own names: the visible tests only.
     "wrapper": {"test_plane_visible": 2, "test_magic_square_visible": 2, "test_lines_through_visible": 2},
 }
+EXPECTED["06_probability"] = {
+    "solver": {
+        "test_set_probability_visible": 2,
+        "test_set_probability_hidden": 2,
+        "test_expected_sets_visible": 1,
+        "test_expected_sets_hidden": 2,
+        "test_simulate_no_set_rate_visible": 2,
+        "test_simulate_no_set_rate_hidden": 3,
+        "test_confidence_interval_visible": 2,
+        "test_confidence_interval_hidden": 2,
+    },
+    "blank": {},
+    # A float where a Fraction is asked, and the normal approximation: nothing for either.
+    "partial": {
+        "test_expected_sets_visible": 1,
+        "test_expected_sets_hidden": 2,
+        "test_simulate_no_set_rate_visible": 2,
+        "test_simulate_no_set_rate_hidden": 3,
+    },
+    # sim's counting and interval: the visible tests; rates by size: close enough, but deaf to the seed.
+    "wrapper": {
+        "test_set_probability_visible": 2,
+        "test_expected_sets_visible": 1,
+        "test_expected_sets_hidden": 2,
+        "test_simulate_no_set_rate_visible": 2,
+        "test_confidence_interval_visible": 2,
+    },
+}
 # The students who cheat, and what the failed hidden tests tell the teacher.
 CHEATS = {
     ("03_finding_sets", "wrapper"): [
@@ -411,6 +487,11 @@ CHEATS = {
         "magic_square used setwidgets.geometry.magic_square while the hidden tests ran",
         "lines_through used setwidgets.find_sets while the hidden tests ran",
     ],
+    ("06_probability", "wrapper"): [
+        "set_probability used setwidgets.sim.count_sets_many while the hidden tests ran",
+        "for four seeds: the seed should decide the tables",
+        "confidence_interval used setwidgets.sim.wilson while the hidden tests ran",
+    ],
 }
 MAX_AUTO = {
     "01_magic_rule": 10,
@@ -418,6 +499,7 @@ MAX_AUTO = {
     "03_finding_sets": 10,
     "04_the_dealer": 18,
     "05_planes": 14,
+    "06_probability": 16,
 }
 MAX_TOTAL = {
     "01_magic_rule": 10,
@@ -425,12 +507,14 @@ MAX_TOTAL = {
     "03_finding_sets": 14,
     "04_the_dealer": 18,
     "05_planes": 20,
+    "06_probability": 20,
 }
 # The exercises after unit 2, graded for four students each (solver, blank, partial, wrapper).
 LATER = list(LATER_ANSWERS)
 # The written answers read by the teacher, by assignment, with the solver's full points.
 WRITTEN = {
     "05_planes": {"forty_answer": 3, "meet_answer": 3},
+    "06_probability": {"game_answer": 4},
 }
 MANUAL_PROOF_SCORE = 3
 
@@ -715,6 +799,7 @@ def test_a_partly_right_submission_gets_its_partial_score(course):
     assert totals(course, "03_finding_sets", "partial") == (7, 10, 7 + MANUAL_PROOF_SCORE, 14)
     assert totals(course, "04_the_dealer", "partial") == (11, 18, 11, 18)
     assert totals(course, "05_planes", "partial") == (7, 14, 7, 20)
+    assert totals(course, "06_probability", "partial") == (8, 16, 8, 20)
 
 
 @pytest.mark.parametrize("assignment, student", list(CHEATS), ids=["/".join(k) for k in CHEATS])
@@ -809,6 +894,7 @@ def test_the_written_answer_waits_for_the_teacher(course):
         ("04_the_dealer", "wrapper", "15.0 / 18.0"),
         ("05_planes", "solver", "20.0 / 20.0"),
         ("05_planes", "wrapper", "6.0 / 20.0"),
+        ("06_probability", "wrapper", "9.0 / 20.0"),
     ],
 )
 def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment, student, score):
@@ -1002,6 +1088,7 @@ def test_the_teachers_guide_works_command_by_command(tmp_path):
         "03_finding_sets": 0,
         "04_the_dealer": 0,
         "05_planes": 0,
+        "06_probability": 0,
     }
     student = getpass.getuser()  # the exchange knows a student by their login
     with open(course / "grades.csv", newline="") as f:
