@@ -63,6 +63,11 @@ ANSWERS = {
         "simulate_no_set_rate_answer": "check_simulate_no_set_rate(simulate_no_set_rate)",
         "confidence_interval_answer": "check_confidence_interval(confidence_interval)",
     },
+    "caps.ipynb": {
+        "is_set_free_answer": "check_is_set_free(is_set_free)",
+        "greedy_cap_answer": "check_greedy_cap(greedy_cap)",
+        "largest_mini_cap_answer": "check_largest_mini_cap(largest_mini_cap)",
+    },
 }
 # The notebooks with written answers graded by hand, and how many.
 WRITTEN = {
@@ -70,6 +75,7 @@ WRITTEN = {
     "finding_sets.ipynb": 1,
     "planes.ipynb": 2,
     "probability.ipynb": 1,
+    "caps.ipynb": 1,
 }
 
 
@@ -221,6 +227,7 @@ def test_each_source_has_its_release_copy():
         "04_the_dealer",
         "05_planes",
         "06_probability",
+        "07_caps",
     ]
 
 

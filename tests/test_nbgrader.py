@@ -60,6 +60,7 @@ NOTEBOOKS = {
     "04_the_dealer": "the_dealer.ipynb",
     "05_planes": "planes.ipynb",
     "06_probability": "probability.ipynb",
+    "07_caps": "caps.ipynb",
 }
 # Short enough that three timed-out cells stay cheap, long enough for every honest cell (< 1 s).
 TEST_TIMEOUT = 5
@@ -304,6 +305,38 @@ def confidence_interval(hits, trials):
     return sim.wilson(hits, trials)
 """
 
+# Exercise 7: every triple, and the package's caps and SET finding behind the student's names.
+SET_FREE_BY_TRIPLES = """
+def is_set_free(cards):
+    return not any(third_card(a, b) == c for a, b, c in itertools.combinations(cards, 3))
+"""
+
+SET_FREE_BY_THE_PACKAGE = """
+from setwidgets.caps import is_set_free
+"""
+
+GREEDY_BY_FIND_SETS = """
+from setwidgets import find_sets
+
+
+def greedy_cap(deck, seed):
+    order = list(deck)
+    random.Random(seed).shuffle(order)
+    kept = []
+    for card in order:
+        if not find_sets(kept + [card]):
+            kept.append(card)
+    return kept
+"""
+
+MINI_CAP_BY_THE_PACKAGE = """
+from setwidgets import caps
+
+
+def largest_mini_cap():
+    return caps.largest_set_free("mini", progress=False)
+"""
+
 # What the partial and wrapper students of the later exercises change in the source's answers.
 LATER_ANSWERS = {
     "05_planes": {
@@ -323,6 +356,14 @@ LATER_ANSWERS = {
             "set_probability_answer": PROBABILITY_BY_THE_PACKAGE,
             "simulate_no_set_rate_answer": RATES_LOOKED_UP,
             "confidence_interval_answer": INTERVAL_BY_THE_PACKAGE,
+        },
+    },
+    "07_caps": {
+        "partial": {"is_set_free_answer": SET_FREE_BY_TRIPLES},
+        "wrapper": {
+            "is_set_free_answer": SET_FREE_BY_THE_PACKAGE,
+            "greedy_cap_answer": GREEDY_BY_FIND_SETS,
+            "largest_mini_cap_answer": MINI_CAP_BY_THE_PACKAGE,
         },
     },
 }
@@ -468,6 +509,31 @@ EXPECTED["06_probability"] = {
         "test_confidence_interval_visible": 2,
     },
 }
+EXPECTED["07_caps"] = {
+    "solver": {
+        "test_is_set_free_visible": 2,
+        "test_is_set_free_hidden": 3,
+        "test_greedy_cap_visible": 2,
+        "test_greedy_cap_hidden": 3,
+        "test_largest_mini_cap_visible": 1,
+        "test_largest_mini_cap_hidden": 2,
+    },
+    "blank": {},
+    # Every triple: right answers, but the count of third_card is O(n^3).
+    "partial": {
+        "test_is_set_free_visible": 2,
+        "test_greedy_cap_visible": 2,
+        "test_greedy_cap_hidden": 3,
+        "test_largest_mini_cap_visible": 1,
+        "test_largest_mini_cap_hidden": 2,
+    },
+    # setwidgets.caps and find_sets behind the student's names: the visible tests only.
+    "wrapper": {
+        "test_is_set_free_visible": 2,
+        "test_greedy_cap_visible": 2,
+        "test_largest_mini_cap_visible": 1,
+    },
+}
 # The students who cheat, and what the failed hidden tests tell the teacher.
 CHEATS = {
     ("03_finding_sets", "wrapper"): [
@@ -492,6 +558,11 @@ CHEATS = {
         "for four seeds: the seed should decide the tables",
         "confidence_interval used setwidgets.sim.wilson while the hidden tests ran",
     ],
+    ("07_caps", "wrapper"): [
+        "is_set_free used setwidgets.caps.is_set_free while the hidden tests ran",
+        "greedy_cap used setwidgets.find_sets while the hidden tests ran",
+        "largest_mini_cap used setwidgets.caps.largest_set_free while the hidden tests ran",
+    ],
 }
 MAX_AUTO = {
     "01_magic_rule": 10,
@@ -500,6 +571,7 @@ MAX_AUTO = {
     "04_the_dealer": 18,
     "05_planes": 14,
     "06_probability": 16,
+    "07_caps": 13,
 }
 MAX_TOTAL = {
     "01_magic_rule": 10,
@@ -508,6 +580,7 @@ MAX_TOTAL = {
     "04_the_dealer": 18,
     "05_planes": 20,
     "06_probability": 20,
+    "07_caps": 17,
 }
 # The exercises after unit 2, graded for four students each (solver, blank, partial, wrapper).
 LATER = list(LATER_ANSWERS)
@@ -515,6 +588,7 @@ LATER = list(LATER_ANSWERS)
 WRITTEN = {
     "05_planes": {"forty_answer": 3, "meet_answer": 3},
     "06_probability": {"game_answer": 4},
+    "07_caps": {"proof_answer": 4},
 }
 MANUAL_PROOF_SCORE = 3
 
@@ -800,6 +874,7 @@ def test_a_partly_right_submission_gets_its_partial_score(course):
     assert totals(course, "04_the_dealer", "partial") == (11, 18, 11, 18)
     assert totals(course, "05_planes", "partial") == (7, 14, 7, 20)
     assert totals(course, "06_probability", "partial") == (8, 16, 8, 20)
+    assert totals(course, "07_caps", "partial") == (10, 13, 10, 17)
 
 
 @pytest.mark.parametrize("assignment, student", list(CHEATS), ids=["/".join(k) for k in CHEATS])
@@ -895,6 +970,7 @@ def test_the_written_answer_waits_for_the_teacher(course):
         ("05_planes", "solver", "20.0 / 20.0"),
         ("05_planes", "wrapper", "6.0 / 20.0"),
         ("06_probability", "wrapper", "9.0 / 20.0"),
+        ("07_caps", "solver", "17.0 / 17.0"),
     ],
 )
 def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment, student, score):
@@ -1089,6 +1165,7 @@ def test_the_teachers_guide_works_command_by_command(tmp_path):
         "04_the_dealer": 0,
         "05_planes": 0,
         "06_probability": 0,
+        "07_caps": 0,
     }
     student = getpass.getuser()  # the exchange knows a student by their login
     with open(course / "grades.csv", newline="") as f:
