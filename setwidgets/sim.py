@@ -83,8 +83,9 @@ _MOST_WITHOUT_SET = variants.MOST_WITHOUT_SET
 #
 # A table is checked, and a game played, one card at a time in loops compiled by numba: the
 # work per pair of cards is a lookup in _THIRD and one in the table's own "where" array (the
-# position of each card on the table, or -1), as a C program would do it. numpy deals the
-# cards and gathers the results; the loops below are the only home of the game's rules here.
+# position of each card on the table, or -1), as a C program would do it. numpy draws the
+# random numbers (from the run's own Generator), deals random tables and gathers the results;
+# the loops below are the only home of the game's rules here.
 
 
 def _compiled(func: Any) -> Any:
