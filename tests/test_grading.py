@@ -36,7 +36,7 @@ needs_bubblewrap = pytest.mark.skipif(
 )
 
 
-def run(cells: list[str], folder: Path, **settings) -> list[str]:
+def run(cells: list[str], folder: Path, timeout: int = 60, **settings) -> list[str]:
     """Run the cells in a kernel of the sandbox's manager, working in ``folder``; each cell's text output."""
     nb = new_notebook(cells=[new_code_cell(source) for source in cells])
     config = Config()
@@ -46,7 +46,8 @@ def run(cells: list[str], folder: Path, **settings) -> list[str]:
         nb,
         config=config,
         kernel_manager_class=SandboxedKernelManager,
-        timeout=60,
+        timeout=timeout,
+        interrupt_on_timeout=True,
         allow_errors=True,
         resources={"metadata": {"path": str(folder)}},
     )
@@ -105,6 +106,13 @@ def test_the_sandbox_holds_its_limits(course):
     running = [p for p in Path("/proc").iterdir() if _command(p)[:2] == [b"sleep", SURVIVOR.encode()]]
     assert running == [], "a process the kernel forked outlived it"
     assert (course / "gradebook.db").read_text() == "the grades"
+
+
+@needs_bubblewrap
+def test_a_loop_that_never_ends_is_interrupted_and_the_kernel_goes_on(course):
+    work = course / "autograded" / "ana" / "01_magic_rule"
+    got = run(["while True:\n    pass", "print('after')"], work, timeout=3)
+    assert got == ["KeyboardInterrupt:", "after"]
 
 
 def _command(process: Path) -> list[bytes]:

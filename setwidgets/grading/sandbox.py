@@ -6,7 +6,8 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
 
 - the whole system read-only, a private ``/tmp``, ``/dev`` and ``/proc``;
 - as its working folder, a temporary copy of the submission's folder (the only writable
-  place besides ``/tmp``), mounted where the folder is, so relative paths work as before;
+  place besides ``/tmp``), mounted where the folder is, so relative paths work as before
+  (a folder over ``copy_limit`` bytes is shown read-only instead of copied);
 - the folders in ``hidden`` (the course root: ``source/``, the other students' folders,
   ``gradebook.db``; and the exchange) replaced by empty ones;
 - its own user, PID, IPC, UTS, cgroup and network namespaces: no network at all, so the
@@ -15,7 +16,10 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
 - limits on its address space (``memory``), CPU time (``cpu_seconds``) and number of
   processes and threads (``processes``), set by ``prlimit`` before the kernel starts;
 - ``--die-with-parent`` and a PID namespace: when the kernel ends, or the grader does,
-  every process the kernel started is killed with it.
+  every process the kernel started is killed with it;
+- as root, the kernel runs as ``user`` (nobody), since the limit on processes does not bind
+  root; it is interrupted by a message, not by SIGINT to its process group (which would
+  reach bubblewrap outside and end the sandbox).
 
 Where bubblewrap cannot run (not installed, user namespaces forbidden, not Linux), the
 kernel runs as nbgrader would run it, and the log says in plain words that grading is not
@@ -68,6 +72,27 @@ def bubblewrap_problem(bwrap: str = "bwrap", become: tuple[str, ...] = ()) -> st
     return None
 
 
+def _copy_small(source: str, target: Path, limit: int) -> bool:
+    """Copy the folder ``source`` to ``target`` if it holds at most ``limit`` bytes; False when it does not.
+
+    Nothing is copied from a folder that holds ``target`` itself (a kernel started in /tmp).
+    """
+    inside = os.path.commonpath([os.path.abspath(source), os.path.abspath(target)]) == os.path.abspath(source)
+    if inside:
+        return False
+    total = 0
+    for folder, _, files in os.walk(source):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_size + 512
+            except OSError:
+                continue
+            if total > limit:
+                return False
+    shutil.copytree(source, target, symlinks=True)
+    return True
+
+
 class SandboxedKernelManager(AsyncKernelManager):
     """A kernel manager whose kernels run in a bubblewrap sandbox (see the module's help)."""
 
@@ -89,7 +114,13 @@ class SandboxedKernelManager(AsyncKernelManager):
         help="Grading as root, the kernel runs as this user instead: limits on processes do not bind root.",
     ).tag(config=True)
 
+    copy_limit = Integer(
+        100 * 2**20,
+        help="The kernel works in a copy of its folder up to this many bytes; a bigger one is read-only.",
+    ).tag(config=True)
+
     _scratch: Path | None = None
+    _copied = False
     _cwd: str | None = None
 
     def _sandbox_problem(self) -> str | None:
@@ -112,9 +143,15 @@ class SandboxedKernelManager(AsyncKernelManager):
         self._drop_scratch()
         self._cwd = os.path.abspath(kw.get("cwd") or os.getcwd())
         self._scratch = Path(tempfile.mkdtemp(prefix="setwidgets-grading-"))
-        # The kernel works in a copy: whatever it writes is gone when grading ends.
-        shutil.copytree(self._cwd, self._scratch / "work", symlinks=True)
+        # The kernel works in a copy: whatever it writes is gone when grading ends. A folder too
+        # big to copy (a submission is a notebook or two) is shown read-only instead.
+        self._copied = _copy_small(self._cwd, self._scratch / "work", self.copy_limit)
+        if not self._copied:
+            self.log.warning("%s is too big to copy for the sandbox: the kernel sees it read-only", self._cwd)
         (self._scratch / "ipc").mkdir()
+        # SIGINT to the kernel's process group would reach bubblewrap outside and end the sandbox:
+        # the kernel is interrupted by a message instead, and signals itself.
+        self.kernel_spec.interrupt_mode = "message"
         self.transport = "ipc"
         self.connection_file = str(self._scratch / "ipc" / f"kernel-{os.getpid()}.json")
         self.ip = str(self._scratch / "ipc" / "kernel")
@@ -158,7 +195,11 @@ class SandboxedKernelManager(AsyncKernelManager):
         for folder in self.hidden:
             if os.path.isdir(folder):
                 args += ["--tmpfs", os.path.abspath(folder)]
-        args += ["--bind", str(self._scratch / "work"), self._cwd, "--bind", ipc, ipc, "--chdir", self._cwd]
+        if self._copied:
+            args += ["--bind", str(self._scratch / "work"), self._cwd]
+        else:
+            args += ["--ro-bind", self._cwd, self._cwd]
+        args += ["--bind", ipc, ipc, "--chdir", self._cwd]
         for folder in self.hidden:
             if os.path.isdir(folder):
                 args += ["--remount-ro", os.path.abspath(folder)]  # empty, and nothing can be put there
