@@ -28,7 +28,7 @@ from test_nbgrader import wait_for_formgrader
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "course.py"
 FIRST = "lessons/00_start_here.ipynb"
-ASSIGNMENTS = {"01_magic_rule", "02_third_card"}
+ASSIGNMENTS = {path.name for path in (ROOT / "exercises" / "source").iterdir() if path.is_dir()}
 
 
 def course_py(*args: str) -> subprocess.CompletedProcess:
@@ -183,6 +183,7 @@ def test_course_py_lab_serves_the_whole_course_and_sigterm_stops_it_with_nothing
         # configuration makes it), so the page shows neither the warning nor a missing button.
         assert 'id="warning-exchange"' not in page and "Unwritable directory" not in lab.log()
         assert (repo / "exercises" / "exchange").is_dir()
+        assert len(ASSIGNMENTS) == 7
         assert {a["name"] for a in assignments} == ASSIGNMENTS
         assert {a["source_path"] for a in assignments} == {f"source/{name}" for name in ASSIGNMENTS}
         assert (repo / "exercises" / "gradebook.db").is_file(), "the gradebook is the course's own"
