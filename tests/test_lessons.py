@@ -88,8 +88,7 @@ def test_unit_three_lessons_follow_and_point_to_exercise_five():
     assert names[8:11] == UNIT_THREE, names
     for name in UNIT_THREE:
         last = nbformat.read(LESSON_DIR / name, as_version=4).cells[-1].source
-        # Exercise 5 is named by its path in plain text: the backquoted form is checked to exist.
-        assert EXERCISE_FIVE in last, f"{name} ends by pointing to exercise 5, {EXERCISE_FIVE}"
+        assert f"`{EXERCISE_FIVE}`" in last, f"{name} ends by pointing to exercise 5, {EXERCISE_FIVE}"
     assert "`08_sets_are_lines.ipynb`" in _markdown("07_the_real_game.ipynb"), (
         "lesson 07 points on to lesson 08"
     )
