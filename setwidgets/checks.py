@@ -1744,7 +1744,7 @@ class Referee:
     ...     from setwidgets import find_sets
     ...     find_sets(referee.deck[:3])
     Traceback (most recent call last):
-    AssertionError: first_set used setwidgets.find_sets while the hidden tests ran: ...
+    AssertionError: first_set used setwidgets.find_sets while the tests ran: ...
     """
 
     def __init__(self) -> None:
@@ -1905,7 +1905,7 @@ class Referee:
             counted = "setwidgets.third_card" in used
             helper = " (third_card is counted: call it by its name, third_card(a, b))" if counted else ""
             raise AssertionError(
-                f"{student} used {used} while the hidden tests ran: the exercise asks you to write this "
+                f"{student} used {used} while the tests ran: the exercise asks you to write this "
                 f"yourself{helper}, so these tests score nothing."
             )
 

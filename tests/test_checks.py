@@ -599,7 +599,7 @@ def test_the_referee_blocks_the_package_even_when_the_student_catches_the_error(
             return None
 
     with (
-        pytest.raises(AssertionError, match=r"sneaky used setwidgets.find_sets while the hidden tests ran"),
+        pytest.raises(AssertionError, match=r"sneaky used setwidgets.find_sets while the tests ran"),
         referee.guard("sneaky", ["setwidgets.rules"]),
     ):
         sneaky(full_deck())

@@ -537,31 +537,29 @@ EXPECTED["07_caps"] = {
 # The students who cheat, and what the failed hidden tests tell the teacher.
 CHEATS = {
     ("03_finding_sets", "wrapper"): [
-        "first_set used setwidgets.first_set while the hidden tests ran",
+        "first_set used setwidgets.first_set while the tests ran",
         "all_sets used the cards' vector (decide SETs with third_card)",
     ],
     ("03_finding_sets", "equal"): [
         "should return a tuple of three Cards",
-        "all_sets used setwidgets.find_sets while the hidden tests ran",
+        "all_sets used setwidgets.find_sets while the tests ran",
     ],
-    ("04_the_dealer", "wrapper"): [
-        "play_solitaire used setwidgets.game.Game.__init__ while the hidden tests ran"
-    ],
+    ("04_the_dealer", "wrapper"): ["play_solitaire used setwidgets.game.Game.__init__ while the tests ran"],
     ("04_the_dealer", "patcher"): ["this notebook changed the package setwidgets while it ran"],
     ("05_planes", "wrapper"): [
-        "plane used setwidgets.geometry.plane while the hidden tests ran",
-        "magic_square used setwidgets.geometry.magic_square while the hidden tests ran",
-        "lines_through used setwidgets.find_sets while the hidden tests ran",
+        "plane used setwidgets.geometry.plane while the tests ran",
+        "magic_square used setwidgets.geometry.magic_square while the tests ran",
+        "lines_through used setwidgets.find_sets while the tests ran",
     ],
     ("06_probability", "wrapper"): [
-        "set_probability used setwidgets.sim.count_sets_many while the hidden tests ran",
+        "set_probability used setwidgets.sim.count_sets_many while the tests ran",
         "for four seeds: the seed should decide the tables",
-        "confidence_interval used setwidgets.sim.wilson while the hidden tests ran",
+        "confidence_interval used setwidgets.sim.wilson while the tests ran",
     ],
     ("07_caps", "wrapper"): [
-        "is_set_free used setwidgets.caps.is_set_free while the hidden tests ran",
-        "greedy_cap used setwidgets.find_sets while the hidden tests ran",
-        "largest_mini_cap used setwidgets.caps.largest_set_free while the hidden tests ran",
+        "is_set_free used setwidgets.caps.is_set_free while the tests ran",
+        "greedy_cap used setwidgets.find_sets while the tests ran",
+        "largest_mini_cap used setwidgets.caps.largest_set_free while the tests ran",
     ],
 }
 MAX_AUTO = {
