@@ -224,3 +224,17 @@ def test_the_feedback_shows_a_hidden_test_verdict_and_message_not_its_code():
 def test_switched_off_the_feedback_shows_the_hidden_tests_as_nbgrader_does():
     cell = _feedback(False, error=True)
     assert cell.source == HIDDEN and "----> 1 assert secret() == 42" in cell.outputs[0].traceback
+
+
+def test_a_python_under_tmp_is_shown_again_inside_the_sandbox(tmp_path, monkeypatch):
+    """The sandbox's /tmp is its own: a course cloned into /tmp keeps its .venv and package visible."""
+    from setwidgets.grading import sandbox
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    monkeypatch.setattr(sandbox.sys, "prefix", str(venv))
+    needed = sandbox._needed_from_tmp([str(venv / "bin" / "python"), "-m", "ipykernel_launcher"])
+    assert str(venv) in needed and str(venv / "bin") in needed
+    assert all(Path(folder).resolve().is_relative_to(Path("/tmp").resolve()) for folder in needed)
+    outside = sandbox._needed_from_tmp(["/usr/bin/python3"])
+    assert "/usr/bin" not in outside

@@ -93,6 +93,21 @@ def _copy_small(source: str, target: Path, limit: int) -> bool:
     return True
 
 
+def _needed_from_tmp(cmd: list[str]) -> list[str]:
+    """The folders under /tmp that a kernel started by ``cmd`` needs: its Python and setwidgets."""
+    import setwidgets
+
+    needed = {
+        sys.prefix,
+        os.path.dirname(os.path.abspath(cmd[0])),
+        str(Path(setwidgets.__file__).resolve().parent),
+    }
+    tmp = Path("/tmp").resolve()
+    return sorted(
+        folder for folder in needed if os.path.isdir(folder) and Path(folder).resolve().is_relative_to(tmp)
+    )
+
+
 class SandboxedKernelManager(AsyncKernelManager):
     """A kernel manager whose kernels run in a bubblewrap sandbox (see the module's help)."""
 
@@ -192,6 +207,10 @@ class SandboxedKernelManager(AsyncKernelManager):
             "/proc",
         ]
         args += ["--tmpfs", "/tmp"]
+        # The sandbox's /tmp is its own, yet the kernel's Python and this package may live there
+        # (a course cloned into /tmp): those folders are shown again, read-only.
+        for folder in _needed_from_tmp(cmd):
+            args += ["--ro-bind", folder, folder]
         for folder in self.hidden:
             if os.path.isdir(folder):
                 args += ["--tmpfs", os.path.abspath(folder)]
