@@ -655,6 +655,14 @@ def check_all_sets(func: Callable[[list[Card]], Any], seconds: float | None = DE
     return _run(name, func, cases, seconds)
 
 
+def _never_calls_third_card(name: str) -> str:
+    """The hint for a pairs-method function that never asks third_card (exercises 3 and 7)."""
+    return (
+        f"{name} never calls third_card. The exercise asks for the pairs method: for each pair, "
+        "ask third_card for the card that completes it, and look it up among the cards."
+    )
+
+
 def _calls_case(name: str, func: Callable, exercise: str, most: Callable[[int], int]) -> _Case:
     """The last case: on the full deck, at most ``most(81)`` calls of ``third_card``."""
     deck = full_deck()
@@ -663,10 +671,7 @@ def _calls_case(name: str, func: Callable, exercise: str, most: Callable[[int], 
         if calls is None:
             return None
         if calls == 0:
-            return (
-                f"{name} never calls third_card. The exercise asks for the pairs method: for each pair, "
-                "ask third_card for the card that completes it, and look it up among the cards."
-            )
+            return _never_calls_third_card(name)
         if calls > most(len(deck)):
             if exercise == "first_set":
                 return (
@@ -1579,10 +1584,7 @@ def check_is_set_free(
         if calls is None:
             return None
         if calls == 0:
-            return (
-                f"{name} never calls third_card. The exercise asks for the pairs method: for each pair, "
-                "ask third_card for the card that completes it, and look it up among the cards."
-            )
+            return _never_calls_third_card(name)
         if calls > pairs:
             return (
                 f"{name} called third_card {calls} times on {len(cap)} cards without a SET, but they make "

@@ -27,7 +27,7 @@ from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import FeatureVerdict, Verdict, explain
 from setwidgets.widgets._view import CardsView, check_width
-from setwidgets.widgets.pickers import CardPicker
+from setwidgets.widgets.pickers import CardPicker, set_picks
 from setwidgets.widgets.table import CardTable
 
 __all__ = ["MagicRuleChecker", "feature_line"]
@@ -142,13 +142,7 @@ class MagicRuleChecker(CardsView):
         Give them as ``set_cards(a, b, c)``, ``set_cards([a, b, c])`` or
         ``set_cards("1RSO 2GTS 3POD")``.
         """
-        new = _inputs.exactly("set_cards", cards, 3)
-        self._updating = True
-        try:
-            for picker, card in zip(self.pickers, new):
-                picker.card = card
-        finally:
-            self._updating = False
+        set_picks(self, cards)
         self._update()
         return self.verdict
 

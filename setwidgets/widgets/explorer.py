@@ -30,7 +30,7 @@ from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import third_card
 from setwidgets.widgets._view import CardsView, check_width
-from setwidgets.widgets.pickers import CardPicker
+from setwidgets.widgets.pickers import CardPicker, set_picks
 
 __all__ = ["ThirdCardExplorer", "reasoning", "vector_sum"]
 
@@ -129,13 +129,7 @@ class ThirdCardExplorer(CardsView):
 
         Give them as ``set_cards(a, b)``, ``set_cards([a, b])`` or ``set_cards("1RSO 2GTS")``.
         """
-        new = _inputs.exactly("set_cards", cards, 2)
-        self._updating = True
-        try:
-            for picker, card in zip(self.pickers, new):
-                picker.card = card
-        finally:
-            self._updating = False
+        set_picks(self, cards)
         self._update()
         return self.third
 

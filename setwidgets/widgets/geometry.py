@@ -46,7 +46,7 @@ from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.geometry import direction, line, lines_through, magic_square, parallel_classes, plane
 from setwidgets.rules import find_sets, third_card
 from setwidgets.widgets._view import CardsView, check_width
-from setwidgets.widgets.pickers import CardPicker
+from setwidgets.widgets.pickers import CardPicker, set_picks
 from setwidgets.widgets.table import LETTERS
 
 __all__ = ["LinesExplorer", "PlaneBuilder"]
@@ -375,13 +375,7 @@ class PlaneBuilder(_LinesView):
     def set_cards(self, *cards: Card | str | Iterable[Card | str]) -> list[Card] | None:
         """Pick three other cards: ``set_cards(a, b, c)``, ``set_cards([a, b, c])`` or a string of
         three codes. Returns their plane (None when they span none)."""
-        new = _inputs.exactly("set_cards", cards, 3)
-        self._updating = True
-        try:
-            for picker, card in zip(self.pickers, new):
-                picker.card = card
-        finally:
-            self._updating = False
+        set_picks(self, cards)
         self._picked()
         return self.plane
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ipywidgets import Dropdown, HBox, Label, Layout
 
-from setwidgets._inputs import what
+from setwidgets._inputs import exactly, what
 from setwidgets.cards import FEATURES, VALUES, Card, as_card
 
 __all__ = ["CardPicker"]
@@ -92,3 +92,18 @@ class CardPicker(HBox):
         card = self.card
         for callback in list(self._callbacks):
             callback(card)
+
+
+def set_picks(view, cards) -> list[Card]:
+    """Set ``view.pickers`` to ``cards`` (as many as there are pickers; checked) and return them.
+
+    ``view._updating`` is on meanwhile, so the view redraws once afterwards, not once per picker.
+    """
+    new = exactly("set_cards", cards, len(view.pickers))
+    view._updating = True
+    try:
+        for picker, card in zip(view.pickers, new):
+            picker.card = card
+    finally:
+        view._updating = False
+    return new
