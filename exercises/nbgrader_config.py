@@ -46,21 +46,27 @@ c.ExecutePreprocessor.timeout = 30
 c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[A-Za-z0-9.-]+)_(?P<file_id>[a-z0-9_]+\.ipynb)$"
 
 # -- grades a teacher can trust (see "Sandbox, report and feedback" in README.md) -------------
-# Autograde runs each notebook in a sandbox (setwidgets/grading/sandbox.py): read-only system,
-# no network, source/, the gradebook, the other students and the exchange out of sight, limits
-# on memory, CPU time and processes, and nothing left running afterwards. A cell that kills
-# the kernel or ignores the interrupt fails on its own: the rest of the notebook is graded in
-# a fresh kernel. Without bubblewrap, grading still works and the log says it is not sandboxed.
+# Autograde and validate run each notebook in a sandbox (setwidgets/grading/sandbox.py):
+# read-only system, no network, source/, the gradebook, the other students and the exchange out
+# of sight, limits on memory, CPU time and processes, and nothing left running afterwards. A
+# cell that kills the kernel or ignores the interrupt fails on its own: the rest of the notebook
+# is graded in a fresh kernel. Without bubblewrap, grading still works and the log says it is
+# not sandboxed.
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters.autograde import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
 from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests  # noqa: E402
 from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
+from setwidgets.grading.sandbox import SandboxedKernelManager  # noqa: E402
 
 c.Autograde.autograde_preprocessors = [
     GradingExecute if step is Execute else step for step in Autograde.autograde_preprocessors.default()
 ] + [FlagSuspiciousCells]
+# nbgrader validate (yours, and the Validate buttons of the Formgrader and the Assignment List
+# when they read this file) runs nbgrader's own Execute: its kernels get the same sandbox, in a
+# copy of the notebook's folder. A student's own configuration leaves validate as nbgrader has it.
+c.Execute.kernel_manager_class = SandboxedKernelManager
 c.SandboxedKernelManager.sandbox = True
 c.SandboxedKernelManager.hidden = [str(COURSE_ROOT), c.Exchange.root]
 c.SandboxedKernelManager.memory = 2 * 2**30  # bytes of address space per notebook

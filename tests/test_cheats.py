@@ -418,3 +418,100 @@ def test_the_teacher_can_hand_out_the_hidden_tests_code_in_the_feedback(course, 
 
 def test_grading_is_done_in_modest_time(course):
     assert float((course / "autograde_seconds.txt").read_text()) < 240
+
+
+# -- nbgrader validate, as a teacher runs it from the course folder ------------------------------
+
+VALIDATE_CHEAT = """
+import json
+import sqlite3
+
+try:
+    _db = sqlite3.connect("../../../gradebook.db")
+    _db.execute("UPDATE grade SET score = 400")
+    _db.commit()
+except Exception as error:
+    print("no gradebook:", error)
+for _cell in json.load(open("../../../source/01_magic_rule/magic_rule.ipynb"))["cells"]:
+    if _cell["metadata"].get("nbgrader", {}).get("solution"):
+        exec("".join(_cell["source"]))
+"""
+
+
+@pytest.fixture
+def validating(tmp_path) -> Path:
+    """A course folder with a gradebook and three submissions of exercise 1: honest, wrong, cheating."""
+    import sqlite3
+
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+    for folder in ("source", "release"):
+        shutil.copytree(EXERCISES / folder / ONE, course / folder / ONE)
+    with sqlite3.connect(course / "gradebook.db") as db:
+        db.execute("CREATE TABLE grade (score INTEGER)")
+        db.execute("INSERT INTO grade VALUES (10)")
+    answers = {
+        "honest": None,
+        "wrong": {"is_set_answer": IS_SET, "odd_one_out_answer": ODD_ONE_OUT_GIVES_THE_VALUE},
+        # Only is_set comes from the source: with the sandbox it stays undefined, without it passes.
+        "cheat": {"is_set_answer": VALIDATE_CHEAT, "odd_one_out_answer": ODD_ONE_OUT},
+    }
+    for student, given in answers.items():
+        save(course, student, ONE, hand_in(course, ONE, given, source=given is None))
+    return course
+
+
+def validate(folder: Path, notebook: str, *options: str) -> str:
+    """What ``nbgrader validate`` says about ``notebook``, run in ``folder``: its output and log."""
+    result = nbgrader(folder, "validate", notebook, *options)
+    return result.stdout + result.stderr
+
+
+@needs_bubblewrap
+def test_validate_runs_in_the_sandbox_and_honest_notebooks_validate_as_before(validating):
+    gradebook = (validating / "gradebook.db").read_bytes()
+    said = validate(validating, f"submitted/cheat/{ONE}/magic_rule.ipynb")
+    assert "VALIDATION FAILED" in said and "name 'is_set' is not defined" in said, said
+    assert (validating / "gradebook.db").read_bytes() == gradebook, "the notebook wrote the gradebook"
+    assert "Success! Your notebook passes all the tests." in validate(
+        validating, f"submitted/honest/{ONE}/magic_rule.ipynb"
+    )
+    said = validate(validating, f"submitted/wrong/{ONE}/magic_rule.ipynb")
+    assert "VALIDATION FAILED ON 1 CELL(S)" in said and "should be 'color'" in said, said
+    assert "NOT SANDBOXED" not in said
+
+
+def test_without_bubblewrap_validate_works_and_says_it_is_not_sandboxed(validating):
+    """The same cheat, where no sandbox can be made: it validates, and the teacher is told."""
+    gradebook = (validating / "gradebook.db").read_bytes()
+    said = validate(
+        validating, f"submitted/cheat/{ONE}/magic_rule.ipynb", "--SandboxedKernelManager.bwrap=no-such-bwrap"
+    )
+    assert "GRADING IS NOT SANDBOXED" in said and "'no-such-bwrap'" in said
+    assert "Success! Your notebook passes all the tests." in said
+    assert (validating / "gradebook.db").read_bytes() != gradebook, "unsandboxed, the cheat can write it"
+
+
+@needs_bubblewrap
+def test_a_notebook_validated_at_the_course_root_runs_without_the_course(validating):
+    shutil.copy(validating / "submitted" / "cheat" / ONE / "magic_rule.ipynb", validating / "cheat.ipynb")
+    gradebook = (validating / "gradebook.db").read_bytes()
+    said = validate(validating, "cheat.ipynb")
+    assert "VALIDATION FAILED" in said and "name 'is_set' is not defined" in said, said
+    assert (validating / "gradebook.db").read_bytes() == gradebook
+
+
+def test_a_student_validates_a_release_copy_with_nbgrader_alone(tmp_path):
+    """A student's folder with their own nbgrader configuration: no course, no sandbox, as nbgrader does."""
+    student_config = 'c = get_config()\nc.CourseDirectory.course_id = "setwidgets"\n'
+    (tmp_path / "nbgrader_config.py").write_text(student_config)
+    work = tmp_path / ONE
+    shutil.copytree(EXERCISES / "release" / ONE, work)
+    nb = nbformat.read(work / "magic_rule.ipynb", as_version=4)
+    cell(nb, "is_set_answer").source = IS_SET.strip()
+    cell(nb, "odd_one_out_answer").source = ODD_ONE_OUT_GIVES_THE_VALUE.strip()
+    nbformat.write(nb, work / "magic_rule.ipynb")
+    said = validate(tmp_path, f"{ONE}/magic_rule.ipynb")
+    assert "VALIDATION FAILED ON 1 CELL(S)" in said and "should be 'color'" in said, said
+    assert "SANDBOX" not in said

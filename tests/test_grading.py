@@ -109,6 +109,23 @@ def test_the_sandbox_holds_its_limits(course):
 
 
 @needs_bubblewrap
+def test_a_kernel_working_in_the_course_root_itself_gets_an_empty_writable_folder(course):
+    """nbgrader validate runs a notebook in its own folder, which may be the course root."""
+    (course / "exchange" / "inbound").mkdir(parents=True)
+    cells = [
+        "import os\nprint(sorted(os.listdir('.')))",
+        "open('mine.txt', 'w').write('written'); print(open('mine.txt').read())",
+        "print(sorted(os.listdir('exchange')))",
+        "open('exchange/x', 'w')",
+    ]
+    got = run(cells, course, hidden=[str(course), str(course / "exchange")])
+    assert got[0] == "['exchange']", "the course's files stay hidden; its exchange shows empty"
+    assert got[1] == "written" and not (course / "mine.txt").exists()
+    assert got[2] == "[]"
+    assert got[3].startswith("OSError") and "Read-only" in got[3]
+
+
+@needs_bubblewrap
 def test_a_loop_that_never_ends_is_interrupted_and_the_kernel_goes_on(course):
     work = course / "autograded" / "ana" / "01_magic_rule"
     got = run(["while True:\n    pass", "print('after')"], work, timeout=3)

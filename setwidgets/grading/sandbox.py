@@ -1,7 +1,8 @@
 """Grading kernels in a bubblewrap sandbox: the kernel that runs a student's notebook sees little.
 
 :class:`SandboxedKernelManager` is the kernel manager of the course's grading preprocessor
-(:class:`setwidgets.grading.preprocessors.GradingExecute`, set in ``exercises/nbgrader_config.py``).
+(:class:`setwidgets.grading.preprocessors.GradingExecute`) and of ``nbgrader validate``
+(``c.Execute.kernel_manager_class``), both set in ``exercises/nbgrader_config.py``.
 Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
 
 - the whole system read-only, a private ``/tmp``, ``/dev`` and ``/proc``;
@@ -9,7 +10,9 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
   place besides ``/tmp``), mounted where the folder is, so relative paths work as before
   (a folder over ``copy_limit`` bytes is shown read-only instead of copied);
 - the folders in ``hidden`` (the course root: ``source/``, the other students' folders,
-  ``gradebook.db``; and the exchange) replaced by empty ones;
+  ``gradebook.db``; and the exchange) replaced by empty ones, also when the working folder
+  holds them or is one of them (a notebook validated at the course root works in an empty
+  folder);
 - its own user, PID, IPC, UTS, cgroup and network namespaces: no network at all, so the
   grader talks to it over ZMQ's ``ipc`` transport, through socket files in a private folder
   that is the one other place bound into the sandbox;
@@ -72,16 +75,23 @@ def bubblewrap_problem(bwrap: str = "bwrap", become: tuple[str, ...] = ()) -> st
     return None
 
 
-def _copy_small(source: str, target: Path, limit: int) -> bool:
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies in it (both absolute)."""
+    return os.path.commonpath([path, folder]) == folder
+
+
+def _copy_small(source: str, target: Path, limit: int, leave_out: tuple[str, ...] = ()) -> bool:
     """Copy the folder ``source`` to ``target`` if it holds at most ``limit`` bytes; False when it does not.
 
-    Nothing is copied from a folder that holds ``target`` itself (a kernel started in /tmp).
+    The folders in ``leave_out`` (absolute paths inside ``source``) are not copied. Nothing is
+    copied from a folder that holds ``target`` itself (a kernel started in /tmp).
     """
-    inside = os.path.commonpath([os.path.abspath(source), os.path.abspath(target)]) == os.path.abspath(source)
-    if inside:
+    if _inside(os.path.abspath(target), os.path.abspath(source)):
         return False
+    left_out = {os.path.abspath(folder) for folder in leave_out}
     total = 0
-    for folder, _, files in os.walk(source):
+    for folder, subfolders, files in os.walk(source):
+        subfolders[:] = [name for name in subfolders if os.path.join(folder, name) not in left_out]
         for name in files:
             try:
                 total += os.lstat(os.path.join(folder, name)).st_size + 512
@@ -89,7 +99,11 @@ def _copy_small(source: str, target: Path, limit: int) -> bool:
                 continue
             if total > limit:
                 return False
-    shutil.copytree(source, target, symlinks=True)
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        return [name for name in names if os.path.join(os.path.abspath(folder), name) in left_out]
+
+    shutil.copytree(source, target, symlinks=True, ignore=ignore)
     return True
 
 
@@ -159,8 +173,15 @@ class SandboxedKernelManager(AsyncKernelManager):
         self._cwd = os.path.abspath(kw.get("cwd") or os.getcwd())
         self._scratch = Path(tempfile.mkdtemp(prefix="setwidgets-grading-"))
         # The kernel works in a copy: whatever it writes is gone when grading ends. A folder too
-        # big to copy (a submission is a notebook or two) is shown read-only instead.
-        self._copied = _copy_small(self._cwd, self._scratch / "work", self.copy_limit)
+        # big to copy (a submission is a notebook or two) is shown read-only instead. What must
+        # stay hidden is not copied: a working folder that is itself hidden (a notebook validated
+        # at the course root) starts empty, and hidden folders inside it stay empty.
+        if any(folder == self._cwd for folder in self._hidden()):
+            (self._scratch / "work").mkdir()
+            self._copied = True
+        else:
+            below = tuple(folder for folder in self._hidden() if _inside(folder, self._cwd))
+            self._copied = _copy_small(self._cwd, self._scratch / "work", self.copy_limit, below)
         if not self._copied:
             self.log.warning("%s is too big to copy for the sandbox: the kernel sees it read-only", self._cwd)
         (self._scratch / "ipc").mkdir()
@@ -211,17 +232,25 @@ class SandboxedKernelManager(AsyncKernelManager):
         # (a course cloned into /tmp): those folders are shown again, read-only.
         for folder in _needed_from_tmp(cmd):
             args += ["--ro-bind", folder, folder]
-        for folder in self.hidden:
-            if os.path.isdir(folder):
-                args += ["--tmpfs", os.path.abspath(folder)]
+        # Mounts stack in order: the hidden folders around the working folder are emptied first,
+        # then the working folder is put in its place, then the hidden folders inside it (the
+        # course, when a notebook is validated from its root) are emptied again.
+        hidden = self._hidden()
+        below = [folder for folder in hidden if _inside(folder, self._cwd)]
+        for folder in hidden:
+            if folder not in below:
+                args += ["--tmpfs", folder]
         if self._copied:
             args += ["--bind", str(self._scratch / "work"), self._cwd]
         else:
             args += ["--ro-bind", self._cwd, self._cwd]
+        for folder in below:
+            if folder != self._cwd:
+                args += ["--tmpfs", folder]
         args += ["--bind", ipc, ipc, "--chdir", self._cwd]
-        for folder in self.hidden:
-            if os.path.isdir(folder):
-                args += ["--remount-ro", os.path.abspath(folder)]  # empty, and nothing can be put there
+        for folder in hidden:
+            if folder != self._cwd:
+                args += ["--remount-ro", folder]  # empty, and nothing can be put there
         # Inside, the kernel's parent is the sandbox's init (PID 1), which ipykernel's parent poller
         # takes for an orphaned kernel; parent 1 turns the poller off, and --die-with-parent ends
         # the kernel with the grader instead.
@@ -236,6 +265,10 @@ class SandboxedKernelManager(AsyncKernelManager):
             "--",
         ]
         return [*self._become(), *args, "--", *limits, *cmd]
+
+    def _hidden(self) -> list[str]:
+        """The hidden folders that exist, as absolute paths, each folder before those inside it."""
+        return sorted({os.path.abspath(folder) for folder in self.hidden if os.path.isdir(folder)}, key=len)
 
     def _become(self) -> list[str]:
         """The command prefix that switches from root to ``user``, or nothing."""
