@@ -18,6 +18,10 @@ commands:
            should look at, and why (code that changes how cells run, the package's
            reference functions, files and processes, cells that stopped the kernel).
            Further arguments are assignment names, e.g. 01_magic_rule.
+  hub      a whole class on this machine (as root): install JupyterHub and its proxy,
+           then start the hub of deploy/jupyterhub_config.py for the Linux users in
+           the roster (deploy/roster.csv, or SETWIDGETS_HUB_ROSTER). deploy/README.md
+           is the guide. Further arguments go to 'jupyterhub'.
   help     this text (also -h and --help).
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
@@ -36,7 +40,7 @@ import os
 import shutil
 import subprocess
 import sys
-import venv
+import venv as venv_module
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -44,6 +48,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 STAMP = VENV / ".setwidgets-installed"
+DEPLOY = ROOT / "deploy"
+# The hub's own environment, made by a Python every user can run (see hub_python).
+HUB_VENV = ROOT / ".venv-hub"
 CHROMIUM = "/usr/bin/chromium"
 # The notebook JupyterLab opens first; the server itself serves ROOT, so exercises/ is reachable
 # and nbgrader finds the course (the top-level nbgrader_config.py points it at exercises/).
@@ -83,41 +90,47 @@ def _extras_within(extras: set[str]) -> set[str]:
     return found
 
 
-def _installed() -> set[str]:
-    """The extras installed for the current pyproject.toml, or an empty set when out of date."""
+def _installed(venv: Path = VENV) -> set[str]:
+    """The extras installed in ``venv`` for the current pyproject.toml, or an empty set when out of date."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     try:
-        stamp = json.loads(STAMP.read_text())
+        stamp = json.loads((venv / STAMP.name).read_text())
     except (OSError, ValueError):
         return set()
-    if not PYTHON.exists() or not isinstance(stamp, dict) or stamp.get("pyproject") != wanted:
+    python = venv / PYTHON.relative_to(VENV)
+    if not python.exists() or not isinstance(stamp, dict) or stamp.get("pyproject") != wanted:
         return set()
     return _extras_within(set(stamp.get("extras", [])))
 
 
-def ensure_venv(*extras: str) -> None:
-    """Create .venv and install the package with the given extras, unless already done.
+def ensure_venv(*extras: str, venv: Path = VENV, python: str | None = None) -> None:
+    """Create ``venv`` (.venv) and install the package with the given extras, unless already done.
 
     The stamp records the hash of pyproject.toml and the extras installed, so a changed
-    pyproject.toml reinstalls, and an extra asked for the first time is added.
+    pyproject.toml reinstalls, and an extra asked for the first time is added. ``python`` is
+    the interpreter that makes a new environment (the one running course.py by default).
     """
     if sys.version_info < (3, 11):  # noqa: UP036 - course.py may be started by an older python3
         sys.exit(f"setwidgets needs Python 3.11 or newer; this is {sys.version.split()[0]}")
-    have = _installed()
+    have = _installed(venv)
     if set(extras) <= have:
         return
-    if not PYTHON.exists():
-        say(f"creating the environment in {VENV}")
-        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    interpreter = venv / PYTHON.relative_to(VENV)
+    if not interpreter.exists():
+        say(f"creating the environment in {venv}")
+        if python is None:
+            venv_module.EnvBuilder(with_pip=True, clear=True).create(venv)
+        else:
+            run(python, "-m", "venv", "--clear", venv)
     wanted = sorted(have | set(extras))
     say(f"installing setwidgets with {', '.join(wanted)} (the first time takes a few minutes)")
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".[{','.join(wanted)}]")
-    settings = VENV / "share" / "jupyter" / "lab" / "settings"
+    run(interpreter, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    run(interpreter, "-m", "pip", "install", "--quiet", "-e", f".[{','.join(wanted)}]")
+    settings = venv / "share" / "jupyter" / "lab" / "settings"
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2) + "\n")
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    STAMP.write_text(json.dumps({"pyproject": digest, "extras": wanted}) + "\n")
+    (venv / STAMP.name).write_text(json.dumps({"pyproject": digest, "extras": wanted}) + "\n")
 
 
 def _apt_install(package: str, purpose: str) -> None:
@@ -169,7 +182,7 @@ def lab_command(args: list[str]) -> list[str]:
     return cmd + args
 
 
-def start(cmd: list[str]) -> int:
+def start(cmd: list[str], venv: Path = VENV) -> int:
     """Run ``cmd`` in ROOT as this very process, so Ctrl-C and SIGTERM reach it directly.
 
     A child process would outlive a killed course.py and keep the port busy. On systems
@@ -179,8 +192,8 @@ def start(cmd: list[str]) -> int:
     os.chdir(ROOT)
     # As if .venv were activated: nbgrader's gradebook runs the 'alembic' command found on PATH
     # (the Formgrader answers 500 without it), and a notebook's '!pip' should reach .venv.
-    os.environ["PATH"] = os.pathsep.join([str(BIN), os.environ.get("PATH", "")])
-    os.environ["VIRTUAL_ENV"] = str(VENV)
+    os.environ["PATH"] = os.pathsep.join([str(venv / BIN.name), os.environ.get("PATH", "")])
+    os.environ["VIRTUAL_ENV"] = str(venv)
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":
@@ -191,6 +204,84 @@ def start(cmd: list[str]) -> int:
                 return child.wait()
             except KeyboardInterrupt:
                 continue
+
+
+def ensure_proxy() -> Path:
+    """Install JupyterHub's proxy (configurable-http-proxy, from npm) into deploy/ when missing."""
+    proxy = DEPLOY / "node_modules" / ".bin" / "configurable-http-proxy"
+    if not proxy.exists():
+        if not shutil.which("npm"):
+            _apt_install("npm", "JupyterHub's proxy")
+        say("installing configurable-http-proxy from npm into deploy/node_modules")
+        run("npm", "ci", "--prefix", DEPLOY, "--no-audit", "--no-fund")
+    return proxy
+
+
+def unreachable(path: str | Path) -> Path | None:
+    """The first folder on the way to ``path`` that other users cannot enter (or read), or None."""
+    path = Path(path).resolve()
+    for folder in [*reversed(path.parents), path]:
+        mode = folder.stat().st_mode
+        if not mode & 0o001 or (folder == path and not mode & 0o004):
+            return folder
+    return None
+
+
+def hub_python() -> str:
+    """A Python 3.11+ that every user can run, stdlib included, to make the hub's environment.
+
+    Each user's server runs as that user: an interpreter under a private folder (pyenv in
+    /root, say) would quietly start another Python, or none, in their place.
+    """
+    probe = "import sys, sysconfig; print(sys.version_info >= (3, 11), sysconfig.get_paths()['stdlib'])"
+    tried = []
+    for candidate in [
+        getattr(sys, "_base_executable", sys.executable),
+        "/usr/bin/python3",
+        "/usr/local/bin/python3",
+    ]:
+        path = shutil.which(candidate)
+        if path is None or path in tried:
+            continue
+        tried.append(path)
+        try:
+            recent, stdlib = subprocess.run(
+                [path, "-c", probe], capture_output=True, text=True, check=True
+            ).stdout.split()
+        except (OSError, subprocess.CalledProcessError, ValueError):
+            continue
+        if recent == "True" and unreachable(path) is None and unreachable(stdlib) is None:
+            return path
+    sys.exit(
+        f"course.py hub needs a Python 3.11 or newer that every user can run; none of {', '.join(tried)} is "
+        "(too old, or inside a folder closed to other users). Install Debian's python3 (3.11 or newer)."
+    )
+
+
+def hub(args: list[str]) -> int:
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        print(
+            "course.py hub starts each user's server as that Linux user, which only root may do: "
+            "run it as root (sudo python3 course.py hub). deploy/README.md explains the set-up.",
+            file=sys.stderr,
+        )
+        return 2
+    blocked = unreachable(ROOT)
+    if blocked:
+        print(
+            f"Every user's server runs the course from {ROOT}, but {blocked} is closed to other users: "
+            "put the repository where everyone can read it (for example /opt/setwidgets) "
+            "and run course.py there.",
+            file=sys.stderr,
+        )
+        return 2
+    ensure_venv("hub", venv=HUB_VENV, python=hub_python())
+    ensure_bubblewrap()
+    ensure_proxy()
+    say(f"starting JupyterHub with {DEPLOY / 'jupyterhub_config.py'}; Ctrl-C stops it and every server.")
+    return start(
+        [str(HUB_VENV / "bin" / "jupyterhub"), "-f", str(DEPLOY / "jupyterhub_config.py"), *args], HUB_VENV
+    )
 
 
 def lab(args: list[str]) -> int:
@@ -284,7 +375,7 @@ def report(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.report", str(ROOT / "exercises"), *args])
 
 
-COMMANDS = {"lab": lab, "test": test, "bench": bench, "mutate": mutate, "report": report}
+COMMANDS = {"lab": lab, "test": test, "bench": bench, "mutate": mutate, "report": report, "hub": hub}
 HELP = ("help", "-h", "--help")
 
 
