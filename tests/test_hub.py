@@ -82,7 +82,9 @@ ANSWERS = {
 # Points out of 10, fixed here: exercise 1 gives 5 for is_set and 5 for odd_one_out.
 EXPECTED = {"swh-ana": 10.0, "swh-ben": 5.0, "swh-cleo": 0.0, "swh-dan": 0.0}
 STUDENTS = list(ANSWERS)
-USERS = [TEACHER, *STUDENTS]
+# A student who has not opened the hub yet: the browser test logs her in and she finds the assignment.
+NEWCOMER = "swh-eve"
+USERS = [TEACHER, *STUDENTS, NEWCOMER]
 
 
 class Step(AssertionError):
@@ -273,7 +275,7 @@ def hub():
     work.chmod(0o755)
     passwords = {user: secrets.token_urlsafe(12) for user in USERS}
     roster = work / "roster.csv"
-    roster.write_text(f"{TEACHER},teacher\n" + "".join(f"{s},student\n" for s in STUDENTS))
+    roster.write_text(f"{TEACHER},teacher\n" + "".join(f"{s},student\n" for s in [*STUDENTS, NEWCOMER]))
     exchange = work / "exchange"
     port = _free_port_block()
     url = f"http://127.0.0.1:{port}"
@@ -344,7 +346,7 @@ def _answered(release: dict, source: nbformat.NotebookNode, cells: dict[str, str
 @pytest.fixture(scope="module")
 def day(hub):
     """The class's day, run once: every step in order. The tests then read what it left."""
-    people = {user: Person(hub, user) for user in USERS}
+    people = {user: Person(hub, user) for user in [TEACHER, *STUDENTS]}
     for person in people.values():
         person.log_in()
         person.start_server()
@@ -488,3 +490,55 @@ def test_only_the_teacher_has_the_formgrader(hub, day):
 def test_the_students_saw_the_released_assignment(day):
     for student in STUDENTS:
         assert (ASSIGNMENT, "released") in day["listed"][student]
+
+
+# -- in the browser ------------------------------------------------------------------------------------
+
+
+def _browser_log_in(page, hub: Hub, user: str) -> None:
+    """Log in through the hub's login page, as a person types it."""
+    page.goto(f"{hub.url}/hub/login")
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", hub.passwords[user])
+    page.click("input[type=submit], button[type=submit]")
+
+
+@pytest.mark.browser
+def test_in_the_browser_a_student_sees_the_released_assignment_and_the_teacher_the_submissions(hub, day):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser.harness import launch_chromium, screenshot_path
+    from playwright.sync_api import sync_playwright
+
+    student = NEWCOMER  # her server starts from the browser's first visit
+    with sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            with step("log in in the browser and reach JupyterLab", student):
+                _browser_log_in(page, hub, student)
+                page.wait_for_url(f"**/user/{student}/lab**", timeout=120_000)
+                page.wait_for_selector("#jp-main-dock-panel", timeout=120_000)
+            with step("find the lessons in the file browser", student):
+                page.locator(".jp-DirListing-content >> text=setwidgets-lessons").wait_for(timeout=60_000)
+            with step("open the Assignments tab (Nbgrader > Assignment List)", student):
+                page.click("#jp-menu-panel >> text=Nbgrader", timeout=60_000)
+                page.click("li.lm-Menu-item >> text=Assignment List", timeout=30_000)
+                panel = page.locator("#assignment-list, .nbgrader-AssignmentList, [id*=assignment]").first
+                panel.wait_for(timeout=60_000)
+                released = page.locator(
+                    "#released_assignments_list, .panel:has-text('Released assignments')"
+                ).first
+                released.locator(f"text={ASSIGNMENT}").wait_for(timeout=60_000)
+                page.screenshot(path=str(screenshot_path("hub-student-assignments")))
+                assert "Fetch" in released.inner_text(), released.inner_text()
+
+            teacher = browser.new_page(viewport={"width": 1280, "height": 800})
+            with step("log in in the browser and open the Formgrader's submissions", TEACHER):
+                _browser_log_in(teacher, hub, TEACHER)
+                teacher.wait_for_url(f"**/user/{TEACHER}/lab**", timeout=120_000)
+                teacher.goto(f"{hub.url}/user/{TEACHER}/formgrader/manage_submissions/{ASSIGNMENT}")
+                for name in STUDENTS:
+                    teacher.wait_for_selector(f"text={name}", timeout=60_000)
+                teacher.screenshot(path=str(screenshot_path("hub-teacher-formgrader")))
+        finally:
+            browser.close()
