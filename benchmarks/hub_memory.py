@@ -1,11 +1,11 @@
 """How much memory does one student's Jupyter server take, with a lesson and a live board open?
 
 The answer sizes a class's server (deploy/README.md, "How many students fit"). One
-student is measured the way a student works: a real Jupyter server started by
-``python3 course.py lab`` from a copy of the course (the same JupyterLab, extensions and
-kernel that a hub's single-user server runs from .venv), lesson 04 opened in Debian's
-Chromium, every cell run, and its four boards painted in the page. Then, for the server
-process and everything it started (the lesson's kernel above all):
+student is measured the way a student works: a real Jupyter server (by default JupyterLab
+from .venv, started with ``course.py``'s own ``lab_command`` and serving a copy of
+lessons/), lesson 04 opened in Debian's Chromium, every cell run, and its four boards
+painted in the page. Then, for the server process and everything it started (the lesson's
+kernel above all):
 
 - PSS, the proportional set size: private memory plus a fair share of the pages shared
   with other processes (Python's libraries, mapped once for all students). Summed over
@@ -17,6 +17,12 @@ process and everything it started (the lesson's kernel above all):
   and the peak RSS of each process (VmHWM), reached while the lesson's cells ran.
 
 The browser runs on the student's own computer, so its memory is not counted.
+
+With ``--hub`` (as root) the server is the real thing: ``python3 course.py hub`` starts the
+class's JupyterHub for a roster of two Linux users made for the run (a teacher and one
+student, removed afterwards), the student logs in through the hub's login page, and the
+student's own ``jupyterhub-singleuser`` (run as that user, from .venv-hub) serves
+``~/setwidgets-lessons`` where the lesson is opened.
 
 Run it with ``python benchmarks/hub_memory.py`` (``--runs`` sets how many servers are
 measured one after the other). With ``--record`` the figures are written to
@@ -54,6 +60,10 @@ RESERVED_MIB = {
     "system and JupyterHub (hub and proxy)": 1024,
     "the teacher's server, with the Formgrader": 1024,
     "one grading kernel (the sandbox's limit)": 2048,
+}
+SERVERS = {
+    "lab": "JupyterLab from .venv, started with course.py's lab_command; lesson run in Chromium",
+    "hub": "a student's jupyterhub-singleuser on the hub of python3 course.py hub; lesson run in Chromium",
 }
 # Per-student figures are rounded up to this step, so that the rule is quoted as a round number.
 ROUND_MIB = 10
@@ -188,13 +198,186 @@ def measure_once(run: int) -> tuple[Usage, Usage]:
                 browser.close()
 
 
+HUB_TEACHER, HUB_STUDENT = "swmem-teacher", "swmem-student"
+
+
+class HubServer:
+    """A user's server behind the hub, as the harness's NotebookPage expects a server (no token:
+    the browser holds the hub's login cookie)."""
+
+    token = ""
+
+    def __init__(self, hub_url: str, user: str) -> None:
+        self.base_url = f"{hub_url}/user/{user}/"
+
+    def url(self, path: str) -> str:
+        return self.base_url + path.lstrip("/")
+
+
+def _free_ports() -> int:
+    """A port p with p, p+1 and p+2 free: the hub, its proxy's API and the hub's own port."""
+    import socket
+
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port > 65000:
+            continue
+        taken = []
+        try:
+            for offset in range(3):
+                taken.append(socket.socket())
+                taken[-1].bind(("127.0.0.1", port + offset))
+            return port
+        except OSError:
+            continue
+        finally:
+            for sock in taken:
+                sock.close()
+    raise RuntimeError("no three free ports in a row")
+
+
+def _user_server(user: str) -> int:
+    """The pid of ``user``'s jupyterhub-singleuser."""
+    import psutil
+
+    for proc in psutil.process_iter(["username", "cmdline"]):
+        cmdline = " ".join(proc.info["cmdline"] or [])
+        if proc.info["username"] == user and "jupyterhub-singleuser" in cmdline:
+            return proc.pid
+    raise RuntimeError(f"no jupyterhub-singleuser runs as {user}")
+
+
+def _end_processes_of(users: tuple[str, ...]) -> None:
+    """Kill, by pid, what still runs as the run's own users (they exist only for this run)."""
+    import psutil
+
+    for proc in psutil.process_iter(["username"]):
+        if proc.info["username"] in users:
+            try:
+                proc.kill()
+            except psutil.NoSuchProcess:
+                pass
+
+
+def measure_hub_once(run: int) -> tuple[Usage, Usage]:
+    """Start the class's hub, log a student in in Chromium, run lesson 04 in their server, measure it."""
+    import pwd
+    import signal
+    import subprocess
+    import urllib.request
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser.harness import NotebookPage, launch_chromium
+    from playwright.sync_api import sync_playwright
+
+    work = Path(tempfile.mkdtemp(prefix="hub-memory-"))
+    work.chmod(0o755)  # the exchange inside must be reachable by the users
+    password = secrets.token_urlsafe(12)
+    users = (HUB_TEACHER, HUB_STUDENT)
+    for user in users:
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", user], check=True)
+        subprocess.run(["chpasswd"], input=f"{user}:{password}\n", text=True, check=True)
+    (work / "roster.csv").write_text(f"{HUB_TEACHER},teacher\n{HUB_STUDENT},student\n")
+    url = f"http://127.0.0.1:{_free_ports()}"
+    env = dict(
+        os.environ,
+        SETWIDGETS_HUB_ROSTER=str(work / "roster.csv"),
+        SETWIDGETS_HUB_URL=url,
+        SETWIDGETS_HUB_STATE=str(work / "state"),
+        SETWIDGETS_EXCHANGE=str(work / "exchange"),
+    )
+    # window.jupyterapp lets the harness see when the notebook's kernel is really connected.
+    argv = [
+        sys.executable,
+        str(ROOT / "course.py"),
+        "hub",
+        "--Spawner.args=--LabApp.expose_app_in_browser=True",
+    ]
+    log = work / "hub.log"
+    with log.open("w") as out:
+        hub = subprocess.Popen(
+            argv, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            if hub.poll() is not None:
+                raise RuntimeError(f"course.py hub exited with {hub.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/hub/api/", timeout=5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the hub did not answer:\n{log.read_text()[-3000:]}") from None
+                time.sleep(0.5)
+        with sync_playwright() as pw:
+            browser = launch_chromium(pw)
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            try:
+                page.goto(f"{url}/hub/login")
+                page.fill("input[name=username]", HUB_STUDENT)
+                page.fill("input[name=password]", password)
+                page.click("input[type=submit], button[type=submit]")
+                page.wait_for_url(f"**/user/{HUB_STUDENT}/lab**", timeout=180_000)
+                nb = NotebookPage(page, HubServer(url, HUB_STUDENT))
+                started = time.monotonic()
+                nb.open(f"setwidgets-lessons/{Path(LESSON).name}", timeout=OPEN_TIMEOUT)
+                nb.run_all(timeout=300)
+                for nth in range(BOARDS):
+                    board = nb.canvas(".setw-board canvas", nth=nth)
+                    board.scroll_into_view_if_needed()
+                    nb.wait_painted(board, min_pixels=5_000)
+                ran = time.monotonic() - started
+                time.sleep(SETTLE)
+                pids = process_tree(_user_server(HUB_STUDENT))
+                usage, kernels = Usage.of(pids), Usage.of(pids[1:])
+                print(
+                    f"hub run {run}: {usage.processes} processes, PSS {usage.pss:.1f} MiB"
+                    f" (the kernel {kernels.pss:.1f}), USS {usage.uss:.1f} MiB, RSS {usage.rss:.1f} MiB,"
+                    f" peak RSS {usage.peak_rss:.1f} MiB (lesson opened and run in {ran:.0f} s)",
+                    flush=True,
+                )
+                return usage, kernels
+            except Exception:
+                shot = work.parent / f"hub-memory-hub-run{run}.png"
+                page.screenshot(path=str(shot))
+                tail = log.read_text()[-3000:]
+                print(f"hub run {run} failed; the page is in {shot}; the hub's log ends:\n{tail}")
+                raise
+            finally:
+                browser.close()
+    finally:
+        for sig, wait in ((signal.SIGTERM, 60), (signal.SIGKILL, 10)):
+            try:
+                os.killpg(hub.pid, sig)
+                hub.wait(wait)
+                break
+            except ProcessLookupError:
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        _end_processes_of(users)  # a server the hub did not stop would keep its user from being removed
+        for user in users:
+            subprocess.run(["userdel", "--remove", user], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="servers measured, one after the other")
     parser.add_argument("--record", action="store_true", help=f"write the figures to {RESULT.name}")
+    parser.add_argument("--hub", action="store_true", help="measure a real hub's server (root only)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.hub and os.geteuid() != 0:
+        parser.error("--hub starts the class's hub and makes Linux users: run it as root")
+    measure = measure_hub_once if args.hub else measure_once
 
     sys.path.insert(0, str(ROOT / "tests"))
     from browser.harness import HarnessError
@@ -202,8 +385,8 @@ def main(argv: list[str]) -> int:
     runs, kernels = [], []
     for run in range(1, args.runs + 1):
         try:
-            usage, kernel = measure_once(run)
-        except HarnessError as error:
+            usage, kernel = measure(run)
+        except (HarnessError, RuntimeError) as error:
             print(f"run {run} failed: {error}", file=sys.stderr)
             return 1
         runs.append(usage)
@@ -225,7 +408,7 @@ def main(argv: list[str]) -> int:
     if args.record:
         record = {
             "lesson": LESSON,
-            "server": "python3 course.py lab (JupyterLab from .venv), lesson run in Chromium",
+            "server": SERVERS["hub" if args.hub else "lab"],
             "machine": f"{platform.system()} {platform.release()}, Python {platform.python_version()}",
             "date": time.strftime("%Y-%m-%d"),
             "runs": [asdict(u) for u in runs],
@@ -235,6 +418,15 @@ def main(argv: list[str]) -> int:
             "reserved_mib": RESERVED_MIB,
             "students_that_fit": fit,
         }
+        # The last record of the other kind of server stays beside it, for comparison.
+        try:
+            previous = json.loads(RESULT.read_text())
+        except (OSError, ValueError):
+            previous = {}
+        if previous.get("server") not in (None, record["server"]):
+            record["comparison"] = {k: v for k, v in previous.items() if k != "comparison"}
+        elif "comparison" in previous:
+            record["comparison"] = previous["comparison"]
         RESULT.write_text(json.dumps(record, indent=1) + "\n")
         print(f"written to {RESULT.relative_to(ROOT)}")
     return 0

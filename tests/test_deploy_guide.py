@@ -289,6 +289,7 @@ def test_the_recorded_measurement_holds_together(recorded, hub_memory) -> None:
     for run, kernel in zip(runs, recorded["kernels"], strict=True):
         assert 0 < kernel["pss"] < run["pss"]
     assert recorded["lesson"] == hub_memory.LESSON and (ROOT / hub_memory.LESSON).is_file()
+    assert recorded["server"] == hub_memory.SERVERS["hub"], "the guide's rule rests on a real hub's server"
     assert recorded["per_student_mib"] == hub_memory.per_student_mib([r["pss"] for r in runs])
     assert recorded["reserved_mib"] == hub_memory.RESERVED_MIB
     assert recorded["students_that_fit"] == hub_memory.students_that_fit(recorded["per_student_mib"])
@@ -312,6 +313,10 @@ def test_the_guides_sizing_is_the_recorded_measurement(guide, recorded, hub_memo
         for run, kernel in zip(recorded["runs"], recorded["kernels"], strict=True)
     ]
     assert table == measured, "the guide's table should be benchmarks/hub_memory.json's runs"
+    lab = [run["pss"] for run in recorded["comparison"]["runs"]]
+    assert recorded["comparison"]["server"] == hub_memory.SERVERS["lab"]
+    low, high = (math.floor(x + 0.5) for x in (min(lab), max(lab)))
+    assert f"`python3 course.py lab` server took {low} to\n{high} MiB" in guide
 
 
 def test_the_values_files_memory_is_the_measured_figure(values, recorded) -> None:
