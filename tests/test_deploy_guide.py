@@ -316,7 +316,7 @@ def test_the_guides_sizing_is_the_recorded_measurement(guide, recorded, hub_memo
     lab = [run["pss"] for run in recorded["comparison"]["runs"]]
     assert recorded["comparison"]["server"] == hub_memory.SERVERS["lab"]
     low, high = (math.floor(x + 0.5) for x in (min(lab), max(lab)))
-    assert f"`python3 course.py lab` server took {low} to\n{high} MiB" in guide
+    assert f"`python3 course.py lab`\nstarts it took {low} to {high} MiB" in guide
 
 
 def test_the_values_files_memory_is_the_measured_figure(values, recorded) -> None:
