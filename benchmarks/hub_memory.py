@@ -141,7 +141,7 @@ def course_module():
     return course
 
 
-def measure_once(run: int) -> tuple[Usage, Usage]:
+def measure_once(run: int) -> tuple[Usage, Usage, Usage | None]:
     """Start one course server, open lesson 04 in Chromium, run it, and read the server's memory.
 
     The server is JupyterLab started with ``course.py``'s own command line (``lab_command``),
@@ -188,7 +188,7 @@ def measure_once(run: int) -> tuple[Usage, Usage]:
                     f" peak RSS {usage.peak_rss:.1f} MiB (lesson opened and run in {ran:.0f} s)",
                     flush=True,
                 )
-                return usage, kernels
+                return usage, kernels, None
             except Exception:
                 shot = Path(tempfile.gettempdir(), f"hub-memory-run{run}.png")
                 nb.page.screenshot(path=str(shot))
@@ -261,7 +261,7 @@ def _end_processes_of(users: tuple[str, ...]) -> None:
                 pass
 
 
-def measure_hub_once(run: int) -> tuple[Usage, Usage]:
+def measure_hub_once(run: int) -> tuple[Usage, Usage, Usage | None]:
     """Start the class's hub, log a student in in Chromium, run lesson 04 in their server, measure it."""
     import pwd
     import signal
@@ -336,13 +336,16 @@ def measure_hub_once(run: int) -> tuple[Usage, Usage]:
                 time.sleep(SETTLE)
                 pids = process_tree(_user_server(HUB_STUDENT))
                 usage, kernels = Usage.of(pids), Usage.of(pids[1:])
+                # The hub and its proxy: course.py became jupyterhub; the users' servers are its children.
+                hub_own = Usage.of([pid for pid in process_tree(hub.pid) if pid not in pids])
                 print(
                     f"hub run {run}: {usage.processes} processes, PSS {usage.pss:.1f} MiB"
                     f" (the kernel {kernels.pss:.1f}), USS {usage.uss:.1f} MiB, RSS {usage.rss:.1f} MiB,"
-                    f" peak RSS {usage.peak_rss:.1f} MiB (lesson opened and run in {ran:.0f} s)",
+                    f" peak RSS {usage.peak_rss:.1f} MiB (lesson opened and run in {ran:.0f} s);"
+                    f" the hub and its proxy: PSS {hub_own.pss:.1f} MiB",
                     flush=True,
                 )
-                return usage, kernels
+                return usage, kernels, hub_own
             except Exception:
                 shot = work.parent / f"hub-memory-hub-run{run}.png"
                 page.screenshot(path=str(shot))
@@ -382,15 +385,17 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     from browser.harness import HarnessError
 
-    runs, kernels = [], []
+    runs, kernels, hubs = [], [], []
     for run in range(1, args.runs + 1):
         try:
-            usage, kernel = measure(run)
+            usage, kernel, hub_own = measure(run)
         except (HarnessError, RuntimeError) as error:
             print(f"run {run} failed: {error}", file=sys.stderr)
             return 1
         runs.append(usage)
         kernels.append(kernel)
+        if hub_own is not None:
+            hubs.append(hub_own)
     pss = [u.pss for u in runs]
     per_student = per_student_mib(pss)
     fit = students_that_fit(per_student)
@@ -413,6 +418,7 @@ def main(argv: list[str]) -> int:
             "date": time.strftime("%Y-%m-%d"),
             "runs": [asdict(u) for u in runs],
             "kernels": [asdict(k) for k in kernels],
+            **({"hub_and_proxy": [asdict(h) for h in hubs]} if hubs else {}),
             "per_student_mib": per_student,
             "machine_gib": MACHINE_GIB,
             "reserved_mib": RESERVED_MIB,

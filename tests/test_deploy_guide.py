@@ -317,6 +317,10 @@ def test_the_guides_sizing_is_the_recorded_measurement(guide, recorded, hub_memo
     assert recorded["comparison"]["server"] == hub_memory.SERVERS["lab"]
     low, high = (math.floor(x + 0.5) for x in (min(lab), max(lab)))
     assert f"`python3 course.py lab`\nstarts it took {low} to {high} MiB" in guide
+    hub = [h["pss"] for h in recorded["hub_and_proxy"]]
+    low, high = (math.floor(x + 0.5) for x in (min(hub), max(hub)))
+    assert f"(the hub and its proxy took {low} to\n  {high} MiB in the same runs)" in guide
+    assert max(hub) < reserved["system and JupyterHub (hub and proxy)"]
 
 
 def test_the_values_files_memory_is_the_measured_figure(values, recorded) -> None:
