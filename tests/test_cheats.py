@@ -16,6 +16,9 @@ Exercise 1 (``01_magic_rule``):
 - ``reader``: executes the solutions read from ``../../../source/``;
 - ``scribbler``: writes ``gradebook.db`` (its own score 400, the others' 0) and forks a process
   that sleeps past the end of grading;
+- ``bypass``: the transformer again, reached through the shell that IPython's ``exit`` holds and
+  named by a string built at run time, so that the scan of the code sees nothing; the
+  grader's watch sees that the ``odd_one_out`` tests passed without any of its code running;
 - ``killer``: ``os._exit`` in the ``odd_one_out`` cell; ``deaf``: a loop there that swallows
   KeyboardInterrupt; ``hog``: allocates 6 GiB there. Their ``is_set`` is right and must score.
 
@@ -97,6 +100,16 @@ def _skip_tests(lines):
 
 get_ipython().input_transformers_post.append(_skip_tests)
 '''
+)
+BYPASS = (
+    IS_SET
+    + """
+
+_shell = exit._ip
+getattr(_shell, "input_transformers" + "_post").append(
+    lambda lines: ["pass\\n"] if any("tests for odd_one_out" in line for line in lines) else lines
+)
+"""
 )
 READER = """
 import json
@@ -204,6 +217,7 @@ STUDENTS = {
         "importer": {"is_set_answer": IMPORTED_IS_SET, "odd_one_out_answer": ODD_BY_EXPLAIN},
         "patcher": {"is_set_answer": PATCHED_ONE, "odd_one_out_answer": ODD_CONSTANT},
         "transformer": {"is_set_answer": TRANSFORMER},
+        "bypass": {"is_set_answer": BYPASS},
         "reader": {"is_set_answer": READER},
         "scribbler": {"is_set_answer": SCRIBBLER},
         "killer": {"is_set_answer": IS_SET, "odd_one_out_answer": KILLER},
@@ -232,6 +246,7 @@ EXPECTED = {
         "patcher": {},
         # Its tests pass, rewritten to `pass`: the points stand, flagged for a manual grade (below).
         "transformer": FULL_ONE,
+        "bypass": FULL_ONE,
         "reader": {},
         "scribbler": IS_SET_POINTS,
         "killer": IS_SET_POINTS,
@@ -256,7 +271,14 @@ EXPECTED = {
 FLAGS = {
     (ONE, "importer"): [("is_set_answer", "reference functions"), ("odd_one_out_answer", "explain")],
     (ONE, "patcher"): [("is_set_answer", "reference functions")],
-    (ONE, "transformer"): [("is_set_answer", "input_transformers_post")],
+    (ONE, "transformer"): [
+        ("is_set_answer", "input_transformers_post"),
+        ("test_odd_one_out_visible", "odd_one_out never called"),
+    ],
+    (ONE, "bypass"): [
+        ("test_odd_one_out_visible", "passed without any of the student's code running"),
+        ("test_odd_one_out_hidden", "odd_one_out never called"),
+    ],
     (ONE, "reader"): [("is_set_answer", "exec, open")],
     (ONE, "scribbler"): [("is_set_answer", "os, sqlite3")],
     (ONE, "killer"): [("odd_one_out_answer", "stopped the kernel")],
@@ -358,6 +380,28 @@ def test_the_transformer_is_marked_for_a_manual_grade_with_its_reason_as_a_comme
     assert {"test_odd_one_out_visible", "test_odd_one_out_hidden"} <= marked
     assert "Flagged for the teacher" in comment and "input_transformers_post" in comment
     assert honest == []
+
+
+@needs_bubblewrap
+def test_tests_that_pass_without_the_students_code_are_flagged_by_the_watch_alone(course):
+    from nbgrader.api import Gradebook
+
+    found = [f for f in report(course, [ONE]) if f.student == "bypass"]
+    assert {f.cell for f in found} == {"test_odd_one_out_visible", "test_odd_one_out_hidden"}, found
+    assert all(
+        f.reasons == ("passed without any of the student's code running (odd_one_out never called)",)
+        for f in found
+    ), "the scan of the code saw nothing: the watch alone flags it"
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        marked = {
+            g.name
+            for nb in gb.find_submission(ONE, "bypass").notebooks
+            for g in nb.grades
+            if g.needs_manual_grade
+        }
+        comment = gb.find_comment("odd_one_out_answer", "magic_rule", ONE, "bypass").comment
+    assert marked == {"test_odd_one_out_visible", "test_odd_one_out_hidden"}
+    assert "test_odd_one_out_visible: passed without any of the student's code running" in comment
 
 
 @needs_bubblewrap

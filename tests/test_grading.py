@@ -27,8 +27,8 @@ from test_nbgrader import (
 )
 from traitlets.config import Config
 
-from setwidgets.grading.preprocessors import HideHiddenTests
-from setwidgets.grading.report import code_reasons, findings
+from setwidgets.grading.preprocessors import HideHiddenTests, defined_functions, watched_tests
+from setwidgets.grading.report import code_reasons, findings, watch_reasons
 from setwidgets.grading.sandbox import SandboxedKernelManager, bubblewrap_problem
 
 needs_bubblewrap = pytest.mark.skipif(
@@ -203,6 +203,39 @@ def test_ordinary_answers_right_or_wrong_raise_no_flag(answer):
 def test_what_a_teacher_should_read_is_flagged_with_its_reason(code, words):
     reasons = " ".join(code_reasons(code))
     assert words in reasons, reasons
+
+
+def _test_cell(ran: bool | None, error: bool = False) -> nbformat.NotebookNode:
+    cell = new_code_cell("check(is_set)", metadata={"nbgrader": {"grade": True, "locked": True}})
+    if ran is not None:
+        cell.metadata["setwidgets"] = {"student_code_ran": ran, "names": ["is_set"]}
+    if error:
+        cell.outputs = [nbformat.v4.new_output("error", ename="AssertionError", evalue="", traceback=[])]
+    return cell
+
+
+def test_a_test_that_passed_without_the_students_code_is_flagged():
+    assert watch_reasons(_test_cell(False)) == [
+        "passed without any of the student's code running (is_set never called)"
+    ]
+    assert watch_reasons(_test_cell(True)) == []
+    assert watch_reasons(_test_cell(False, error=True)) == [], "a failed test scores nothing anyway"
+    assert watch_reasons(_test_cell(None)) == [], "a cell the grader did not watch"
+
+
+def test_the_watched_tests_are_those_that_name_a_function_the_answers_define():
+    answers = ["def is_set(a, b, c):\n    raise NotImplementedError()", "LIMIT = 3\n%time x = 1"]
+    functions = defined_functions(answers + ["def helper():\n    pass\n\n\nis_set = helper"])
+    assert functions == {"is_set", "helper"}
+    nb = new_notebook(
+        cells=[
+            new_code_cell(answers[0], metadata={"nbgrader": {"solution": True, "grade": False}}),
+            _test_cell(None),
+            new_code_cell("assert LIMIT == 3", metadata={"nbgrader": {"grade": True, "locked": True}}),
+            new_code_cell("is_set(1, 2, 3)"),
+        ]
+    )
+    assert watched_tests(nb, functions) == {1: ["is_set"]}
 
 
 # -- the feedback -----------------------------------------------------------------------------------

@@ -891,6 +891,29 @@ def test_a_cheat_scores_nothing_on_the_parts_it_cheats_and_the_teacher_reads_why
         assert reason in said
 
 
+def test_no_test_that_passed_is_flagged_for_running_none_of_the_students_code(course):
+    """The grader's watch sees the students' own code run in every test they pass, but one.
+
+    The wrapper of exercise 7 hands in the package's ``is_set_free`` itself, which passes the
+    visible test: none of the student's code runs there, and the watch says so.
+    """
+    from setwidgets.grading.preprocessors import WATCHED
+    from setwidgets.grading.report import report
+
+    never = {
+        (f.assignment, f.student, f.cell)
+        for f in report(course)
+        if any("passed without any of the student's code running" in r for r in f.reasons)
+    }
+    assert never == {("07_caps", "wrapper", "test_is_set_free_visible")}
+    for assignment, name in NOTEBOOKS.items():
+        solved = nbformat.read(course / "autograded" / "solver" / assignment / name, as_version=4)
+        tests = [
+            c for c in solved.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"
+        ]
+        assert tests and all(c.metadata[WATCHED]["student_code_ran"] is True for c in tests), assignment
+
+
 def test_unit_2_is_graded_in_modest_time(course):
     seconds = float((course / "autograde_seconds_unit_2.txt").read_text())
     assert seconds < 120, f"autograding exercises 3 and 4 for five students each took {seconds} s"

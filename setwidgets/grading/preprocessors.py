@@ -5,6 +5,9 @@
   (``os._exit``, a crash, the CPU limit) or ignores the interrupt at the time limit fails on
   its own: the grader starts a fresh kernel, runs again the cells before it that ran
   normally, and goes on with the next cell. A cell stopped by the memory limit says so.
+  Around each graded test cell that names a function of the student's, it asks the kernel
+  (:mod:`setwidgets.grading.watch`) whether any of the student's code ran in that cell, and
+  notes the answer in the cell's metadata for :mod:`setwidgets.grading.report`.
 - :class:`HideHiddenTests` runs in ``generate_feedback``: each hidden test cell shows whether
   it passed and, when it failed, its error message, but not its code nor the traceback
   (which quotes the code).
@@ -12,7 +15,11 @@
 
 from __future__ import annotations
 
+import ast
 import copy
+import re
+import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -22,6 +29,9 @@ from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Bool, Unicode
 
 from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
+
+WATCHED = "setwidgets"
+"""The cell metadata key under which a watched test cell records ``student_code_ran`` and ``names``."""
 
 STOPPED = "GraderStoppedThisCell"
 """The ``ename`` of the error a cell gets when it killed the kernel or ignored the interrupt."""
@@ -33,7 +43,12 @@ _KILLED = (
 
 
 class GradingExecute(Execute):
-    """nbgrader's Execute, with sandboxed kernels and a fresh kernel after a cell that stops one."""
+    """nbgrader's Execute, with sandboxed kernels, a fresh kernel after a cell that stops one, and a
+    watch on each graded test cell: did any of the student's code run in it?"""
+
+    watch_calls = Bool(
+        True, help="Note, for each graded test cell, whether any of the student's code ran in it."
+    ).tag(config=True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
@@ -41,11 +56,17 @@ class GradingExecute(Execute):
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
         self._ran: list[int] = []  # cells that ran to their end, in order: what a fresh kernel needs
+        self._watched: dict[int, list[str]] = {}
+        if self.watch_calls:
+            functions = defined_functions(_solution_sources(nb) + _release_sources(resources))
+            self._watched = watched_tests(nb, functions)
+            self._student = [c.source for c in nb.cells if c.cell_type == "code" and not _locked(c)]
         return super().preprocess(nb, resources, km)
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         if cell.cell_type != "code":
             return super().preprocess_cell(cell, resources, index)
+        token = self._start_watch(cell) if index in self._watched else None
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -60,7 +81,37 @@ class GradingExecute(Execute):
                 return cell, self.resources
             self._ran.append(index)
             self._explain_memory(cell)
+            if index in self._watched:
+                # No watch (the kernel did not answer the first request) is no evidence of a call.
+                ran = token is not None and self._finish_watch(token)
+                cell.metadata[WATCHED] = {"student_code_ran": ran, "names": self._watched[index]}
         return cell, self.resources
+
+    def _start_watch(self, cell: NotebookNode) -> str | None:
+        """Ask the kernel to watch the next cell for calls of the student's code; the watch's token."""
+        token = secrets.token_hex(8)
+        started = _WATCH.format(f"start({token!r}, {cell.source!r}, {self._student!r})")
+        return token if self._expression(started) == repr(token) else None
+
+    def _finish_watch(self, token: str) -> bool:
+        """Whether the student's code ran in the watched cell: only a clear yes counts."""
+        return self._expression(_WATCH.format(f"finish({token!r})")) == "True"
+
+    def _expression(self, expression: str) -> str | None:
+        """The text of ``expression`` evaluated silently in the kernel, or None (an error, no answer)."""
+        assert self.kc is not None
+        try:
+            msg_id = self.kc.execute(
+                "", silent=True, store_history=False, user_expressions={"x": expression}, stop_on_error=False
+            )
+            reply = run_sync(self.async_wait_for_reply)(msg_id)
+        except (CellTimeoutError, DeadKernelError, TimeoutError, RuntimeError):
+            return None
+        try:
+            answer = reply["content"]["user_expressions"]["x"]
+            return answer["data"]["text/plain"] if answer.get("status") == "ok" else None
+        except (KeyError, TypeError):
+            return None
 
     def _timed_out(self, cell: NotebookNode) -> bool:
         return any(o.get("ename") == self.error_on_timeout.get("ename") for o in cell.get("outputs", []))
@@ -118,6 +169,65 @@ class GradingExecute(Execute):
                 note = f"the grader gives a notebook {limit} of memory, and this cell asked for more."
                 output.evalue = f"{output.evalue} ({note})" if output.evalue else note
                 output.traceback = [*output.traceback, f"MemoryError: {note}"]
+
+
+_WATCH = "__import__('setwidgets.grading.watch', fromlist=['watch']).{}"
+
+
+def _nbgrader(cell: NotebookNode) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def _locked(cell: NotebookNode) -> bool:
+    return bool(_nbgrader(cell).get("locked"))
+
+
+def _solution_sources(nb: NotebookNode) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code" and _nbgrader(c).get("solution")]
+
+
+def _release_sources(resources: Any) -> list[str]:
+    """The answer cells as released (from the gradebook), which name the functions asked for."""
+    info = (resources or {}).get("nbgrader", {})
+    if not {"db_url", "assignment", "notebook"} <= set(info):
+        return []
+    from nbgrader.api import Gradebook, MissingEntry
+
+    try:
+        with Gradebook(info["db_url"]) as gradebook:
+            notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
+            answers = {cell.name for cell in notebook.solution_cells}
+            return [c.source for c in notebook.source_cells if c.name in answers and c.cell_type == "code"]
+    except MissingEntry:
+        return []
+
+
+def defined_functions(sources: Iterable[str]) -> set[str]:
+    """The names of the functions these cells define with ``def`` at their top level."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            names |= set(re.findall(r"^(?:async\s+)?def\s+(\w+)", source, re.MULTILINE))
+            continue
+        names |= {
+            node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+    return names
+
+
+def watched_tests(nb: NotebookNode, functions: set[str]) -> dict[int, list[str]]:
+    """The graded test cells that name one of ``functions``, by index, with the names they use."""
+    watched = {}
+    for index, cell in enumerate(nb.cells):
+        meta = _nbgrader(cell)
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        used = sorted(name for name in functions if re.search(rf"\b{re.escape(name)}\b", cell.source))
+        if used:
+            watched[index] = used
+    return watched
 
 
 class HideHiddenTests(NbGraderPreprocessor):

@@ -10,13 +10,17 @@ run, and looks for
   ``third_card``, ``find_sets`` ...), or the grader's referee touched;
 - files, processes and the system: ``open``, ``os``, ``pathlib``, ``subprocess``, ``socket``,
   ``sqlite3``, ``ctypes``, ``exec``/``eval``, shell lines;
-- cells that stopped the kernel or ignored the interrupt, and cells stopped by the memory limit.
+- cells that stopped the kernel or ignored the interrupt, and cells stopped by the memory limit;
+- graded test cells that passed although none of the student's code ran in them: the test
+  names a function the student was asked to write, yet neither it nor any other code of the
+  student's was called while the test ran (the grader's watch, :mod:`setwidgets.grading.watch`,
+  noted that in the cell's metadata; no note counts as "not called").
 
 A flagged cell gets the reasons as its comment in the Formgrader (solution cells have one;
-for a cell the student added, the answer cell before it gets it), and every autograded test
-after it is marked as needing a manual grade: the points stay as the tests gave them until
-the teacher looks. ``python3 course.py report`` prints the same findings for every
-autograded submission::
+for a cell the student added or a test, the answer cell before it gets it), and every
+autograded test after it (a flagged test itself too) is marked as needing a manual grade: the
+points stay as the tests gave them until the teacher looks. ``python3 course.py report``
+prints the same findings for every autograded submission::
 
     $ python3 course.py report 01_magic_rule
     01_magic_rule  ana   magic_rule  is_set_answer  changes how cells run (input_transformers_post)
@@ -42,7 +46,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
 from setwidgets import _words
-from setwidgets.grading.preprocessors import STOPPED
+from setwidgets.grading.preprocessors import STOPPED, WATCHED
 
 REFERENCES = frozenset(
     {
@@ -215,13 +219,25 @@ def output_reasons(cell: NotebookNode) -> list[str]:
     return reasons
 
 
+def watch_reasons(cell: NotebookNode) -> list[str]:
+    """Why this test cell deserves a look: it passed, yet none of the student's code ran in it."""
+    watched = cell.get("metadata", {}).get(WATCHED)
+    if not isinstance(watched, dict) or watched.get("student_code_ran") is True:
+        return []
+    if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
+        return []  # it failed: it scores nothing anyway
+    names = [name for name in watched.get("names", []) if isinstance(name, str)]
+    called = _words.and_list(names) if names else "the student's functions"
+    return [f"passed without any of the student's code running ({called} never called)"]
+
+
 def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> list[tuple[int, Finding]]:
     """Each flagged cell of one autograded notebook, with its index in the notebook."""
     found = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        reasons = output_reasons(cell)
+        reasons = output_reasons(cell) + watch_reasons(cell)
         if not _nbgrader(cell).get("locked"):
             reasons = code_reasons(cell.source) + reasons
         if reasons:
@@ -231,14 +247,15 @@ def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> 
 
 
 def mark(gradebook: Gradebook, nb: NotebookNode, flagged: list[tuple[int, Finding]]) -> None:
-    """Mark the tests after each flagged cell for a manual grade; put the reasons in a comment."""
+    """Mark the tests from the first flagged cell on for a manual grade; put the reasons in a comment."""
     if not flagged:
         return
-    first = flagged[0][0]
+    # From the first flagged cell on (a flagged test itself included), every test needs a look.
+    first = min(index if _nbgrader(nb.cells[index]).get("grade") else index + 1 for index, _ in flagged)
     _, one = flagged[0]
     for index, cell in enumerate(nb.cells):
         meta = _nbgrader(cell)
-        if index > first and meta.get("grade") and cell.cell_type == "code":
+        if index >= first and meta.get("grade") and cell.cell_type == "code":
             try:
                 grade = gradebook.find_grade(meta["grade_id"], one.notebook, one.assignment, one.student)
             except MissingEntry:
