@@ -214,30 +214,6 @@ class HubServer:
         return self.base_url + path.lstrip("/")
 
 
-def _free_ports() -> int:
-    """A port p with p, p+1 and p+2 free: the hub, its proxy's API and the hub's own port."""
-    import socket
-
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port > 65000:
-            continue
-        taken = []
-        try:
-            for offset in range(3):
-                taken.append(socket.socket())
-                taken[-1].bind(("127.0.0.1", port + offset))
-            return port
-        except OSError:
-            continue
-        finally:
-            for sock in taken:
-                sock.close()
-    raise RuntimeError("no three free ports in a row")
-
-
 def _user_server(user: str) -> int:
     """The pid of ``user``'s jupyterhub-singleuser."""
     import psutil
@@ -269,7 +245,7 @@ def measure_hub_once(run: int) -> tuple[Usage, Usage, Usage | None]:
     import urllib.request
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from browser.harness import NotebookPage, launch_chromium
+    from browser.harness import NotebookPage, free_ports, launch_chromium
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp(prefix="hub-memory-"))
@@ -283,7 +259,7 @@ def measure_hub_once(run: int) -> tuple[Usage, Usage, Usage | None]:
             subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", user], check=True)
         subprocess.run(["chpasswd"], input=f"{user}:{password}\n", text=True, check=True)
     (work / "roster.csv").write_text(f"{HUB_TEACHER},teacher\n{HUB_STUDENT},student\n")
-    url = f"http://127.0.0.1:{_free_ports()}"
+    url = f"http://127.0.0.1:{free_ports(3)}"
     env = dict(
         os.environ,
         SETWIDGETS_HUB_ROSTER=str(work / "roster.csv"),

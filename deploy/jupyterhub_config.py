@@ -71,6 +71,10 @@ c.Authenticator.admin_users = set()
 
 # -- each user's server: the course's packages, the configuration of their role -----------------------
 hub.make_exchange(EXCHANGE)
+# The repository's exercises/ hold the solutions and the hidden tests. The hub (root) copies them
+# for the teacher; nobody else needs them, so no student's server, and no grading kernel (which
+# runs as the teacher), can read them.
+(REPOSITORY / "exercises").chmod(0o700)
 c.Spawner.cmd = [str(VENV_BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.notebook_dir = "~"

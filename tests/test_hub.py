@@ -35,6 +35,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from browser.harness import free_ports
 
 requests = pytest.importorskip(
     "requests", reason="the hub's tests talk HTTP with requests (a JupyterHub dependency)"
@@ -60,15 +61,18 @@ ASSIGNMENT = "01_magic_rule"
 NOTEBOOK = "magic_rule.ipynb"
 COURSE_ID = "setwidgets"
 TEACHER = "swh-teacher"
-# What the teacher's grading kernel could read but for the sandbox: the course's solutions, three
-# folders up from autograded/<student>/<assignment>/. Unsandboxed, this answer gets full marks.
-FROM_THE_SOURCE = """
+# What the teacher's grading kernel could read but for the sandbox and the hub: the course's
+# solutions, three folders up from autograded/<student>/<assignment>/, or in the repository.
+# Unsandboxed, this answer gets full marks.
+FROM_THE_SOURCE = f"""
 import json, pathlib
-try:
-    source = pathlib.Path("../../../source/01_magic_rule/magic_rule.ipynb").read_text()
-except OSError:
-    source = '{"cells": []}'
-for cell in json.loads(source)["cells"]:
+cells = []
+for place in ["../../..", "{ROOT / "exercises"}"]:
+    try:
+        cells += json.loads(pathlib.Path(place, "source/01_magic_rule/magic_rule.ipynb").read_text())["cells"]
+    except OSError:
+        pass
+for cell in cells:
     if "BEGIN SOLUTION" in "".join(cell["source"]):
         exec("".join(cell["source"]))
 """
@@ -100,31 +104,6 @@ def step(what: str, user: str):
         raise
     except Exception as error:  # noqa: BLE001 - every failure is reported with its step and user
         raise Step(f"step {what!r} failed for user {user!r}: {type(error).__name__}: {error}") from error
-
-
-def _free_port_block() -> int:
-    """A port p with p, p+1 and p+2 free: the hub's public port, its proxy's API and the hub."""
-    import socket
-
-    for _ in range(50):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port > 65000:
-            continue
-        try:
-            sockets = []
-            for offset in range(3):
-                s = socket.socket()
-                sockets.append(s)
-                s.bind(("127.0.0.1", port + offset))
-            return port
-        except OSError:
-            continue
-        finally:
-            for s in sockets:
-                s.close()
-    raise RuntimeError("no three free ports in a row")
 
 
 def _create_user(name: str, password: str) -> None:
@@ -277,7 +256,7 @@ def hub():
     roster = work / "roster.csv"
     roster.write_text(f"{TEACHER},teacher\n" + "".join(f"{s},student\n" for s in [*STUDENTS, NEWCOMER]))
     exchange = work / "exchange"
-    port = _free_port_block()
+    port = free_ports(3)  # the hub's public port, its proxy's API and the hub itself
     url = f"http://127.0.0.1:{port}"
     log = work / "hub.log"
     for user in USERS:
@@ -464,6 +443,9 @@ def test_a_student_cannot_read_another_students_work_or_feedback(hub, day):
         for folder in ["feedback", "inbound"]:
             tried = hub.as_user(ben, "ls", str(hub.exchange / COURSE_ID / folder))
             assert tried.returncode != 0 and "Permission denied" in tried.stderr, (folder, tried)
+    with step("try to read the solutions in the repository", ben):
+        tried = hub.as_user(ben, "cat", str(ROOT / "exercises" / "source" / ASSIGNMENT / NOTEBOOK))
+        assert tried.returncode != 0 and "Permission denied" in tried.stderr, tried
     with step("try to read the teacher's course and gradebook", ben):
         tried = hub.as_user(ben, "cat", str(hub.course() / "gradebook.db"))
         assert tried.returncode != 0 and "Permission denied" in tried.stderr, tried

@@ -164,6 +164,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(count: int) -> int:
+    """A port p on 127.0.0.1 with p, p+1, ..., p+count-1 all free (a hub uses three in a row)."""
+    for _ in range(50):
+        port = free_port()
+        if port + count > 65535:
+            continue
+        taken: list[socket.socket] = []
+        try:
+            for offset in range(count):
+                taken.append(socket.socket())
+                taken[-1].bind(("127.0.0.1", port + offset))
+            return port
+        except OSError:
+            continue
+        finally:
+            for sock in taken:
+                sock.close()
+    raise HarnessError(f"no {count} free ports in a row on 127.0.0.1")
+
+
 def require_chromium() -> Path:
     """Return Chromium's path, or raise HarnessError saying how to install it."""
     if not CHROMIUM.exists():
