@@ -281,7 +281,8 @@ def hub():
     the_hub = Hub(url, process, log, exchange, passwords)
     try:
         with step("start the hub with python3 course.py hub", "root"):
-            deadline = time.monotonic() + 300  # a first start may install the proxy from npm
+            # A first start makes .venv-hub (pip) and installs the proxy (npm): minutes, not seconds.
+            deadline = time.monotonic() + 1200
             while True:
                 if process.poll() is not None:
                     raise AssertionError(
