@@ -259,6 +259,8 @@ def hub():
     port = free_ports(3)  # the hub's public port, its proxy's API and the hub itself
     url = f"http://127.0.0.1:{port}"
     log = work / "hub.log"
+    # The hub closes the repository's exercises/ to other users; the rest of the suite gets it back as it was.
+    exercises_mode = (ROOT / "exercises").stat().st_mode & 0o7777
     for user in USERS:
         with step("create the Linux user", user):
             _create_user(user, passwords[user])
@@ -307,6 +309,7 @@ def hub():
         for user in USERS:
             _remove_user(user)
         shutil.rmtree(work, ignore_errors=True)
+        (ROOT / "exercises").chmod(exercises_mode)
 
 
 def _answered(release: dict, source: nbformat.NotebookNode, cells: dict[str, str | None]) -> dict:
