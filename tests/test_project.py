@@ -156,6 +156,7 @@ DOCTESTED = [
     "setwidgets.caps",
     "setwidgets.geometry",
     "setwidgets.draw.lines",
+    "setwidgets.hub",
 ]
 
 

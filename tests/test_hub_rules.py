@@ -1,0 +1,129 @@
+"""The hub's rules without a hub (setwidgets.hub): the roster, the exchange, what a home starts with."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from setwidgets import hub
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_roster_maps_each_user_to_a_role_in_order_and_skips_comments_and_blank_lines():
+    text = "# the class\n\nmsmith,teacher\n ana , student\nben,student\n"
+    assert list(hub.parse_roster(text).items()) == [
+        ("msmith", "teacher"),
+        ("ana", "student"),
+        ("ben", "student"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("t,teacher\nana\n", "line 2: expected 'username,role', got 'ana'"),
+        ("t,teacher\nana,student,extra\n", "line 2: expected 'username,role'"),
+        ("t,teacher\nAna,student\n", "line 2: 'Ana' is not a Linux user name"),
+        ("t,teacher\n1ana,student\n", "'1ana' is not a Linux user name"),
+        ("t,teacher\nana,pupil\n", "line 2: the role 'pupil' is neither 'teacher' nor 'student'"),
+        ("t,teacher\nana,student\nana,student\n", "line 3: 'ana' is listed twice"),
+        ("ana,student\n", "names 0 teachers (none): expected exactly one"),
+        ("t,teacher\nu,teacher\n", "names 2 teachers (t, u): expected exactly one"),
+    ],
+)
+def test_a_wrong_roster_is_refused_with_the_line_and_what_is_expected(text, said):
+    with pytest.raises(hub.RosterError) as error:
+        hub.parse_roster(text, where="class.csv")
+    assert str(error.value).startswith("class.csv")
+    assert said in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+def test_a_long_wrong_line_is_quoted_in_short():
+    with pytest.raises(hub.RosterError) as error:
+        hub.parse_roster("t,teacher\n" + "x" * 500 + "\n")
+    assert len(str(error.value)) < 200
+
+
+def test_the_example_roster_in_deploy_is_valid():
+    roles = hub.read_roster(ROOT / "deploy" / "roster.csv")
+    assert list(roles.values()).count(hub.TEACHER) == 1 and hub.STUDENT in roles.values()
+
+
+def test_a_missing_roster_file_says_which_file(tmp_path):
+    with pytest.raises(hub.RosterError, match="cannot read the roster .*nowhere.csv"):
+        hub.read_roster(tmp_path / "nowhere.csv")
+
+
+def test_missing_users_are_those_this_machine_does_not_have():
+    assert hub.missing_users(["root", "no-such-user-here"]) == ["no-such-user-here"]
+
+
+def test_the_exchange_is_made_open_to_all_with_the_sticky_bit_and_an_existing_one_is_kept(tmp_path):
+    made = hub.make_exchange(tmp_path / "srv" / "exchange")
+    assert stat.S_IMODE(made.stat().st_mode) == 0o1777
+    kept = tmp_path / "kept"
+    kept.mkdir(mode=0o750)
+    kept.chmod(0o750)
+    hub.make_exchange(kept)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o750
+
+
+def _repository(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "lessons").mkdir(parents=True)
+    (repo / "lessons" / "00_start_here.ipynb").write_text("{}")
+    course = repo / "exercises"
+    for folder in [
+        "source/01",
+        "release/01",
+        "submitted/ana/01",
+        "autograded/ana/01",
+        "feedback/ana/01",
+        "exchange",
+    ]:
+        (course / folder).mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text("c = get_config()\n")
+    (course / "gradebook.db").write_bytes(b"grades")
+    return repo
+
+
+def test_a_student_home_gets_the_lessons_and_is_made_private(tmp_path):
+    home = tmp_path / "ana"
+    home.mkdir(mode=0o755)
+    copied = hub.prepare_home(home, hub.STUDENT, _repository(tmp_path))
+    assert copied == [home / hub.LESSONS_FOLDER]
+    assert (home / hub.LESSONS_FOLDER / "00_start_here.ipynb").is_file()
+    assert not (home / hub.COURSE_FOLDER).exists()
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+
+
+def test_the_teacher_gets_the_course_without_any_student_work(tmp_path):
+    home = tmp_path / "teacher"
+    home.mkdir()
+    hub.prepare_home(home, hub.TEACHER, _repository(tmp_path))
+    course = home / hub.COURSE_FOLDER
+    assert sorted(p.name for p in course.iterdir()) == ["nbgrader_config.py", "release", "source"]
+
+
+def test_what_a_user_already_has_is_never_overwritten(tmp_path):
+    home = tmp_path / "teacher"
+    (home / hub.COURSE_FOLDER).mkdir(parents=True)
+    (home / hub.COURSE_FOLDER / "gradebook.db").write_bytes(b"this term's grades")
+    repository = _repository(tmp_path)
+    copied = hub.prepare_home(home, hub.TEACHER, repository)
+    assert copied == [home / hub.LESSONS_FOLDER]
+    assert (home / hub.COURSE_FOLDER / "gradebook.db").read_bytes() == b"this term's grades"
+    assert hub.prepare_home(home, hub.TEACHER, repository) == []
+
+
+def test_an_unknown_role_is_refused_before_anything_changes(tmp_path):
+    home = tmp_path / "x"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    with pytest.raises(ValueError, match="the role 'admin' is neither"):
+        hub.prepare_home(home, "admin", _repository(tmp_path))
+    assert stat.S_IMODE(home.stat().st_mode) == 0o755 and list(home.iterdir()) == []
