@@ -212,6 +212,12 @@ def ensure_proxy() -> Path:
     if not proxy.exists():
         if not shutil.which("npm"):
             _apt_install("npm", "JupyterHub's proxy")
+        node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+        if int(node.lstrip("v").split(".")[0] or 0) < 20:
+            sys.exit(
+                f"JupyterHub's proxy (configurable-http-proxy 5) needs Node.js 20 or newer, and this is "
+                f"{node or 'unknown'}: install a newer Node.js (deploy/README.md says how), then try again."
+            )
         say("installing configurable-http-proxy from npm into deploy/node_modules")
         run("npm", "ci", "--prefix", DEPLOY, "--no-audit", "--no-fund")
     return proxy

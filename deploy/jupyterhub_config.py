@@ -42,13 +42,16 @@ URL = os.environ.get("SETWIDGETS_HUB_URL") or "http://127.0.0.1:8000"
 STATE = Path(os.environ.get("SETWIDGETS_HUB_STATE") or "/srv/setwidgets-hub")
 EXCHANGE = os.environ.get("SETWIDGETS_EXCHANGE") or "/srv/nbgrader/exchange"
 
-ROLES = hub.read_roster(ROSTER)
+try:
+    ROLES = hub.read_roster(ROSTER)
+except hub.RosterError as error:
+    sys.exit(f"The hub did not start: {error}.")
 missing = hub.missing_users(ROLES)
 if missing:
     sys.exit(
         f"The roster {ROSTER} names users this machine does not have: {', '.join(missing)}. "
-        "Create each with 'useradd --create-home NAME' and give a password with 'passwd NAME' "
-        "(or 'chpasswd' for a whole class), then start the hub again."
+        "Create each with 'useradd --create-home --shell /bin/bash NAME' and give a password with "
+        "'passwd NAME' (or 'chpasswd' for a whole class), then start the hub again."
     )
 
 # -- the hub, its proxy and its state ---------------------------------------------------------------
@@ -70,7 +73,10 @@ c.Authenticator.allowed_users = set(ROLES)
 c.Authenticator.admin_users = set()
 
 # -- each user's server: the course's packages, the configuration of their role -----------------------
-hub.make_exchange(EXCHANGE)
+try:
+    hub.make_exchange(EXCHANGE)
+except ValueError as error:
+    sys.exit(f"The hub did not start: {error}.")
 # The repository's exercises/ hold the solutions and the hidden tests. The hub (root) copies them
 # for the teacher; nobody else needs them, so no student's server, and no grading kernel (which
 # runs as the teacher), can read them.

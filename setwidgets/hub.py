@@ -122,12 +122,20 @@ def missing_users(names) -> list[str]:
 def make_exchange(path: str | os.PathLike[str]) -> Path:
     """Create the exchange folder (and its parents) with mode 1777 when it is missing; return it.
 
-    An existing folder keeps the mode its owner gave it.
+    An existing folder keeps the mode its owner gave it, but it must let every user in and
+    write (nbgrader's ``chmod ugo+rw``): otherwise students could not fetch or submit, and
+    this raises ValueError saying how to mend it.
     """
     path = Path(path)
     if not path.is_dir():
         path.mkdir(parents=True)
         path.chmod(0o1777)  # after mkdir: mkdir's mode goes through the umask
+    elif path.stat().st_mode & 0o777 != 0o777:
+        mode = oct(path.stat().st_mode & 0o7777)[2:]
+        raise ValueError(
+            f"the exchange {path} has mode {mode}, so students could not fetch or submit: "
+            f"every user must be able to enter and write it ('chmod 1777 {path}')"
+        )
     return path
 
 

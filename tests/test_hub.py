@@ -107,6 +107,8 @@ def step(what: str, user: str):
 
 
 def _create_user(name: str, password: str) -> None:
+    """Create ``name`` afresh. A user left by an interrupted run is removed first: the swh- names
+    are this test's own, so no one else's account is touched."""
     with contextlib.suppress(KeyError):
         pwd.getpwnam(name)
         subprocess.run(["userdel", "--remove", name], capture_output=True)

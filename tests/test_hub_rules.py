@@ -66,10 +66,19 @@ def test_the_exchange_is_made_open_to_all_with_the_sticky_bit_and_an_existing_on
     made = hub.make_exchange(tmp_path / "srv" / "exchange")
     assert stat.S_IMODE(made.stat().st_mode) == 0o1777
     kept = tmp_path / "kept"
-    kept.mkdir(mode=0o750)
-    kept.chmod(0o750)
+    kept.mkdir()
+    kept.chmod(0o777)
     hub.make_exchange(kept)
-    assert stat.S_IMODE(kept.stat().st_mode) == 0o750
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o777
+
+
+def test_an_existing_exchange_closed_to_students_is_refused_with_the_mend(tmp_path):
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    closed.chmod(0o755)
+    with pytest.raises(ValueError, match=r"has mode 755, so students could not fetch or submit.*chmod 1777"):
+        hub.make_exchange(closed)
+    assert stat.S_IMODE(closed.stat().st_mode) == 0o755
 
 
 def _repository(tmp_path: Path) -> Path:
