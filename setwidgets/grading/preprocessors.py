@@ -24,9 +24,10 @@ from typing import Any
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import run_sync
+from nbconvert.utils.base import NbConvertBase
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
-from traitlets import Bool, Unicode
+from traitlets import Bool, List, Unicode
 
 from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
 
@@ -234,6 +235,9 @@ class HideHiddenTests(NbGraderPreprocessor):
     """In the feedback, each hidden test shows whether it passed and its message, not its code."""
 
     enabled = Bool(True, help="Hide the code of hidden tests in the feedback.").tag(config=True)
+    # The HTML exporter configures this on every step it runs; declared configurable here, as in
+    # nbgrader's GetGrades, so that each feedback log does not warn that it is not recognised.
+    display_data_priority = List(NbConvertBase.display_data_priority.default_value).tag(config=True)
     begin = Unicode("### BEGIN HIDDEN TESTS").tag(config=True)
     end = Unicode("### END HIDDEN TESTS").tag(config=True)
 
