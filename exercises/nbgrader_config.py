@@ -56,7 +56,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters.autograde import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
-from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests  # noqa: E402
+from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
 from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
 from setwidgets.grading.sandbox import SandboxedKernelManager  # noqa: E402
 
@@ -76,5 +76,5 @@ c.SandboxedKernelManager.processes = 512  # processes and threads
 # Feedback: each hidden test shows whether it passed and its failure message, not its code.
 # Set this to False to hand out the hidden tests' code in the feedback, as nbgrader does.
 HIDE_HIDDEN_TESTS_IN_FEEDBACK = True
-c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor, WrapFeedbackLines]
 c.HideHiddenTests.enabled = HIDE_HIDDEN_TESTS_IN_FEEDBACK

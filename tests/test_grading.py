@@ -276,6 +276,29 @@ def test_switched_off_the_feedback_shows_the_hidden_tests_as_nbgrader_does():
     assert cell.source == HIDDEN and "----> 1 assert secret() == 42" in cell.outputs[0].traceback
 
 
+def test_the_feedback_page_wraps_long_output_lines_after_the_page_styles():
+    """A failed test's message is one long line: it wraps instead of running off the page."""
+    from setwidgets.grading.preprocessors import WrapFeedbackLines
+
+    # What CSSHTMLHeaderPreprocessor, the step before, leaves: the page's own styles.
+    resources = {"inlining": {"css": ["body { margin: 0 }"]}}
+    _, resources = WrapFeedbackLines().preprocess(new_notebook(cells=[new_code_cell("1")]), resources)
+    assert resources["inlining"]["css"][0] == "body { margin: 0 }", "the page's own styles are kept"
+    assert "white-space: pre-wrap" in resources["inlining"]["css"][-1]
+
+
+def test_the_course_generates_feedback_with_hidden_tests_hidden_and_lines_wrapped():
+    from nbgrader.apps.baseapp import NbGrader
+
+    from setwidgets.grading.preprocessors import WrapFeedbackLines
+
+    app = NbGrader()
+    app.config_file_paths.append(str(Path(__file__).resolve().parents[1] / "exercises"))
+    app.load_config_file()
+    steps = app.config.GenerateFeedback.preprocessors
+    assert steps.index(HideHiddenTests) < steps.index(WrapFeedbackLines) == len(steps) - 1
+
+
 def test_a_python_under_tmp_is_shown_again_inside_the_sandbox(tmp_path, monkeypatch):
     """The sandbox's /tmp is its own: a course cloned into /tmp keeps its .venv and package visible."""
     from setwidgets.grading import sandbox

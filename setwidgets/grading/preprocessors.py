@@ -231,13 +231,18 @@ def watched_tests(nb: NotebookNode, functions: set[str]) -> dict[int, list[str]]
     return watched
 
 
-class HideHiddenTests(NbGraderPreprocessor):
-    """In the feedback, each hidden test shows whether it passed and its message, not its code."""
+class FeedbackStep(NbGraderPreprocessor):
+    """A step of generate_feedback."""
 
-    enabled = Bool(True, help="Hide the code of hidden tests in the feedback.").tag(config=True)
     # The HTML exporter configures this on every step it runs; declared configurable here, as in
     # nbgrader's GetGrades, so that each feedback log does not warn that it is not recognised.
     display_data_priority = List(NbConvertBase.display_data_priority.default_value).tag(config=True)
+
+
+class HideHiddenTests(FeedbackStep):
+    """In the feedback, each hidden test shows whether it passed and its message, not its code."""
+
+    enabled = Bool(True, help="Hide the code of hidden tests in the feedback.").tag(config=True)
     begin = Unicode("### BEGIN HIDDEN TESTS").tag(config=True)
     end = Unicode("### END HIDDEN TESTS").tag(config=True)
 
@@ -256,3 +261,22 @@ class HideHiddenTests(NbGraderPreprocessor):
             message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
             output.traceback = [message]
         return cell, resources
+
+
+class WrapFeedbackLines(FeedbackStep):
+    """In the feedback, long lines of output wrap instead of running off the page.
+
+    A failed test's message is one long line ("... Your function returned True."); nbconvert's
+    page would show its end only to a student who scrolls sideways. Run it after
+    ``CSSHTMLHeaderPreprocessor``, which sets the page's styles.
+    """
+
+    css = Unicode(
+        ".output_area pre, .output_subarea pre, div.output_text pre { white-space: pre-wrap; "
+        "overflow-wrap: anywhere; }",
+        help="The style added to the feedback page.",
+    ).tag(config=True)
+
+    def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
+        resources.setdefault("inlining", {}).setdefault("css", []).append(self.css)
+        return nb, resources
