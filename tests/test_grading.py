@@ -198,6 +198,10 @@ def test_ordinary_answers_right_or_wrong_raise_no_flag(answer):
         ("import subprocess\nsubprocess.run(['ls'])", "subprocess"),
         ("!cat ../../../gradebook.db", "shell"),
         ("exec(compile('x = 1', 'a', 'exec'))", "exec"),
+        ("exit._ip.input_transformers_post.clear()", "_ip"),
+        ("shell = vars(exit)['_ip']", "vars"),
+        ("shell = exit.__dict__['_i' + 'p']", "__dict__"),
+        ("is_set.__code__ = other.__code__", "__code__"),
     ],
 )
 def test_what_a_teacher_should_read_is_flagged_with_its_reason(code, words):

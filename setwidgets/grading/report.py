@@ -80,6 +80,14 @@ HOOKS = frozenset(
         "run_cell_async",
         "transform_cell",
         "get_ipython",
+        # IPython's shell reached without get_ipython (exit._ip), and the ways around attribute
+        # names that no exercise needs: an object's namespace, a function's globals or code.
+        "_ip",
+        "__dict__",
+        "__globals__",
+        "__code__",
+        "__closure__",
+        "__subclasses__",
     }
 )
 SYSTEM_MODULES = frozenset(
@@ -113,7 +121,7 @@ SYSTEM_MODULES = frozenset(
     }
 )
 DYNAMIC = frozenset(
-    {"exec", "eval", "compile", "__import__", "open", "globals", "setattr", "delattr", "breakpoint"}
+    {"exec", "eval", "compile", "__import__", "open", "globals", "vars", "setattr", "delattr", "breakpoint"}
 )
 
 
