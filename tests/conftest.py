@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,31 @@ def run_lesson(path: Path) -> tuple[object, float]:
         client.execute()
         _LESSON_RUNS[path] = (nb, time.perf_counter() - start)
     return _LESSON_RUNS[path]
+
+
+# One Playwright driver and one Chromium for the whole session, for the browser tests and for any
+# other test that drives a page (the hub's): a second synchronous driver inside the first's event
+# loop is refused by Playwright.
+@pytest.fixture(scope="session")
+def playwright_session() -> Iterator[object]:
+    """Playwright's synchronous driver, started once."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_session: object) -> Iterator[object]:
+    """Headless Debian Chromium; a missing Chromium fails the browser tests with a clear message."""
+    from browser.harness import HarnessError, launch_chromium
+
+    problem = None
+    try:
+        browser = launch_chromium(playwright_session)
+    except HarnessError as error:
+        problem = str(error)
+    if problem:  # failed outside the except block, so the report shows the message once
+        pytest.fail(problem, pytrace=False)
+    yield browser
+    browser.close()

@@ -492,41 +492,40 @@ def _browser_log_in(page, hub: Hub, user: str) -> None:
 
 
 @pytest.mark.browser
-def test_in_the_browser_a_student_sees_the_released_assignment_and_the_teacher_the_submissions(hub, day):
-    sys.path.insert(0, str(ROOT / "tests"))
-    from browser.harness import launch_chromium, screenshot_path
-    from playwright.sync_api import sync_playwright
+def test_in_the_browser_a_student_sees_the_released_assignment_and_the_teacher_the_submissions(
+    hub, day, chromium
+):
+    from browser.harness import screenshot_path
 
     student = NEWCOMER  # her server starts from the browser's first visit
-    with sync_playwright() as p:
-        browser = launch_chromium(p)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            with step("log in in the browser and reach JupyterLab", student):
-                _browser_log_in(page, hub, student)
-                page.wait_for_url(f"**/user/{student}/lab**", timeout=120_000)
-                page.wait_for_selector("#jp-main-dock-panel", timeout=120_000)
-            with step("find the lessons in the file browser", student):
-                page.locator(".jp-DirListing-content >> text=setwidgets-lessons").wait_for(timeout=60_000)
-            with step("open the Assignments tab (Nbgrader > Assignment List)", student):
-                page.click("#jp-menu-panel >> text=Nbgrader", timeout=60_000)
-                page.click("li.lm-Menu-item >> text=Assignment List", timeout=30_000)
-                panel = page.locator("#assignment-list, .nbgrader-AssignmentList, [id*=assignment]").first
-                panel.wait_for(timeout=60_000)
-                released = page.locator(
-                    "#released_assignments_list, .panel:has-text('Released assignments')"
-                ).first
-                released.locator(f"text={ASSIGNMENT}").wait_for(timeout=60_000)
-                page.screenshot(path=str(screenshot_path("hub-student-assignments")))
-                assert "Fetch" in released.inner_text(), released.inner_text()
+    # Each person in a browser context of their own: their own hub cookie, as on their own computer.
+    contexts = [chromium.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    try:
+        page = contexts[0].new_page()
+        with step("log in in the browser and reach JupyterLab", student):
+            _browser_log_in(page, hub, student)
+            page.wait_for_url(f"**/user/{student}/lab**", timeout=120_000)
+            page.wait_for_selector("#jp-main-dock-panel", timeout=120_000)
+        with step("find the lessons in the file browser", student):
+            page.locator(".jp-DirListing-content >> text=setwidgets-lessons").wait_for(timeout=60_000)
+        with step("open the Assignments tab (Nbgrader > Assignment List)", student):
+            page.click("#jp-menu-panel >> text=Nbgrader", timeout=60_000)
+            page.click("li.lm-Menu-item >> text=Assignment List", timeout=30_000)
+            released = page.locator(
+                "#released_assignments_list, .panel:has-text('Released assignments')"
+            ).first
+            released.locator(f"text={ASSIGNMENT}").wait_for(timeout=60_000)
+            page.screenshot(path=str(screenshot_path("hub-student-assignments")))
+            assert "Fetch" in released.inner_text(), released.inner_text()
 
-            teacher = browser.new_page(viewport={"width": 1280, "height": 800})
-            with step("log in in the browser and open the Formgrader's submissions", TEACHER):
-                _browser_log_in(teacher, hub, TEACHER)
-                teacher.wait_for_url(f"**/user/{TEACHER}/lab**", timeout=120_000)
-                teacher.goto(f"{hub.url}/user/{TEACHER}/formgrader/manage_submissions/{ASSIGNMENT}")
-                for name in STUDENTS:
-                    teacher.wait_for_selector(f"text={name}", timeout=60_000)
-                teacher.screenshot(path=str(screenshot_path("hub-teacher-formgrader")))
-        finally:
-            browser.close()
+        teacher = contexts[1].new_page()
+        with step("log in in the browser and open the Formgrader's submissions", TEACHER):
+            _browser_log_in(teacher, hub, TEACHER)
+            teacher.wait_for_url(f"**/user/{TEACHER}/lab**", timeout=120_000)
+            teacher.goto(f"{hub.url}/user/{TEACHER}/formgrader/manage_submissions/{ASSIGNMENT}")
+            for name in STUDENTS:
+                teacher.wait_for_selector(f"text={name}", timeout=60_000)
+            teacher.screenshot(path=str(screenshot_path("hub-teacher-formgrader")))
+    finally:
+        for context in contexts:
+            context.close()

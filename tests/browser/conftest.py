@@ -23,36 +23,12 @@ from .harness import (
     HarnessError,
     NotebookPage,
     Server,
-    launch_chromium,
     screenshot_path,
     start_lab,
     write_notebook,
 )
 
 VIEWPORT = {"width": 1280, "height": 1000}
-
-
-@pytest.fixture(scope="session")
-def playwright_session() -> Iterator[object]:
-    """Playwright's synchronous driver, started once."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def chromium(playwright_session: object) -> Iterator[object]:
-    """Headless Debian Chromium; a missing Chromium fails the browser tests with a clear message."""
-    problem = None
-    try:
-        browser = launch_chromium(playwright_session)
-    except HarnessError as error:
-        problem = str(error)
-    if problem:  # failed outside the except block, so the report shows the message once
-        pytest.fail(problem, pytrace=False)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="session")
