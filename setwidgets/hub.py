@@ -167,7 +167,8 @@ def prepare_home(
     for source, target, skip in wanted:
         if target.exists():
             continue
-        shutil.copytree(source, target, ignore=shutil.ignore_patterns(*skip, "__pycache__"))
+        # Links stay links: copied as root, a link would otherwise hand its target's content over.
+        shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*skip, "__pycache__"))
         if owner is not None:
             _give(target, *owner)
         copied.append(target)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -136,3 +137,63 @@ def test_an_unknown_role_is_refused_before_anything_changes(tmp_path):
     with pytest.raises(ValueError, match="the role 'admin' is neither"):
         hub.prepare_home(home, "admin", _repository(tmp_path))
     assert stat.S_IMODE(home.stat().st_mode) == 0o755 and list(home.iterdir()) == []
+
+
+def test_a_roster_file_is_read_and_its_errors_name_the_file(tmp_path):
+    roster = tmp_path / "class.csv"
+    roster.write_text("# Klasse 5ä, Frau Müller\nmuller,teacher\nana,student\n", encoding="utf-8")
+    assert hub.read_roster(roster) == {"muller": "teacher", "ana": "student"}
+    roster.write_text("muller,teacher\nana,pupil\n")
+    with pytest.raises(hub.RosterError, match=rf"^{roster}, line 2: the role 'pupil'"):
+        hub.read_roster(roster)
+
+
+def test_indented_comments_and_lines_of_empty_fields_are_skipped():
+    assert hub.parse_roster("  # the class\n,\n , \nt,teacher\n# ana left\nben,student\n") == {
+        "t": "teacher",
+        "ben": "student",
+    }
+
+
+def test_without_a_file_name_the_messages_say_the_roster():
+    with pytest.raises(hub.RosterError, match="^the roster, line 1: 'X' is not"):
+        hub.parse_roster("X,pupil")
+
+
+def test_compiled_python_in_the_lessons_is_not_copied(tmp_path):
+    repository = _repository(tmp_path)
+    (repository / "lessons" / "__pycache__").mkdir()
+    (repository / "lessons" / "__pycache__" / "x.pyc").write_bytes(b"")
+    home = tmp_path / "ana"
+    home.mkdir()
+    hub.prepare_home(home, hub.STUDENT, repository)
+    assert sorted(p.name for p in (home / hub.LESSONS_FOLDER).iterdir()) == ["00_start_here.ipynb"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving files away needs root")
+def test_as_root_the_copies_belong_to_the_user_and_nothing_else_changes_owner(tmp_path):
+    repository = _repository(tmp_path)
+    home = tmp_path / "teacher"
+    home.mkdir()
+    (home / "notes.txt").write_text("mine")
+    user = (65534, 65533)  # nobody, and a group of no one's
+    hub.prepare_home(home, hub.TEACHER, repository, owner=user)
+    for copy in [home / hub.LESSONS_FOLDER, home / hub.COURSE_FOLDER]:
+        for path in [copy, *copy.rglob("*")]:
+            assert (path.stat().st_uid, path.stat().st_gid) == user, path
+    assert (home / "notes.txt").stat().st_uid == os.geteuid()
+    assert (repository / "lessons").stat().st_uid == os.geteuid()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving files away needs root")
+def test_a_link_in_the_copies_is_given_away_itself_not_what_it_points_to(tmp_path):
+    repository = _repository(tmp_path)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("root's")
+    (repository / "lessons" / "link").symlink_to(outside)
+    home = tmp_path / "ana"
+    home.mkdir()
+    hub.prepare_home(home, hub.STUDENT, repository, owner=(65534, 65534))
+    link = home / hub.LESSONS_FOLDER / "link"
+    assert link.is_symlink() and link.lstat().st_uid == 65534
+    assert outside.stat().st_uid == os.geteuid()
