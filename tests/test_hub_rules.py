@@ -197,3 +197,9 @@ def test_a_link_in_the_copies_is_given_away_itself_not_what_it_points_to(tmp_pat
     link = home / hub.LESSONS_FOLDER / "link"
     assert link.is_symlink() and link.lstat().st_uid == 65534
     assert outside.stat().st_uid == os.geteuid()
+
+
+def test_a_teacher_who_kept_the_lessons_still_gets_the_course(tmp_path):
+    home = tmp_path / "teacher"
+    (home / hub.LESSONS_FOLDER).mkdir(parents=True)
+    assert hub.prepare_home(home, hub.TEACHER, _repository(tmp_path)) == [home / hub.COURSE_FOLDER]
