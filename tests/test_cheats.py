@@ -105,7 +105,7 @@ BYPASS = (
     IS_SET
     + """
 
-_shell = exit._ip
+_shell = getattr(exit, "_" + "ip")
 getattr(_shell, "input_transformers" + "_post").append(
     lambda lines: ["pass\\n"] if any("tests for odd_one_out" in line for line in lines) else lines
 )
