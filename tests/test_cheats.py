@@ -359,27 +359,27 @@ def test_honest_submissions_raise_no_flag(course):
     assert flagged == set(FLAGS)
 
 
+def needs_manual_grade(gb, assignment: str, student: str) -> set[str]:
+    """The grade cells of a submission that the gradebook marks for a manual grade."""
+    return {
+        g.name
+        for nb in gb.find_submission(assignment, student).notebooks
+        for g in nb.grades
+        if g.needs_manual_grade
+    }
+
+
 @needs_bubblewrap
 def test_the_transformer_is_marked_for_a_manual_grade_with_its_reason_as_a_comment(course):
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        marked = {
-            g.name
-            for nb in gb.find_submission(ONE, "transformer").notebooks
-            for g in nb.grades
-            if g.needs_manual_grade
-        }
+        marked = needs_manual_grade(gb, ONE, "transformer")
         comment = gb.find_comment("is_set_answer", "magic_rule", ONE, "transformer").comment
-        honest = [
-            g.name
-            for nb in gb.find_submission(ONE, "solver").notebooks
-            for g in nb.grades
-            if g.needs_manual_grade
-        ]
+        honest = needs_manual_grade(gb, ONE, "solver")
     assert {"test_odd_one_out_visible", "test_odd_one_out_hidden"} <= marked
     assert "Flagged for the teacher" in comment and "input_transformers_post" in comment
-    assert honest == []
+    assert honest == set()
 
 
 @needs_bubblewrap
@@ -393,12 +393,7 @@ def test_tests_that_pass_without_the_students_code_are_flagged_by_the_watch_alon
         for f in found
     ), "the scan of the code saw nothing: the watch alone flags it"
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        marked = {
-            g.name
-            for nb in gb.find_submission(ONE, "bypass").notebooks
-            for g in nb.grades
-            if g.needs_manual_grade
-        }
+        marked = needs_manual_grade(gb, ONE, "bypass")
         comment = gb.find_comment("odd_one_out_answer", "magic_rule", ONE, "bypass").comment
     assert marked == {"test_odd_one_out_visible", "test_odd_one_out_hidden"}
     assert "test_odd_one_out_visible: passed without any of the student's code running" in comment
