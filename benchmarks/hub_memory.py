@@ -99,6 +99,18 @@ class Usage:
         return cls(counted, **{k: round(v / 1024, 1) for k, v in totals.items()})
 
 
+def run_with_live_boards(nb, path: str) -> float:
+    """Open the lesson at ``path``, run every cell, wait until its boards are drawn; give the seconds."""
+    started = time.monotonic()
+    nb.open(path, timeout=OPEN_TIMEOUT)
+    nb.run_all(timeout=300)
+    for nth in range(BOARDS):
+        board = nb.canvas(".setw-board canvas", nth=nth)
+        board.scroll_into_view_if_needed()
+        nb.wait_painted(board, min_pixels=5_000)
+    return time.monotonic() - started
+
+
 def _fields(text: str) -> dict[str, int]:
     """The 'Name:   1234 kB' lines of a /proc file, as kB."""
     fields = {}
@@ -171,14 +183,7 @@ def measure_once(run: int) -> tuple[Usage, Usage, Usage | None]:
             browser = launch_chromium(pw)
             try:
                 nb = NotebookPage(browser.new_page(viewport={"width": 1280, "height": 1000}), lab)
-                started = time.monotonic()
-                nb.open(LESSON, timeout=OPEN_TIMEOUT)
-                nb.run_all(timeout=300)
-                for nth in range(BOARDS):
-                    board = nb.canvas(".setw-board canvas", nth=nth)
-                    board.scroll_into_view_if_needed()
-                    nb.wait_painted(board, min_pixels=5_000)
-                ran = time.monotonic() - started
+                ran = run_with_live_boards(nb, LESSON)
                 time.sleep(SETTLE)
                 pids = process_tree(lab.process.pid)
                 usage, kernels = Usage.of(pids), Usage.of(pids[1:])
@@ -301,14 +306,7 @@ def measure_hub_once(run: int) -> tuple[Usage, Usage, Usage | None]:
                 page.click("input[type=submit], button[type=submit]")
                 page.wait_for_url(f"**/user/{HUB_STUDENT}/lab**", timeout=180_000)
                 nb = NotebookPage(page, HubServer(url, HUB_STUDENT))
-                started = time.monotonic()
-                nb.open(f"setwidgets-lessons/{Path(LESSON).name}", timeout=OPEN_TIMEOUT)
-                nb.run_all(timeout=300)
-                for nth in range(BOARDS):
-                    board = nb.canvas(".setw-board canvas", nth=nth)
-                    board.scroll_into_view_if_needed()
-                    nb.wait_painted(board, min_pixels=5_000)
-                ran = time.monotonic() - started
+                ran = run_with_live_boards(nb, f"setwidgets-lessons/{Path(LESSON).name}")
                 time.sleep(SETTLE)
                 pids = process_tree(_user_server(HUB_STUDENT))
                 usage, kernels = Usage.of(pids), Usage.of(pids[1:])
