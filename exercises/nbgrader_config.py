@@ -15,6 +15,9 @@ COURSE_ROOT = Path(__file__).resolve().parent
 c.CourseDirectory.course_id = "setwidgets"
 c.CourseDirectory.root = str(COURSE_ROOT)
 c.CourseDirectory.db_url = f"sqlite:///{COURSE_ROOT / 'gradebook.db'}"
+# Each assignment's graded tests, judged outside the student's kernel, live beside its source
+# notebook in hidden_tests.py (setwidgets/grading/judge.py): never released to the students.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "hidden_tests.py"]
 
 # Where release_assignment puts the student copies and students submit. On one shared
 # machine or JupyterHub, point SETWIDGETS_EXCHANGE at a folder every student can write

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 import re
 import secrets
 from collections.abc import Iterable
@@ -29,10 +30,14 @@ from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Bool, List, Unicode
 
+from setwidgets.grading.judge import JUDGED, MAX_REPLY, NoAnswer, TestFunction, Tests, judge, load
 from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
 
 WATCHED = "setwidgets"
 """The cell metadata key under which a watched test cell records ``student_code_ran`` and ``names``."""
+
+FAILED = "TestFailed"
+"""The ``ename`` of the error a judged test cell gets when the grader finds the answers wrong."""
 
 STOPPED = "GraderStoppedThisCell"
 """The ``ename`` of the error a cell gets when it killed the kernel or ignored the interrupt."""
@@ -58,15 +63,37 @@ class GradingExecute(Execute):
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
         self._ran: list[int] = []  # cells that ran to their end, in order: what a fresh kernel needs
         self._watched: dict[int, list[str]] = {}
+        self._judged = self._judged_tests(resources)
+        self._written = defined_functions(
+            c.source for c in nb.cells if c.cell_type == "code" and not _locked(c)
+        )
         if self.watch_calls:
             functions = defined_functions(_solution_sources(nb) + _release_sources(resources))
-            self._watched = watched_tests(nb, functions)
+            self._watched = {
+                index: names
+                for index, names in watched_tests(nb, functions).items()
+                if _nbgrader(nb.cells[index]).get("grade_id") not in self._judged
+            }
             self._student = [c.source for c in nb.cells if c.cell_type == "code" and not _locked(c)]
         return super().preprocess(nb, resources, km)
+
+    def _judged_tests(self, resources: Any) -> Tests:
+        """The judged tests of this assignment (``hidden_tests.py`` beside its source notebook)."""
+        assignment = (resources or {}).get("nbgrader", {}).get("assignment")
+        if not assignment:
+            return Tests()
+        from nbgrader.coursedir import CourseDirectory
+
+        coursedir = CourseDirectory(config=self.config)
+        return load(coursedir.format_path(coursedir.source_directory, ".", assignment))
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         if cell.cell_type != "code":
             return super().preprocess_cell(cell, resources, index)
+        meta = _nbgrader(cell)
+        if meta.get("grade") and not meta.get("solution") and meta.get("grade_id") in self._judged:
+            self._judge_cell(cell, self._judged[meta["grade_id"]])
+            return cell, self.resources
         token = self._start_watch(cell) if index in self._watched else None
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
@@ -87,6 +114,66 @@ class GradingExecute(Execute):
                 ran = token is not None and self._finish_watch(token)
                 cell.metadata[WATCHED] = {"student_code_ran": ran, "names": self._watched[index]}
         return cell, self.resources
+
+    def _judge_cell(self, cell: NotebookNode, test: TestFunction) -> None:
+        """Judge a test cell from outside the kernel: the kernel only computes the answers."""
+        called: set[str] = set()
+
+        def ask(request: str) -> str:
+            called.add(json.loads(request)["function"])
+            return self._ask(request)
+
+        verdict = judge(test, ask)
+        if verdict.passed:
+            cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=verdict.message + "\n")]
+        else:
+            cell.outputs = [
+                NotebookNode(
+                    output_type="error",
+                    ename=FAILED,
+                    evalue=verdict.message,
+                    traceback=[f"{FAILED}: {verdict.message}"],
+                )
+            ]
+        # The answer must come from a function the student wrote: a name bound to the package's
+        # own function, say, is not. Read from the notebook's code, outside the kernel.
+        foreign = sorted(called - self._written)
+        cell.metadata[WATCHED] = {
+            "student_code_ran": not foreign,
+            "names": foreign or sorted(called),
+            JUDGED: {"passed": verdict.passed, "seed": verdict.seed, "flags": verdict.flags},
+        }
+
+    def _ask(self, request: str) -> str:
+        """The kernel's reply to a request of :func:`setwidgets.grading.compute.call`, or NoAnswer."""
+        assert self.kc is not None
+        expression = f"__import__('setwidgets.grading.compute', fromlist=['call']).call({request!r})"
+        try:
+            msg_id = self.kc.execute(
+                "", silent=True, store_history=False, user_expressions={"x": expression}, stop_on_error=False
+            )
+            reply = run_sync(self.async_wait_for_reply)(msg_id)
+        except DeadKernelError:
+            self._restart("it ended the kernel's process, or used up its CPU time")
+            raise NoAnswer("your code ended the kernel's process (or used up its CPU time)") from None
+        if reply is None:
+            if not self._answers():
+                self._restart(f"it went on after {self.timeout} s and ignored the interrupt")
+            raise NoAnswer(f"your function did not finish within {self.timeout} s")
+        try:
+            answer = reply["content"]["user_expressions"]["x"]
+            text = answer["data"]["text/plain"] if answer.get("status") == "ok" else None
+        except (KeyError, TypeError):
+            text = None
+        if not isinstance(text, str) or len(text) > 4 * MAX_REPLY:
+            raise NoAnswer("the kernel's answer is not readable")
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            raise NoAnswer("the kernel's answer is not readable") from None
+        if not isinstance(value, str):
+            raise NoAnswer("the kernel's answer is not readable")
+        return value
 
     def _start_watch(self, cell: NotebookNode) -> str | None:
         """Ask the kernel to watch the next cell for calls of the student's code; the watch's token."""
@@ -131,7 +218,6 @@ class GradingExecute(Execute):
         return not self._timed_out(probe)
 
     def _stopped(self, cell: NotebookNode, why: str) -> None:
-        self.log.warning("A cell stopped the grading kernel (%s); restarting it", why)
         cell.outputs = [
             o for o in cell.get("outputs", []) if o.get("ename") != self.error_on_timeout.get("ename")
         ]
@@ -143,6 +229,11 @@ class GradingExecute(Execute):
                 traceback=[f"{STOPPED}: {_KILLED.format(why=why)}"],
             )
         )
+        self._restart(why)
+
+    def _restart(self, why: str) -> None:
+        """A fresh kernel, with the cells that ran normally so far run again in it."""
+        self.log.warning("A cell stopped the grading kernel (%s); restarting it", why)
         run_sync(self._fresh_kernel)()
         for index in self._ran:
             again = copy.deepcopy(self.nb.cells[index])

@@ -46,6 +46,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
 from setwidgets import _words
+from setwidgets.grading.judge import JUDGED
 from setwidgets.grading.preprocessors import STOPPED, WATCHED
 
 REFERENCES = frozenset(
@@ -230,13 +231,20 @@ def output_reasons(cell: NotebookNode) -> list[str]:
 def watch_reasons(cell: NotebookNode) -> list[str]:
     """Why this test cell deserves a look: it passed, yet none of the student's code ran in it."""
     watched = cell.get("metadata", {}).get(WATCHED)
-    if not isinstance(watched, dict) or watched.get("student_code_ran") is True:
+    if not isinstance(watched, dict):
         return []
+    judged = watched.get(JUDGED)
+    flags = judged.get("flags", []) if isinstance(judged, dict) else []
+    reasons = [str(flag) for flag in flags]
+    if watched.get("student_code_ran") is True:
+        return reasons
     if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
-        return []  # it failed: it scores nothing anyway
+        return reasons  # it failed: it scores nothing anyway
     names = [name for name in watched.get("names", []) if isinstance(name, str)]
     called = _words.and_list(names) if names else "the student's functions"
-    return [f"passed without any of the student's code running ({called} never called)"]
+    if isinstance(judged, dict):
+        return [*reasons, f"passed with answers from {called}, which no answer cell defines with def"]
+    return [*reasons, f"passed without any of the student's code running ({called} never called)"]
 
 
 def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> list[tuple[int, Finding]]:

@@ -1,0 +1,174 @@
+"""The kernel's side of a graded test: call the student's function on the grader's inputs, hand back data.
+
+While autograding, :class:`setwidgets.grading.preprocessors.GradingExecute` does not run a
+judged test cell in the student's kernel. It asks the kernel instead, with a silent request, to
+evaluate :func:`call` on a request that names one of the student's functions and the inputs to
+try. :func:`call` answers with plain data in JSON: each case's return value (card codes,
+numbers, booleans, None, lists of them), or the error it raised. The grader, outside the
+kernel, compares that data with the answers it computed itself (:mod:`setwidgets.grading.judge`).
+
+Nothing here decides anything, and nothing here is trusted: a notebook that replaces this
+module, the cards or the builtins can only change the data sent back, never the verdict, and
+data that is not the right answer scores nothing. What the kernel never receives, it cannot
+read: the expected answers stay with the grader.
+
+The encoding, shared with the grader (:func:`encode` and :func:`decode` are each other's
+inverse on these values):
+
+- ``None``, booleans, integers, floats and strings as themselves;
+- a card as ``{"card": "1RSO"}``; a tuple as ``{"tuple": [...]}``, a list as a list, a set or
+  frozenset as ``{"set": [...]}``, a dict as ``{"dict": [[key, value], ...]}``, a fraction as
+  ``{"fraction": [numerator, denominator]}``;
+- in a request only, ``{"random": seed}`` for a fresh ``random.Random(seed)``;
+- in an answer only, any other object as ``{"object": [type name, a short repr]}``.
+
+This module runs in the student's kernel: it imports only the standard library and the cards.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import traceback
+from fractions import Fraction
+from typing import Any
+
+from setwidgets.cards import Card
+
+MAX_VALUES = 200_000
+"""The most values one answer may hold (all cases together); a bigger answer is an error."""
+
+MAX_TEXT = 2_000
+"""The longest string kept in an answer; a longer one is cut and marked."""
+
+MAX_DEPTH = 12
+"""How deeply lists may nest in an answer."""
+
+
+class TooBig(ValueError):
+    """An answer that holds more values, or nests more deeply, than the grader reads."""
+
+
+def encode(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
+    """``value`` as JSON data, by the encoding in the module's help; counts values against ``budget``."""
+    budget = budget if budget is not None else [MAX_VALUES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooBig(f"the answer holds more than {MAX_VALUES:,} values")
+    if depth > MAX_DEPTH:
+        raise TooBig(f"the answer nests more than {MAX_DEPTH} levels deep")
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return value[:MAX_TEXT] if kind is str else value
+    if kind is float:
+        return value if math.isfinite(value) else {"object": ["float", repr(value)]}
+    if kind is Card:
+        return {"card": value.code}
+    if kind is Fraction:
+        return {"fraction": [value.numerator, value.denominator]}
+    if kind is tuple:
+        return {"tuple": [encode(item, budget, depth + 1) for item in value]}
+    if kind is list:
+        return [encode(item, budget, depth + 1) for item in value]
+    if kind is set or kind is frozenset:
+        return {"set": [encode(item, budget, depth + 1) for item in value]}
+    if kind is dict:
+        return {
+            "dict": [[encode(k, budget, depth + 1), encode(v, budget, depth + 1)] for k, v in value.items()]
+        }
+    if kind.__module__ == "numpy" and hasattr(value, "tolist"):
+        # numpy's scalars and arrays are what a correct answer often returns; as their plain values.
+        return encode(value.tolist(), budget, depth)
+    return {"object": [kind.__name__[:80], _short(value)]}
+
+
+def _short(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception as error:  # a broken __repr__ is the student's, and says nothing to the grader
+        text = f"<repr failed: {type(error).__name__}>"
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def decode_request(value: Any) -> Any:
+    """A value of a request, in the kernel: cards, tuples, sets, fractions and seeded generators rebuilt."""
+    if isinstance(value, list):
+        return [decode_request(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    (key, inner), *_ = value.items()
+    if key == "card":
+        return Card.parse(inner)
+    if key == "random":
+        return random.Random(inner)
+    if key == "tuple":
+        return tuple(decode_request(item) for item in inner)
+    if key == "set":
+        return {decode_request(item) for item in inner}
+    if key == "dict":
+        return {decode_request(k): decode_request(v) for k, v in inner}
+    if key == "fraction":
+        return Fraction(*inner)
+    raise ValueError(f"unknown value in a grading request: {key!r}")
+
+
+def _error(error: BaseException) -> str:
+    lines = traceback.format_exception_only(type(error), error)
+    return "".join(lines).strip()[:MAX_TEXT]
+
+
+def call(request: str, namespace: dict[str, Any] | None = None) -> str:
+    """Run the request's cases against the student's function; the answers as a JSON string.
+
+    ``request`` is JSON: ``{"function": name, "cases": [[args, kwargs], ...], "after": bool,
+    "count": [names]}``. Each case's answer is ``{"value": ...}`` or ``{"error": "..."}``, with
+    ``"args"`` (the arguments after the call, when ``after``) and ``"counts"`` (how often each
+    function named in ``count`` was called from the notebook's namespace during the case).
+    ``namespace`` is where the student's functions are (the notebook's, by default).
+    """
+    asked = json.loads(request)
+    if namespace is None:
+        from IPython import get_ipython
+
+        namespace = get_ipython().user_ns
+    name = asked["function"]
+    function = namespace.get(name)
+    if not callable(function):
+        return json.dumps({"missing": f"there is no function {name} in the notebook (run its cell?)"})
+    budget = [MAX_VALUES]
+    answers = []
+    for args, kwargs in asked["cases"]:
+        args, kwargs = decode_request(args), {k: decode_request(v) for k, v in kwargs.items()}
+        counts = {counted: 0 for counted in asked.get("count", [])}
+        saved = {counted: namespace.get(counted) for counted in counts}
+        for counted, original in saved.items():
+            if callable(original):
+                namespace[counted] = _counting(original, counts, counted)
+        answer: dict[str, Any] = {}
+        try:
+            answer["value"] = encode(function(*args, **kwargs), budget)
+        except TooBig as error:
+            answer = {"error": f"TooBig: {error}"}
+        except (Exception, SystemExit) as error:  # the student's error is the case's answer
+            answer = {"error": _error(error)}
+        finally:
+            for counted, original in saved.items():
+                namespace[counted] = original
+        if asked.get("after"):
+            try:
+                answer["args"] = encode(list(args), budget)
+            except TooBig as error:
+                answer = {"error": f"TooBig: {error}"}
+        if counts:
+            answer["counts"] = counts
+        answers.append(answer)
+    return json.dumps({"answers": answers})
+
+
+def _counting(function: Any, counts: dict[str, int], name: str) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counts[name] += 1
+        return function(*args, **kwargs)
+
+    return counted

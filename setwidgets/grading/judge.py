@@ -1,0 +1,400 @@
+"""Graded tests judged outside the student's kernel: the kernel computes, the grader decides.
+
+An exercise's graded tests live beside its source notebook, in
+``exercises/source/<assignment>/hidden_tests.py``, which nbgrader never releases and the
+grading sandbox hides from the kernel. Each test is a function of the grader's process,
+registered under the ``grade_id`` of its test cell::
+
+    from setwidgets.grading.judge import Tests, compare, triples
+
+    tests = Tests()
+
+
+    @tests("test_is_set_hidden")
+    def is_set_hidden(run):
+        cases = triples(run.rng, 300)
+        answers = run.call("is_set", cases)
+        compare(run, "is_set", cases, answers, [rules.is_set(*case) for case in cases])
+        return f"is_set passed the hidden tests ({len(cases)} triples)."
+
+While autograding, :class:`setwidgets.grading.preprocessors.GradingExecute` reaches such a test
+cell and does not run it in the kernel. It calls the test with a :class:`Run` whose
+:meth:`Run.call` sends the inputs to the kernel, where :mod:`setwidgets.grading.compute` calls
+the student's function on them and sends back plain data (JSON, bounded in size). The test
+compares that data with the answers the grader computed itself, with the package's own
+functions, in its own process, and either returns a sentence (the test passed) or raises
+:class:`Failed` with one that says what was wrong. The grader writes the verdict into the
+cell's outputs, where nbgrader reads the points: nothing the notebook does (builtins, the
+package, the notebook's globals, the displayhook) reaches the expected answers or the verdict.
+
+:func:`try_here` runs the same tests on the notebook it is called from; the source notebooks'
+hidden test cells call it, so a teacher who runs the source notebook sees them pass.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from setwidgets.cards import Card
+from setwidgets.grading import compute
+
+TESTS_FILE = "hidden_tests.py"
+"""The file, beside an exercise's source notebook, that holds its judged tests."""
+
+MAX_REPLY = 32 * 2**20
+"""The most characters of an answer the grader reads from the kernel."""
+
+JUDGED = "judged"
+"""The key, in a judged test cell's ``setwidgets`` metadata, of what the judge noted."""
+
+
+class Failed(Exception):
+    """A judged test failed; the message says why, in words for the student."""
+
+
+class NoAnswer(Exception):
+    """The kernel gave no usable answer (it stopped, ran out of time, or answered garbage)."""
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """A value the kernel answered that is none of the grader's types; it equals nothing."""
+
+    type: str
+    text: str
+
+    def __repr__(self) -> str:
+        return f"<{self.type}: {self.text}>"
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.text))
+
+
+def decode(value: Any) -> Any:
+    """A value of the kernel's answer, in the grader: the inverse of :func:`compute.encode`."""
+    if isinstance(value, list):
+        return [decode(item) for item in value]
+    if not isinstance(value, dict) or len(value) != 1:
+        if isinstance(value, dict):
+            return Opaque("dict", "malformed")
+        return value
+    (key, inner), *_ = value.items()
+    try:
+        if key == "card":
+            return Card.parse(inner)
+        if key == "tuple":
+            return tuple(decode(item) for item in inner)
+        if key == "set":
+            return frozenset(decode(item) for item in inner)
+        if key == "dict":
+            return {decode(k): decode(v) for k, v in inner}
+        if key == "fraction":
+            return Fraction(int(inner[0]), int(inner[1]))
+        if key == "object":
+            return Opaque(str(inner[0])[:80], str(inner[1])[:200])
+    except (TypeError, ValueError, ZeroDivisionError, IndexError):
+        pass
+    return Opaque(str(key)[:80], "malformed")
+
+
+def encode_request(value: Any) -> Any:
+    """A value for the kernel: cards, tuples, sets, fractions as :mod:`compute` reads them.
+
+    A :class:`Seed` becomes a fresh ``random.Random`` in the kernel.
+    """
+    if isinstance(value, Seed):
+        return {"random": value.seed}
+    if isinstance(value, Card):
+        return {"card": value.code}
+    if isinstance(value, tuple):
+        return {"tuple": [encode_request(item) for item in value]}
+    if isinstance(value, list):
+        return [encode_request(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return {"set": [encode_request(item) for item in value]}
+    if isinstance(value, dict):
+        return {"dict": [[encode_request(k), encode_request(v)] for k, v in value.items()]}
+    if isinstance(value, Fraction):
+        return {"fraction": [value.numerator, value.denominator]}
+    return value
+
+
+@dataclass(frozen=True)
+class Seed:
+    """An argument that the kernel turns into ``random.Random(seed)``."""
+
+    seed: int
+
+    def __str__(self) -> str:
+        return f"random.Random({self.seed})"
+
+
+@dataclass
+class Answer:
+    """What the student's function did on one case: its value, or the error it raised."""
+
+    value: Any = None
+    error: str | None = None
+    args: list[Any] | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def parse_reply(text: str, cases: int) -> list[Answer]:
+    """The answers in the kernel's reply, one per case; :class:`NoAnswer` when the reply is unusable."""
+    if len(text) > MAX_REPLY:
+        raise NoAnswer(f"the answer is bigger than the grader reads ({MAX_REPLY:,} characters)")
+    try:
+        reply = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise NoAnswer(f"the kernel's answer is not readable ({type(error).__name__})") from None
+    if not isinstance(reply, dict):
+        raise NoAnswer("the kernel's answer is not readable")
+    if "missing" in reply:
+        raise Failed(str(reply["missing"])[:300])
+    answers = reply.get("answers")
+    if not isinstance(answers, list) or len(answers) != cases:
+        raise NoAnswer("the kernel's answer does not have one entry per case")
+    parsed = []
+    for answer in answers:
+        if not isinstance(answer, dict):
+            raise NoAnswer("the kernel's answer is not readable")
+        counts = answer.get("counts") or {}
+        parsed.append(
+            Answer(
+                value=decode(answer.get("value")),
+                error=str(answer["error"])[: compute.MAX_TEXT] if "error" in answer else None,
+                args=decode(answer["args"]) if "args" in answer else None,
+                counts={str(k): v for k, v in counts.items() if type(v) is int}
+                if isinstance(counts, dict)
+                else {},
+            )
+        )
+    return parsed
+
+
+def _counts(counts: Any) -> dict[str, int]:
+    if not isinstance(counts, dict):
+        return {}
+    return {str(k): v for k, v in counts.items() if type(v) is int}
+
+
+Case = Sequence[Any]
+
+
+def _request(function: str, cases: Iterable[Case], after: bool, count: Sequence[str]) -> str:
+    return json.dumps(
+        {
+            "function": function,
+            "cases": [[encode_request(list(case)), {}] for case in cases],
+            "after": after,
+            "count": list(count),
+        }
+    )
+
+
+class Run:
+    """One run of a judged test: the way to the student's functions, fresh randomness, notes.
+
+    ``ask`` sends a request (JSON text) to where the student's functions are and returns the
+    reply (JSON text), or raises :class:`NoAnswer`.
+    """
+
+    def __init__(self, ask: Callable[[str], str], seed: int | None = None) -> None:
+        self._ask = ask
+        self.seed = random.SystemRandom().randrange(10**9) if seed is None else seed
+        self._rng = random.Random(self.seed)
+        self.random = False
+        self.flags: list[str] = []
+
+    @property
+    def rng(self) -> random.Random:
+        """Randomness for this run's cases, from a fresh seed (the messages then name the seed)."""
+        self.random = True
+        return self._rng
+
+    def call(
+        self, function: str, cases: Sequence[Case], *, after: bool = False, count: Sequence[str] = ()
+    ) -> list[Answer]:
+        """The student's ``function`` called once per case (each a sequence of arguments).
+
+        With ``after``, each answer also holds the arguments as the call left them (to see a
+        list changed in place); ``count`` names functions of the notebook whose calls during
+        each case are counted (done in the kernel, so a count is advice, never a verdict).
+        """
+        cases = list(cases)
+        return parse_reply(self._ask(_request(function, cases, after, count)), len(cases))
+
+    def flag(self, reason: str) -> None:
+        """Note something the teacher should look at; it costs no points by itself."""
+        self.flags.append(reason)
+
+
+TestFunction = Callable[[Run], str]
+
+
+class Tests(dict[str, TestFunction]):
+    """The judged tests of one notebook, by the ``grade_id`` of their test cell."""
+
+    def __call__(self, grade_id: str) -> Callable[[TestFunction], TestFunction]:
+        """Register the decorated function as the test of the cell ``grade_id``."""
+
+        def register(test: TestFunction) -> TestFunction:
+            if grade_id in self:
+                raise ValueError(f"two judged tests for the cell {grade_id!r}")
+            self[grade_id] = test
+            return test
+
+        return register
+
+
+def load(folder: Path | str) -> Tests:
+    """The judged tests in ``folder/hidden_tests.py`` (an empty set when there is no such file)."""
+    path = Path(folder) / TESTS_FILE
+    if not path.is_file():
+        return Tests()
+    name = f"_setwidgets_judged_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tests = getattr(module, "tests", None)
+    if not isinstance(tests, Tests):
+        raise TypeError(f"{path} must define tests = Tests(), the registry of its judged tests")
+    return tests
+
+
+@dataclass
+class Verdict:
+    """A judged test's result: passed or not, the sentence for the student, notes for the teacher."""
+
+    passed: bool
+    message: str
+    flags: list[str]
+    seed: int
+
+
+def judge(test: TestFunction, ask: Callable[[str], str], seed: int | None = None) -> Verdict:
+    """Run one judged test against the student's functions reached through ``ask``."""
+    run = Run(ask, seed)
+    try:
+        message = test(run)
+    except Failed as failure:
+        return Verdict(False, str(failure), run.flags, run.seed)
+    except NoAnswer as failure:
+        return Verdict(False, f"The grader got no answer from your notebook: {failure}.", run.flags, run.seed)
+    return Verdict(True, message, run.flags, run.seed)
+
+
+# -- what tests use to compare and to say what went wrong ------------------------------------
+
+
+def show(value: Any, width: int = 300) -> str:
+    """``value`` as the course writes it (cards as codes), cut to ``width`` characters."""
+    text = _show(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, Seed):
+        return str(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(_show(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(item) for item in value) + "]"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_show(item) for item in value)) + "}" if value else "set()"
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    return repr(value)
+
+
+def call_text(function: str, case: Case) -> str:
+    """How a call looks in a message: ``is_set(1RSO, 2RSO, 3RSO)``."""
+    return show(f"{function}({', '.join(show(arg, 120) for arg in case)})", 400).strip("'")
+
+
+def same(got: Any, want: Any) -> bool:
+    """Equal, and of the same kind: True is not 1, a tuple is not a list, a float equals only a float."""
+    if want is None or isinstance(want, bool):
+        return got is want
+    if type(got) is not type(want) and not (
+        isinstance(want, (int, Fraction)) and type(got) in (int, Fraction)
+    ):
+        return False
+    if isinstance(want, (list, tuple)):
+        return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+    return bool(got == want)
+
+
+def returned(answer: Answer) -> str:
+    """What the student's function did, for a message: "returned X" or "raised E"."""
+    if answer.error is not None:
+        return f"raised {answer.error}"
+    return f"returned {show(answer.value)}"
+
+
+def compare(
+    run: Run,
+    function: str,
+    cases: Sequence[Case],
+    answers: Sequence[Answer],
+    wants: Sequence[Any],
+    why: Callable[[Case], str] | None = None,
+    equal: Callable[[Any, Any], bool] = same,
+) -> None:
+    """Raise :class:`Failed` at the first case whose answer is not ``equal`` to the one wanted.
+
+    The message names the call, the answer wanted and why (``why(case)``), what the function
+    did, and the seed of the run (so that a student can try the same cards).
+    """
+    for case, answer, want in zip(cases, answers, wants):
+        if answer.error is None and equal(answer.value, want):
+            continue
+        reason = f": {why(case)}" if why is not None else ""
+        seed = f" (Cards drawn with the grader's seed {run.seed}.)" if run.random else ""
+        raise Failed(f"{call_text(function, case)} should return {show(want)}{reason}. Your function {returned(answer)}.{seed}")
+
+
+def expect(condition: bool, message: str) -> None:
+    """Raise :class:`Failed` with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise Failed(message)
+
+
+# -- the same tests, run on the notebook they are called from ----------------------------------
+
+
+def try_here(grade_id: str, folder: Path | str = ".", namespace: dict[str, Any] | None = None) -> None:
+    """Run the judged test ``grade_id`` (from ``hidden_tests.py`` in ``folder``) on this notebook.
+
+    For the teacher's source notebook: its hidden test cells call this, and it raises
+    ``AssertionError`` with the test's message when the test fails. Grading does not run it:
+    the grader runs the same test from outside the student's kernel.
+    """
+    tests = load(folder)
+    if grade_id not in tests:
+        raise KeyError(f"{Path(folder) / TESTS_FILE} has no test for the cell {grade_id!r}")
+    if namespace is None:
+        from IPython import get_ipython
+
+        namespace = get_ipython().user_ns
+    verdict = judge(tests[grade_id], lambda request: compute.call(request, namespace))
+    if not verdict.passed:
+        raise AssertionError(verdict.message)
+    print(verdict.message)
+    for reason in verdict.flags:
+        print(f"Note for the teacher: {reason}", file=sys.stdout)
