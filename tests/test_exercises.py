@@ -394,31 +394,30 @@ def test_a_shared_exchange_is_neither_made_nor_changed(tmp_path):
     assert load_config("", tmp_path / "other").Exchange.root == str(tmp_path / "other" / "exchange")
 
 
-# -- hidden tests that trust nothing the student can reach (exercises 3 on) -------------------
-
-GUARDED = [p for p in SOURCES if p.parent.name >= "03"]
-# Hidden tests of a function without arguments: nothing to deal, the answer is checked instead.
-TAKES_NO_INPUT = {"test_largest_mini_cap_hidden"}
+# -- graded tests judged outside the student's kernel ----------------------------------------
 
 
-@pytest.mark.parametrize("path", GUARDED, ids=ids(GUARDED))
-def test_hidden_tests_take_their_answers_from_the_referee_kept_before_any_answer(path):
+@pytest.mark.parametrize("path", SOURCES, ids=ids(SOURCES))
+def test_every_graded_test_cell_is_judged_outside_the_kernel_by_its_hidden_tests_file(path):
+    from setwidgets.grading.judge import load
+
     nb = nbformat.read(path, as_version=4)
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    setup = next(i for i, c in enumerate(code) if "_referee = Referee()" in c.source)
-    first_answer = next(i for i, c in enumerate(code) if nbgrader_meta(c).get("solution"))
-    assert setup < first_answer and nbgrader_meta(code[setup])["locked"], (
-        "the referee is made before any answer"
-    )
-    hidden = [c for c in code if "### BEGIN HIDDEN TESTS" in c.source]
-    assert len(hidden) == len(ANSWERS[path.name])
-    for cell in hidden:
-        body = cell.source.split("### BEGIN HIDDEN TESTS\n")[1].split("### END HIDDEN TESTS")[0]
-        assert body.startswith("_referee.untouched()\n"), f"{cell.id}: checks the package first"
-        assert body.rstrip().endswith("_R.untouched()"), f"{cell.id}: and again after the student's code ran"
-        assert ".guard(" in body, f"{cell.id}: runs the student's function with the references out of reach"
-        assert "import" not in body, f"{cell.id}: takes nothing from the package but through the referee"
-        if cell.id not in TAKES_NO_INPUT:
-            assert "SystemRandom" in body, (
-                f"{cell.id}: deals fresh cards too, so answers cannot be stored in advance"
-            )
+    graded = [
+        nbgrader_meta(c)["grade_id"]
+        for c in nb.cells
+        if c.cell_type == "code" and nbgrader_meta(c).get("grade") and not nbgrader_meta(c).get("solution")
+    ]
+    judged = load(path.parent)
+    assert sorted(judged) == sorted(graded), "hidden_tests.py judges exactly the graded test cells"
+    for c in nb.cells:
+        if "### BEGIN HIDDEN TESTS" in c.source:
+            body = c.source.split("### BEGIN HIDDEN TESTS\n")[1].split("### END HIDDEN TESTS")[0]
+            grade_id = nbgrader_meta(c)["grade_id"]
+            # What the teacher's source notebook runs: the same judged test, on the notebook itself.
+            assert body.rstrip().endswith(f'try_here("{grade_id}")'), f"{grade_id}: calls its judged test"
+
+
+def test_hidden_tests_files_are_never_released():
+    released = sorted(p.name for p in (EXERCISES / "release").rglob("*") if p.is_file())
+    assert "hidden_tests.py" not in released
+    assert "hidden_tests.py" in load_config().CourseDirectory.ignore

@@ -246,6 +246,8 @@ TestFunction = Callable[[Run], str]
 class Tests(dict[str, TestFunction]):
     """The judged tests of one notebook, by the ``grade_id`` of their test cell."""
 
+    __test__ = False  # a registry, not a class of tests for pytest to collect
+
     def __call__(self, grade_id: str) -> Callable[[TestFunction], TestFunction]:
         """Register the decorated function as the test of the cell ``grade_id``."""
 
