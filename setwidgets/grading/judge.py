@@ -248,6 +248,13 @@ class Tests(dict[str, TestFunction]):
 
     __test__ = False  # a registry, not a class of tests for pytest to collect
 
+    def __init__(self, hide: Iterable[str] = ()) -> None:
+        """``hide``: the package's functions that the grading kernel must not have, as dotted names
+        (``"setwidgets.rules.is_set"``): the exercise asks the student to write them
+        (:mod:`setwidgets.grading.hide`)."""
+        super().__init__()
+        self.hide = tuple(hide)
+
     def __call__(self, grade_id: str) -> Callable[[TestFunction], TestFunction]:
         """Register the decorated function as the test of the cell ``grade_id``."""
 
@@ -368,7 +375,8 @@ def compare(
             continue
         reason = f": {why(case)}" if why is not None else ""
         seed = f" (Cards drawn with the grader's seed {run.seed}.)" if run.random else ""
-        raise Failed(f"{call_text(function, case)} should return {show(want)}{reason}. Your function {returned(answer)}.{seed}")
+        wanted = f"{call_text(function, case)} should return {show(want)}{reason}."
+        raise Failed(f"{wanted} Your function {returned(answer)}.{seed}")
 
 
 def expect(condition: bool, message: str) -> None:
