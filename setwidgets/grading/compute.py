@@ -91,6 +91,17 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
+_parsed: dict[str, Card] = {}
+
+
+def card_of(code: str) -> Card:
+    """The card of a code; each of the 81 is parsed once, since a request holds thousands."""
+    card = _parsed.get(code)
+    if card is None:
+        card = _parsed[code] = Card.parse(code)
+    return card
+
+
 def decode_request(value: Any) -> Any:
     """A value of a request, in the kernel: cards, tuples, sets, fractions and seeded generators rebuilt."""
     if isinstance(value, list):
@@ -99,7 +110,7 @@ def decode_request(value: Any) -> Any:
         return value
     (key, inner), *_ = value.items()
     if key == "card":
-        return Card.parse(inner)
+        return card_of(inner)
     if key == "random":
         return random.Random(inner)
     if key == "tuple":

@@ -92,7 +92,7 @@ def decode(value: Any) -> Any:
     (key, inner), *_ = value.items()
     try:
         if key == "card":
-            return Card.parse(inner)
+            return compute.card_of(inner)
         if key == "tuple":
             return tuple(decode(item) for item in inner)
         if key == "set":
