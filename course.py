@@ -103,6 +103,41 @@ def _installed(venv: Path = VENV) -> set[str]:
     return _extras_within(set(stamp.get("extras", [])))
 
 
+def no_ensurepip(python: str) -> str | None:
+    """None when ``python`` can make a virtual environment with pip; else a sentence: what to install."""
+    found = subprocess.run([python, "-c", "import ensurepip, venv"], capture_output=True).returncode == 0
+    if found:
+        return None
+    version = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
+    ).stdout.strip()
+    return (
+        f"course.py needs Python's venv and ensurepip modules, which {python} lacks: on Debian or Ubuntu, "
+        f"install them with 'sudo apt-get install python3-venv' (or python{version}-venv), then run "
+        "course.py again."
+    )
+
+
+def venv_problem(venv: Path, python: str) -> str | None:
+    """Why ``venv`` cannot serve as it is (missing, without pip, made by another Python), or None."""
+    interpreter = venv / PYTHON.relative_to(VENV)
+    if not interpreter.exists():
+        return "it does not exist" if not venv.exists() else "it has no Python"
+    probe = "import sys, pip; print('%d.%d' % sys.version_info[:2])"
+    try:
+        inside = subprocess.run([interpreter, "-c", probe], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return "its Python does not start"
+    if inside.returncode != 0:
+        return "its Python does not start or has no pip (a venv made without python3-venv, say)"
+    wanted = subprocess.run(
+        [python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
+    ).stdout.strip()
+    if inside.stdout.strip() != wanted:
+        return f"it was made by Python {inside.stdout.strip()}, and course.py runs Python {wanted}"
+    return None
+
+
 def ensure_venv(*extras: str, venv: Path = VENV, python: str | None = None) -> None:
     """Create ``venv`` (.venv) and install the package with the given extras, unless already done.
 
@@ -116,8 +151,15 @@ def ensure_venv(*extras: str, venv: Path = VENV, python: str | None = None) -> N
     if set(extras) <= have:
         return
     interpreter = venv / PYTHON.relative_to(VENV)
-    if not interpreter.exists():
-        say(f"creating the environment in {venv}")
+    problem = venv_problem(venv, python or sys.executable)
+    if problem is not None:
+        if venv.exists():
+            say(f"making {venv} again: {problem}")
+        else:
+            say(f"creating the environment in {venv}")
+        missing = no_ensurepip(python or sys.executable)
+        if missing:
+            sys.exit(missing)
         if python is None:
             venv_module.EnvBuilder(with_pip=True, clear=True).create(venv)
         else:

@@ -12,6 +12,7 @@ import http.client
 import importlib.util
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -43,6 +44,31 @@ def load_course():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# -- the environment ------------------------------------------------------------------------------
+
+
+def test_a_python_without_ensurepip_gets_one_sentence_naming_the_package_to_install(tmp_path):
+    # Debian's python3 without python3-venv: ensurepip cannot be imported.
+    (tmp_path / "ensurepip.py").write_text("raise ImportError('No module named ensurepip')\n")
+    fake = tmp_path / "python3"
+    fake.write_text(f'#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} "$@"\n')
+    fake.chmod(0o755)
+    message = load_course().no_ensurepip(str(fake))
+    assert "sudo apt-get install python3-venv" in message and str(fake) in message
+    assert load_course().no_ensurepip(sys.executable) is None
+
+
+def test_a_venv_without_pip_or_from_another_python_is_made_again_not_used(tmp_path):
+    course = load_course()
+    assert course.venv_problem(tmp_path / "none", sys.executable) == "it does not exist"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True)
+    assert "no pip" in course.venv_problem(tmp_path / "bare", sys.executable)
+    assert course.venv_problem(ROOT / ".venv", sys.executable) is None
+    other = next((p for p in ("python3.12", "python3.13") if shutil.which(p)), None)
+    if other is not None:
+        assert "was made by Python 3.1" in course.venv_problem(ROOT / ".venv", shutil.which(other))
 
 
 # -- the help ------------------------------------------------------------------------------------
