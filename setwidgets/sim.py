@@ -56,13 +56,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
-import numpy as np
-
-from setwidgets import _inputs, _words, variants
+from setwidgets import _extras, _inputs, _words, variants
 from setwidgets.cards import Card
 from setwidgets.game import _deck_cards
 from setwidgets.rules import THIRD
+
+np = _extras.require("numpy", "sim", "setwidgets.sim")
+numba = _extras.optional("numba")
+
+COMPILED = numba is not None
+"""Whether the engine's loops run compiled by numba (else as plain Python: the same results, slower)."""
 
 __all__ = ["POLICIES", "Tally", "count_sets_many", "deal_tables", "has_set_many", "play", "wilson"]
 
@@ -94,7 +97,11 @@ def _compiled(func: Any) -> Any:
     Compiling takes seconds; a cached kernel loads in a fraction of one. numba keeps it beside
     this file (``__pycache__``), or in the user's cache folder when the package folder is
     read-only; when neither can be written, the kernel is compiled again in each session.
+    Without numba (``setwidgets[sim]`` leaves it out where it has no build, such as Pyodide),
+    ``func`` runs as it is: the same loops in plain Python, with the same results.
     """
+    if numba is None:
+        return func
     try:
         return numba.njit(cache=True, nogil=True)(func)
     except RuntimeError:  # numba found no folder it may write to
@@ -542,7 +549,7 @@ class Tally:
 
         ``ax`` is a matplotlib axes to draw on (a new figure when None).
         """
-        import matplotlib.pyplot as plt  # only a plot needs matplotlib
+        plt = _extras.require("matplotlib.pyplot", "sim", "Tally.plot")  # only a plot needs matplotlib
 
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 3.5))

@@ -35,14 +35,30 @@ def _conda_dependencies() -> list[str]:
 
 
 def _course_requirements() -> list[str]:
-    """What the course runs on: the package's own dependencies and its ``course`` extra."""
+    """What the course runs on: the package's dependencies, its ``course`` extra and the extras it takes."""
     project = _pyproject()["project"]
-    return project["dependencies"] + project["optional-dependencies"]["course"]
+    optional = project["optional-dependencies"]
+    found, todo = list(project["dependencies"]), ["course"]
+    while todo:
+        for requirement in optional[todo.pop()]:
+            if requirement.startswith("setwidgets["):
+                todo += requirement[len("setwidgets[") : -1].split(",")
+            elif requirement not in found:
+                found.append(requirement)
+    return found
+
+
+# conda-forge's names for the same packages: matplotlib-base is matplotlib without Qt, which a
+# notebook never uses and which would double the size of Binder's image.
+CONDA_NAMES = {"matplotlib": "matplotlib-base"}
 
 
 def test_environment_yml_names_the_same_dependencies_as_pyproject():
     """Binder's environment is the course: dependencies + the course extra, nothing more or less."""
-    runtime = {_name(r): r[len(_name(r)) :] for r in _course_requirements()}
+    runtime = {
+        CONDA_NAMES.get(_name(r), _name(r)): r[len(_name(r)) :].split(";")[0].strip()
+        for r in _course_requirements()
+    }
     conda = {_name(r): r for r in _conda_dependencies() if _name(r) not in {"python", "pip", "setuptools"}}
     assert set(conda) == set(runtime), (
         f"environment.yml and pyproject.toml disagree: only in environment.yml {set(conda) - set(runtime)}, "
@@ -57,36 +73,48 @@ def test_environment_yml_names_the_same_dependencies_as_pyproject():
 SERVER_STACK = {"jupyterlab", "notebook", "nbgrader", "voila"}
 
 
-def test_the_package_alone_needs_only_what_it_imports():
-    """``pip install setwidgets`` (no extra) brings the widgets, not the server stack.
+def test_the_package_alone_needs_only_the_standard_library_and_tqdm():
+    """``pip install setwidgets`` (no extra) is the core; widgets, sim, print and course are extras.
 
     Read from the installed metadata, which is what pip resolves from.
     """
     from importlib.metadata import requires
 
-    plain = {_name(r) for r in requires("setwidgets") if "extra ==" not in r}
-    assert plain == {"ipywidgets", "ipycanvas", "numpy", "numba", "matplotlib", "tqdm", "reportlab"}
-    course = {_name(r) for r in requires("setwidgets") if re.search(r"extra == .course.", r)}
-    assert course == SERVER_STACK
+    def extra(name: str) -> set[str]:
+        return {_name(r) for r in requires("setwidgets") if re.search(rf"extra == .{name}.", r)}
+
+    assert {_name(r) for r in requires("setwidgets") if "extra ==" not in r} == {"tqdm"}
+    assert extra("widgets") == {"ipywidgets", "ipycanvas", "matplotlib"}
+    assert extra("sim") == {"numpy", "numba", "matplotlib"}
+    assert extra("print") == {"reportlab"}
+    assert extra("course") == SERVER_STACK | {"setwidgets"}
+    from setwidgets._extras import EXTRAS
+
+    for name, modules in EXTRAS.items():
+        assert set(modules) == extra(name), (
+            f"setwidgets._extras names the modules of {name} as pyproject does"
+        )
 
 
 def test_the_test_extra_and_course_py_install_the_course_extra():
     optional = _pyproject()["project"]["optional-dependencies"]
     # The tests start a real hub (tests/test_hub.py), so the test extra takes the hub's, which
-    # takes the course's.
+    # takes the course's, which takes every part of the package.
     assert "setwidgets[hub]" in optional["test"]
     assert "setwidgets[course]" in optional["hub"]
+    assert "setwidgets[widgets,sim,print]" in optional["course"]
     spec = importlib.util.spec_from_file_location("course_py", ROOT / "course.py")
     course_py = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(course_py)
-    assert course_py._extras_within({"test"}) == {"test", "hub", "course"}
-    assert course_py._extras_within({"hub"}) == {"hub", "course"}
-    assert course_py._extras_within({"course"}) == {"course"}
+    parts = {"widgets", "sim", "print"}
+    assert course_py._extras_within({"test"}) == {"test", "hub", "course"} | parts
+    assert course_py._extras_within({"hub"}) == {"hub", "course"} | parts
+    assert course_py._extras_within({"course"}) == {"course"} | parts
 
 
-def test_binder_installs_this_package_on_python_311():
+def test_binder_installs_this_package_on_a_python_numba_and_numpy_both_support():
     text = (ROOT / "environment.yml").read_text()
-    assert "python=3.11" in text
+    assert "python=3.12" in text
     post_build = (ROOT / "postBuild").read_text()
     assert "pip install --no-deps -e ." in post_build, "postBuild must pip-install the package itself"
     assert "conda-forge" in text

@@ -20,7 +20,12 @@ Example::
     True
 """
 
-from setwidgets.printables.kit import deck, entry_cards, handout, schedule_pages, score_sheets
-from setwidgets.printables.painter import paint_card
+from setwidgets import _extras
+
+# Before the modules that import reportlab, so that its absence is one sentence, not a traceback.
+_extras.require("reportlab", "print", "setwidgets.printables")
+
+from setwidgets.printables.kit import deck, entry_cards, handout, schedule_pages, score_sheets  # noqa: E402
+from setwidgets.printables.painter import paint_card  # noqa: E402
 
 __all__ = ["deck", "entry_cards", "handout", "paint_card", "schedule_pages", "score_sheets"]

@@ -30,6 +30,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from setwidgets import _extras
+
 if TYPE_CHECKING:
     from setwidgets.widgets.board import Board
     from setwidgets.widgets.checker import MagicRuleChecker
@@ -75,7 +77,13 @@ _HOMES = {
 
 def __getattr__(name: str) -> Any:
     if name in _HOMES:
-        value = getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+        try:
+            module = import_module(f"{__name__}.{_HOMES[name]}")
+        except ModuleNotFoundError as error:
+            if error.name not in _extras.EXTRAS["widgets"]:
+                raise
+            raise _extras.MissingExtra(error.name, "widgets", f"setwidgets.widgets.{name}") from None
+        value = getattr(module, name)
         globals()[name] = value  # found once, then a plain attribute
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,123 @@
+"""The ``setwidgets`` command: the course's notebooks out of the installed package, and Lab to open them.
+
+usage: setwidgets COMMAND [ARGUMENTS]
+
+commands:
+  lessons [DEST]   copy the lessons and the exercises (student copies) into DEST
+                   (default: ./setwidgets-course); files already there are kept, not overwritten.
+  lab [DEST]       the same copy if DEST holds none yet, then JupyterLab on DEST, opening lesson 00.
+                   Needs the course extra: pip install 'setwidgets[course]'. Further arguments go
+                   to 'jupyter lab' (for example --no-browser, --port=8889).
+  version          the version of setwidgets.
+  help             this text (also -h and --help).
+
+The notebooks ship inside the package, at its version, so nothing is downloaded. From a clone of
+the repository, python3 course.py does more (the tests, the hub, the teacher's nbgrader course).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import setwidgets
+from setwidgets import _extras
+
+DEFAULT_DEST = "setwidgets-course"
+FIRST = "lessons/00_start_here.ipynb"
+
+
+def course_files() -> dict[str, Path]:
+    """Where the lessons and the exercises' student copies are: in the package, or in its clone."""
+    package = Path(setwidgets.__file__).resolve().parent
+    shipped = {
+        "lessons": package / "_course" / "lessons",
+        "exercises/release": package / "_course" / "exercises",
+    }
+    if all(folder.is_dir() for folder in shipped.values()):
+        return shipped
+    clone = package.parent  # an editable install runs from the repository itself
+    return {"lessons": clone / "lessons", "exercises/release": clone / "exercises" / "release"}
+
+
+def copy_course(dest: Path) -> tuple[list[Path], list[Path]]:
+    """Copy the notebooks into ``dest``; the files written and those kept because they were there."""
+    written, kept = [], []
+    for where, source in course_files().items():
+        if not source.is_dir():
+            raise SystemExit(
+                f"setwidgets: the course's {where} are missing from this installation ({source})."
+            )
+        for path in sorted(source.rglob("*")):
+            if path.suffix not in {".ipynb", ".md"} or ".ipynb_checkpoints" in path.parts:
+                continue
+            target = dest / where / path.relative_to(source)
+            if target.exists():
+                kept.append(target)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+            written.append(target)
+    return written, kept
+
+
+def lessons(args: list[str]) -> int:
+    dest = Path(args[0] if args else DEFAULT_DEST)
+    if dest.exists() and not dest.is_dir():
+        print(f"setwidgets: {dest} is a file; name a folder to copy the course into.", file=sys.stderr)
+        return 2
+    written, kept = copy_course(dest)
+    print(f"setwidgets: {len(written)} notebooks copied into {dest}", end="")
+    print(f"; {len(kept)} already there were kept as they are." if kept else ".")
+    print(f"Open {dest / FIRST} to start (setwidgets lab {dest} opens it in JupyterLab).")
+    return 0
+
+
+def lab(args: list[str]) -> int:
+    dest = Path(args[0]) if args and not args[0].startswith("-") else Path(DEFAULT_DEST)
+    extra = args[1:] if args and not args[0].startswith("-") else args
+    try:
+        _extras.require("jupyterlab", "course", "setwidgets lab")
+    except _extras.MissingExtra as error:
+        print(f"setwidgets: {error}", file=sys.stderr)
+        return 2
+    if not (dest / FIRST).exists():
+        lessons([str(dest)])
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={dest.resolve()}",
+        f"--LabApp.default_url=/lab/tree/{FIRST}",
+        *extra,
+    ]
+    if os.name != "nt":
+        os.execv(command[0], command)
+    return subprocess.call(command)
+
+
+COMMANDS = {"lessons": lessons, "lab": lab}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``setwidgets`` command with ``argv`` (the command line's arguments by default)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("help", "-h", "--help"):
+        print(__doc__)
+        return 0
+    if argv and argv[0] in ("version", "--version"):
+        print(setwidgets.__version__)
+        return 0
+    if not argv or argv[0] not in COMMANDS:
+        if argv:
+            print(f"setwidgets: unknown command {argv[0]!r}\n", file=sys.stderr)
+        print(__doc__, file=sys.stderr)
+        return 2
+    return COMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

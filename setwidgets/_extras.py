@@ -1,0 +1,64 @@
+"""The optional parts of setwidgets and the one sentence that says how to install a missing one.
+
+``pip install setwidgets`` is the core alone (cards, rules, the game, the checks, the
+geometry, caps' exact counts, the competition). The heavier parts are extras::
+
+    pip install 'setwidgets[widgets]'   # the live boards: ipywidgets, ipycanvas, matplotlib
+    pip install 'setwidgets[sim]'       # the simulation engine: numpy, numba, matplotlib
+    pip install 'setwidgets[print]'     # the printables: reportlab
+    pip install 'setwidgets[course]'    # all of these and JupyterLab, nbgrader, Voila
+    pip install 'setwidgets[all]'
+
+A module that needs a missing extra raises :class:`MissingExtra` (a ``ModuleNotFoundError``),
+whose message names the command:
+
+>>> str(MissingExtra("no_such_module", "sim", "setwidgets.sim"))
+"setwidgets.sim needs no_such_module, which is not installed: pip install 'setwidgets[sim]' adds it."
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+EXTRAS = {
+    "widgets": ("ipywidgets", "ipycanvas", "matplotlib"),
+    "sim": ("numpy", "numba", "matplotlib"),
+    "print": ("reportlab",),
+}
+"""The modules each extra brings (``course`` and ``all`` bring every one)."""
+
+
+class MissingExtra(ModuleNotFoundError):
+    """A part of setwidgets needs a module of an extra that is not installed."""
+
+    def __init__(self, module: str, extra: str, part: str) -> None:
+        super().__init__(
+            f"{part} needs {module}, which is not installed: pip install 'setwidgets[{extra}]' adds it.",
+            name=module,
+        )
+        self.extra = extra
+
+
+def require(module: str, extra: str, part: str) -> ModuleType:
+    """Import ``module``, which ``part`` of setwidgets needs; :class:`MissingExtra` when it is absent.
+
+    Only the absence of ``module`` itself (or of its top package) becomes that sentence: an
+    error inside an installed module is left as it is.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name != module.split(".")[0] and error.name != module:
+            raise
+        raise MissingExtra(module, extra, part) from None
+
+
+def optional(module: str) -> ModuleType | None:
+    """``module`` when it is installed, else None (for a part that works without it, only slower)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name != module.split(".")[0]:
+            raise
+        return None
