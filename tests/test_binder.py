@@ -70,3 +70,12 @@ def test_repo2docker_builds_the_environment_then_runs_postbuild_as_the_notebook_
     assert users[-1] == "${NB_USER}", "postBuild runs as the notebook's user, not root"
     # Nothing of the repository's own needs root: postBuild writes only into the environment.
     assert "sudo" not in (ROOT / "postBuild").read_text() and "apt" not in (ROOT / "postBuild").read_text()
+
+
+def test_the_projector_notebook_runs_and_shows_a_board_with_a_picture_for_saved_pages():
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(ROOT / "boards" / "projector.ipynb", as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    (output,) = nb.cells[-1].outputs
+    assert {"application/vnd.jupyter.widget-view+json", "image/svg+xml"} <= set(output["data"])
