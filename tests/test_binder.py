@@ -76,6 +76,7 @@ def test_the_projector_notebook_runs_and_shows_a_board_with_a_picture_for_saved_
     from nbclient import NotebookClient
 
     nb = nbformat.read(ROOT / "boards" / "projector.ipynb", as_version=4)
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    where = {"metadata": {"path": str(ROOT)}}
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources=where).execute()
     (output,) = nb.cells[-1].outputs
     assert {"application/vnd.jupyter.widget-view+json", "image/svg+xml"} <= set(output["data"])
