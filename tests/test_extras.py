@@ -28,7 +28,7 @@ PARTS = [
     ("sim", ["numpy"], "from setwidgets import sim", "setwidgets.sim needs numpy"),
     ("sim", ["numpy"], "import setwidgets; setwidgets.sim", "setwidgets.sim needs numpy"),
     ("widgets", ["ipywidgets"], "from setwidgets import Board", "setwidgets.widgets.Board needs ipywidgets"),
-    ("widgets", ["ipycanvas"], "from setwidgets.widgets import PuzzleBoard", "needs ipycanvas"),
+    ("widgets", ["ipycanvas"], "from setwidgets.widgets import PuzzleBoard", "widgets.PuzzleBoard needs ip"),
     (
         "print",
         ["reportlab"],
