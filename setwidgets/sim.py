@@ -364,10 +364,10 @@ def deal_tables(
 
     >>> table = deal_tables(1, 3, seed=7)[0]
     >>> table.tolist()
-    [1, 50, 53]
+    [50, 72, 63]
     >>> from setwidgets import full_deck
     >>> [full_deck()[i].code for i in table]
-    ['1RTO', '2POS', '2POD']
+    ['2POS', '3PSO', '3GSO']
     """
     count = _inputs.whole_number(n, "n", example="1000")
     cards, _ = _deck_indices(deck)
