@@ -82,6 +82,16 @@ from setwidgets import sim
 tables = sim.deal_tables(3000, 12, seed=5)
 counts = sim.count_sets_many(tables).tolist()
 out = {"compiled": sim.COMPILED, "tables": tables[:50].tolist(), "counts": counts}
+for size in (3, 15, 21):
+    dealt = sim.deal_tables(2000, size, seed=size)
+    out[f"has {size}"] = sim.has_set_many(dealt).tolist()
+    out[f"count {size}"] = sim.count_sets_many(dealt).tolist()
+broken = sim.deal_tables(10, 12, seed=1)
+broken[4, 3] = broken[4, 5]
+try:
+    sim.has_set_many(broken)
+except ValueError as error:
+    out["refused"] = str(error)
 for variant in ("standard", "solitaire", "competition", "online"):
     tally = sim.play(200, variant=variant, seed=3, progress=False)
     out[variant] = repr(tally)
