@@ -146,7 +146,7 @@ def test_a_right_function_passes_and_a_wrong_one_fails_with_the_call_the_answer_
     assert right.passed and right.message == "passed"
     wrong = judge(_is_set_test, asker({"is_set": lambda a, b, c: True}), seed=11)
     assert not wrong.passed
-    assert wrong.message.startswith("is_set(") and "should return False" in wrong.message
+    assert wrong.message.startswith("is_set(") and "should be False" in wrong.message
     assert "Your function returned True" in wrong.message and "seed 11" in wrong.message
 
 

@@ -377,7 +377,7 @@ def compare(
             continue
         reason = f": {why(case)}" if why is not None else ""
         seed = f" (Cards drawn with the grader's seed {run.seed}.)" if run.random else ""
-        wanted = f"{call_text(function, case)} should return {show(want)}{reason}."
+        wanted = f"{call_text(function, case)} should be {show(want)}{reason}."
         raise Failed(f"{wanted} Your function {returned(answer)}.{seed}")
 
 

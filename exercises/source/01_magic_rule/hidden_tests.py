@@ -24,6 +24,11 @@ def _cards(codes: str) -> tuple[Card, ...]:
     return tuple(Card.parse(code) for code in codes.split())
 
 
+def _reason(reasons: dict[str, str]):
+    """The reason a visible case gives, looked up by the case's cards."""
+    return lambda cards: reasons[" ".join(card.code for card in cards)]
+
+
 def _first_broken(cards: tuple[Card, ...]) -> str | None:
     """The first feature in which two cards are alike and one is not, or None."""
     for feature in FEATURES:
@@ -64,21 +69,22 @@ def _random_triples(run: Run, seed_cases: int) -> list[tuple[Card, ...]]:
     return cases
 
 
-VISIBLE_IS_SET = [
-    "1RSO 2RSO 3RSO",
-    "1RSO 2GTS 3POD",
-    "2GTS 2GTD 2GTO",
-    "1RSO 2RSO 3PSO",
-    "1RSO 1GTS 2POD",
-    "3POD 3POD 3POD",
-]
+# The visible tests' cases, with the reasons their cells give (the cells run them for the student).
+VISIBLE_IS_SET = {
+    "1RSO 2RSO 3RSO": "only the number changes, and it takes all three values",
+    "1RSO 2GTS 3POD": "every feature takes all three values",
+    "2GTS 2GTD 2GTO": "only the shape changes",
+    "1RSO 2RSO 3PSO": "two are red and one is purple",
+    "1RSO 1GTS 2POD": "two have one symbol and one has two symbols",
+    "3POD 3POD 3POD": "it is the same card three times, not three different cards",
+}
 
 
 @tests("test_is_set_visible")
 def is_set_visible(run: Run) -> str:
     cases = [_cards(codes) for codes in VISIBLE_IS_SET]
     answers = run.call("is_set", cases)
-    compare(run, "is_set", cases, answers, [is_set(*case) for case in cases], _why_set)
+    compare(run, "is_set", cases, answers, [is_set(*case) for case in cases], _reason(VISIBLE_IS_SET))
     return "is_set passed the visible tests."
 
 
@@ -93,14 +99,14 @@ def is_set_hidden(run: Run) -> str:
     return f"is_set passed the hidden tests ({len(cases):,} triples)."
 
 
-VISIBLE_ODD = [
-    "1RSO 2RSO 3PSO",
-    "1RSO 1GSO 1RSS",
-    "1RSO 2RSO 2PSO",
-    "2GTS 2GTD 2GOO",
-    "1RSO 2RSO 3RSO",
-    "1RSO 2GTS 3POD",
-]
+VISIBLE_ODD = {
+    "1RSO 2RSO 3PSO": "two are red and one is purple",
+    "1RSO 1GSO 1RSS": "two are red and one is green",
+    "1RSO 2RSO 2PSO": "numbers and colors break the rule, and number comes first",
+    "2GTS 2GTD 2GOO": "two are striped and one is open",
+    "1RSO 2RSO 3RSO": "the three cards form a SET",
+    "1RSO 2GTS 3POD": "the three cards form a SET",
+}
 
 
 def _odd_equal(got: object, want: object) -> bool:
@@ -111,7 +117,8 @@ def _odd_equal(got: object, want: object) -> bool:
 def odd_one_out_visible(run: Run) -> str:
     cases = [_cards(codes) for codes in VISIBLE_ODD]
     wants = [_first_broken(case) for case in cases]
-    compare(run, "odd_one_out", cases, run.call("odd_one_out", cases), wants, _values, _odd_equal)
+    answers = run.call("odd_one_out", cases)
+    compare(run, "odd_one_out", cases, answers, wants, _reason(VISIBLE_ODD), _odd_equal)
     return "odd_one_out passed the visible tests."
 
 
