@@ -77,6 +77,13 @@ class GradingExecute(Execute):
             self._student = [c.source for c in nb.cells if c.cell_type == "code" and not _locked(c)]
         return super().preprocess(nb, resources, km)
 
+    def create_kernel_manager(self) -> Any:
+        """The kernel manager, told which of the package's functions this assignment hides."""
+        manager = super().create_kernel_manager()
+        if isinstance(manager, SandboxedKernelManager):
+            manager.hide_functions = list(self._judged.hide)
+        return manager
+
     def _judged_tests(self, resources: Any) -> Tests:
         """The judged tests of this assignment (``hidden_tests.py`` beside its source notebook)."""
         assignment = (resources or {}).get("nbgrader", {}).get("assignment")

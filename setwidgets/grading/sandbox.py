@@ -43,6 +43,8 @@ from typing import Any
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, List, Unicode
 
+from setwidgets.grading.hide import overlays
+
 GIB = 2**30
 NOT_SANDBOXED = (
     "GRADING IS NOT SANDBOXED: {why}. The students' notebooks run with all the rights of this "
@@ -148,7 +150,14 @@ class SandboxedKernelManager(AsyncKernelManager):
         help="The kernel works in a copy of its folder up to this many bytes; a bigger one is read-only.",
     ).tag(config=True)
 
+    hide_functions = List(
+        Unicode(),
+        help="Functions of the package the kernel must not have, as dotted names: it sees their modules "
+        "without them (setwidgets.grading.hide). The grader sets them per assignment.",
+    ).tag(config=True)
+
     _scratch: Path | None = None
+    _overlays: list[tuple[str, str]] = []  # noqa: RUF012 - set per kernel in _async_pre_start_kernel
     _copied = False
     _cwd: str | None = None
 
@@ -185,6 +194,13 @@ class SandboxedKernelManager(AsyncKernelManager):
         if not self._copied:
             self.log.warning("%s is too big to copy for the sandbox: the kernel sees it read-only", self._cwd)
         (self._scratch / "ipc").mkdir()
+        self._overlays = []
+        if self.hide_functions:
+            (self._scratch / "hidden").mkdir()
+            for number, (target, source) in enumerate(overlays(self.hide_functions).items()):
+                copy = self._scratch / "hidden" / f"{number}-{target.name}"
+                copy.write_text(source, encoding="utf-8")
+                self._overlays.append((str(copy), str(target)))
         # SIGINT to the kernel's process group would reach bubblewrap outside and end the sandbox:
         # the kernel is interrupted by a message instead, and signals itself.
         self.kernel_spec.interrupt_mode = "message"
@@ -247,6 +263,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         for folder in below:
             if folder != self._cwd:
                 args += ["--tmpfs", folder]
+        # Last, so that no later mount (the package shown again from /tmp, say) covers them: the
+        # modules of the functions the exercise asks for, seen without those functions.
+        for copy, target in self._overlays:
+            args += ["--ro-bind", copy, target]
         args += ["--bind", ipc, ipc, "--chdir", self._cwd]
         for folder in hidden:
             if folder != self._cwd:

@@ -14,7 +14,8 @@ from setwidgets import FEATURES, Card, full_deck
 from setwidgets.grading.judge import Run, Tests, compare
 from setwidgets.rules import is_set
 
-tests = Tests()
+# The exercise asks for these: the grading kernel sees the package without them.
+tests = Tests(hide=["setwidgets.rules.is_set", "setwidgets.rules.explain"])
 
 DECK = full_deck()
 REDS = [card for card in DECK if card.color == "red"]

@@ -1,0 +1,69 @@
+"""The package's own answers, absent from a grading kernel: module copies without the functions asked for."""
+
+from __future__ import annotations
+
+import inspect
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from traitlets.config import Config
+
+from setwidgets.grading import hide
+from setwidgets.grading.sandbox import SandboxedKernelManager, bubblewrap_problem
+
+
+def test_a_hidden_function_keeps_its_name_signature_and_docstring_and_raises():
+    source = '''
+def is_set(a, b, c=1, *more):
+    """Whether the cards form a SET."""
+    return a == b
+
+
+def third_card(a, b):
+    return a
+'''
+    namespace: dict = {}
+    exec(hide.without(source, ["is_set"], "cards.rules"), namespace)
+    assert inspect.signature(namespace["is_set"]).parameters.keys() == {"a", "b", "c", "more"}
+    assert namespace["is_set"].__doc__ == "Whether the cards form a SET."
+    with pytest.raises(hide.ReferenceHidden, match="cards.rules.is_set is not available while this exercise"):
+        namespace["is_set"](1, 1)
+    assert namespace["third_card"](3, 4) == 3
+    assert "return a == b" not in hide.without(source, ["is_set"], "cards.rules")
+
+
+def test_a_name_that_is_no_function_of_the_module_is_an_error_not_a_silent_nothing():
+    with pytest.raises(ValueError, match="has no top-level function is_sett"):
+        hide.overlays(["setwidgets.rules.is_sett"])
+    with pytest.raises(ValueError, match="not a dotted name"):
+        hide.overlays(["is_set"])
+
+
+CELLS = [
+    "import importlib, inspect\nimport setwidgets, setwidgets.rules",
+    "from setwidgets import Card, is_set, third_card",
+    "a, b = Card.parse('1RSO'), Card.parse('2RSO')\nprint(third_card(a, b))",
+    "try:\n    is_set(a, b, third_card(a, b))\nexcept Exception as error:\n    print(type(error).__name__)",
+    "importlib.reload(setwidgets.rules)\ntry:\n    setwidgets.rules.is_set(a, b, third_card(a, b))\n"
+    "except Exception as error:\n    print(type(error).__name__)",
+    "print('return True' in inspect.getsource(setwidgets.rules.is_set))",
+]
+
+
+@pytest.mark.skipif(bubblewrap_problem() is not None, reason="the sandbox needs bubblewrap")
+def test_in_the_sandbox_the_function_is_gone_even_after_a_reload_and_the_rest_works(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in CELLS])
+    config = Config()
+    config.SandboxedKernelManager.hide_functions = ["setwidgets.rules.is_set"]
+    client = NotebookClient(
+        nb,
+        timeout=60,
+        kernel_name="python3",
+        kernel_manager_class=SandboxedKernelManager,
+        config=config,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()
+    printed = [("".join(o.get("text", "") for o in cell.outputs)).strip() for cell in nb.cells]
+    assert printed[2:] == ["3RSO", "ReferenceHidden", "ReferenceHidden", "False"]
