@@ -8,9 +8,11 @@ them, as it refuses a module that is not installed.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -78,6 +80,7 @@ def test_the_core_needs_no_extra():
 
 SIM_RUN = """
 import json
+import os
 from setwidgets import sim
 tables = sim.deal_tables(3000, 12, seed=5)
 counts = sim.count_sets_many(tables).tolist()
@@ -107,3 +110,31 @@ def test_sim_without_numba_runs_the_same_loops_with_the_same_results():
     plain_out, compiled_out = json.loads(plain.stdout), json.loads(compiled.stdout)
     assert (plain_out.pop("compiled"), compiled_out.pop("compiled")) == (False, True)
     assert plain_out == compiled_out
+
+
+SIM_LESSONS = sorted(
+    path.name
+    for path in (Path(__file__).resolve().parents[1] / "lessons").glob("*.ipynb")
+    if "sim." in path.read_text()
+)
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("name", SIM_LESSONS)
+def test_the_lessons_that_simulate_run_without_numba(name, tmp_path):
+    """Where numba has no build, the lessons still run: sim's loops in plain Python, sizes chosen for it."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numba'] = None\n")
+    nb = nbformat.read(LESSONS / name, as_version=4)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    probe = nbformat.v4.new_code_cell("from setwidgets import sim\nprint('compiled', sim.COMPILED)")
+    nb.cells.append(probe)
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(lessons)}}
+    )
+    client.execute(env=env)
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, errors[0]
+    assert "compiled False" in nb.cells[-1].outputs[0]["text"]
