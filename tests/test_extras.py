@@ -112,11 +112,8 @@ def test_sim_without_numba_runs_the_same_loops_with_the_same_results():
     assert plain_out == compiled_out
 
 
-SIM_LESSONS = sorted(
-    path.name
-    for path in (Path(__file__).resolve().parents[1] / "lessons").glob("*.ipynb")
-    if "sim." in path.read_text()
-)
+LESSONS = Path(__file__).resolve().parents[1] / "lessons"
+SIM_LESSONS = sorted(path.name for path in LESSONS.glob("*.ipynb") if "sim." in path.read_text())
 
 
 @pytest.mark.notebooks
@@ -131,9 +128,8 @@ def test_the_lessons_that_simulate_run_without_numba(name, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     probe = nbformat.v4.new_code_cell("from setwidgets import sim\nprint('compiled', sim.COMPILED)")
     nb.cells.append(probe)
-    client = NotebookClient(
-        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(lessons)}}
-    )
+    where = {"metadata": {"path": str(LESSONS)}}
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", resources=where)
     client.execute(env=env)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, errors[0]
