@@ -70,6 +70,13 @@ def test_what_the_grader_sends_reaches_the_kernel_as_the_same_value(value):
     assert compute.decode_request(json.loads(json.dumps(encode_request(value)))) == value
 
 
+def test_a_generator_reaches_the_kernel_in_the_same_state():
+    generator = random.Random(5)
+    generator.random()
+    sent = compute.decode_request(json.loads(json.dumps(encode_request(generator))))
+    assert sent is not generator and sent.random() == generator.random()
+
+
 def test_a_seed_becomes_a_fresh_generator_in_the_kernel():
     sent = compute.decode_request(json.loads(json.dumps(encode_request(Seed(7)))))
     assert isinstance(sent, random.Random) and sent.random() == random.Random(7).random()

@@ -19,7 +19,8 @@ inverse on these values):
 - a card as ``{"card": "1RSO"}``; a tuple as ``{"tuple": [...]}``, a list as a list, a set or
   frozenset as ``{"set": [...]}``, a dict as ``{"dict": [[key, value], ...]}``, a fraction as
   ``{"fraction": [numerator, denominator]}``;
-- in a request only, ``{"random": seed}`` for a fresh ``random.Random(seed)``;
+- in a request only, ``{"random": seed}`` for a fresh ``random.Random(seed)``, and
+  ``{"random_state": state}`` for a ``random.Random`` in that state (``getstate()``'s value);
 - in an answer only, any other object as ``{"object": [type name, a short repr]}``.
 
 This module runs in the student's kernel: it imports only the standard library and the cards.
@@ -113,6 +114,11 @@ def decode_request(value: Any) -> Any:
         return card_of(inner)
     if key == "random":
         return random.Random(inner)
+    if key == "random_state":
+        generator = random.Random()
+        version, internal, gauss = inner
+        generator.setstate((version, tuple(internal), gauss))
+        return generator
     if key == "tuple":
         return tuple(decode_request(item) for item in inner)
     if key == "set":

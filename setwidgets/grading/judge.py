@@ -111,12 +111,16 @@ def decode(value: Any) -> Any:
 def encode_request(value: Any) -> Any:
     """A value for the kernel: cards, tuples, sets, fractions as :mod:`compute` reads them.
 
-    A :class:`Seed` becomes a fresh ``random.Random`` in the kernel.
+    A :class:`Seed` becomes a fresh ``random.Random`` in the kernel, and a ``random.Random`` a
+    generator in the same state there.
     """
     if type(value) is Card:  # first: requests hold thousands of cards
         return {"card": value.code}
     if isinstance(value, Seed):
         return {"random": value.seed}
+    if isinstance(value, random.Random):
+        version, internal, gauss = value.getstate()
+        return {"random_state": [version, list(internal), gauss]}
     if isinstance(value, Card):
         return {"card": value.code}
     if isinstance(value, tuple):
@@ -321,6 +325,8 @@ def _show(value: Any) -> str:
         return value.code
     if isinstance(value, Seed):
         return str(value)
+    if isinstance(value, random.Random):
+        return "rng"
     if isinstance(value, tuple):
         inner = ", ".join(_show(item) for item in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
