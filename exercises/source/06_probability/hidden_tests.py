@@ -1,0 +1,209 @@
+"""The graded tests of exercise 6, probability, judged by the grader outside the student's kernel.
+
+Each function below is the test of one graded cell of ``probability.ipynb``, by its grade id. The
+exact answers (Fractions compared by numerator and denominator) and Wilson's intervals are
+computed here; a simulated rate is held to the true rate within 4.5 standard errors. The
+student's kernel only calls the student's functions on the inputs sent to it. See
+:mod:`setwidgets.grading.judge`.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from setwidgets import Card, full_deck, mini_deck
+from setwidgets.checks import Referee
+from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned
+from setwidgets.rules import find_sets
+
+# The exercise asks for these: the grading kernel sees the package without them (sim's dealing
+# and checking of tables stay: simulate_no_set_rate is asked to use them).
+tests = Tests(
+    hide=[
+        "setwidgets.rules.find_sets",
+        "setwidgets.rules.count_sets",
+        "setwidgets.sim.wilson",
+        "setwidgets.checks._wilson",
+    ]
+)
+
+DECK = full_deck()
+REFEREE = Referee()
+
+
+def _exact(answer: Answer, want: Fraction) -> bool:
+    value = answer.value
+    return (
+        answer.error is None
+        and type(value) is Fraction
+        and (value.numerator, value.denominator)
+        == (
+            want.numerator,
+            want.denominator,
+        )
+    )
+
+
+def _triples(n: int) -> int:
+    return n * (n - 1) * (n - 2) // 6
+
+
+def _probability_cases(run: Run, tables: list[list[Card]], whys: list[str] | None = None) -> None:
+    for number, (table, answer) in enumerate(
+        zip(tables, run.call("set_probability", [(t,) for t in tables]))
+    ):
+        sets, triples = len(find_sets(table)), _triples(len(table))
+        want = Fraction(sets, triples)
+        if not _exact(answer, want):
+            reason = whys[number] if whys else f"{sets} SETs among {triples} triples"
+            seed = f" (grader's seed {run.seed})" if run.random and not whys else ""
+            raise Failed(
+                f"set_probability(<{len(table)} cards>){seed} should be the Fraction {want}: {reason}. "
+                f"Your function {returned(answer)}."
+            )
+
+
+def _no_triple(run: Run, sizes: list[int]) -> None:
+    for n, answer in zip(sizes, run.call("set_probability", [(DECK[:n],) for n in sizes])):
+        if answer.error is None or not answer.error.startswith("ValueError"):
+            raise Failed(
+                f"set_probability of {n} cards should raise a ValueError: there is no triple. Your function {returned(answer)}."
+            )
+
+
+@tests("test_set_probability_visible")
+def set_probability_visible(run: Run) -> str:
+    tables = [list(DECK), mini_deck(), [Card.parse(code) for code in ("1RSO", "2RSO", "3RSO", "1GSO")]]
+    whys = [
+        "1080 SETs among 85320 triples",
+        "117 SETs among 2925 triples",
+        "1RSO 2RSO 3RSO 1GSO hold one SET among 4 triples",
+    ]
+    _probability_cases(run, tables, whys)
+    _no_triple(run, [2])
+    return "set_probability passed the visible tests."
+
+
+@tests("test_set_probability_hidden")
+def set_probability_hidden(run: Run) -> str:
+    tables = [list(DECK), DECK[:27], DECK[::3]]
+    for _ in range(2):
+        tables += [run.rng.sample(DECK, n) for n in (3, 3, 4, 5, 8, 12, 12, 15, 20, 30)]
+    _probability_cases(run, tables)
+    _no_triple(run, [0, 1, 2])
+    return f"set_probability passed the hidden tests ({len(tables)} tables)."
+
+
+def _expected_cases(run: Run, sizes: list[int], whys: dict[int, str]) -> None:
+    for k, answer in zip(sizes, run.call("expected_sets", [(k,) for k in sizes])):
+        want = Fraction(_triples(k), 79)
+        if not _exact(answer, want):
+            reason = whys.get(k, f"C({k}, 3) = {_triples(k)} triples, each a SET with probability 1/79")
+            raise Failed(
+                f"expected_sets({k}) should be the Fraction {want}: {reason}. Your function {returned(answer)}."
+            )
+
+
+@tests("test_expected_sets_visible")
+def expected_sets_visible(run: Run) -> str:
+    whys = {81: "the full deck holds its 1080 SETs", 2: "two cards hold no SET"}
+    _expected_cases(run, [12, 81, 2], whys)
+    return "expected_sets passed the visible tests."
+
+
+@tests("test_expected_sets_hidden")
+def expected_sets_hidden(run: Run) -> str:
+    sizes = list(range(82))
+    run.rng.shuffle(sizes)
+    _expected_cases(run, sizes, {})
+    return "expected_sets passed the hidden tests (every size from 0 to 81)."
+
+
+# The true rates: 3 cards exactly 78/79; 21 cards always hold a SET; 9 and 12 cards from
+# 2 x 10^7 simulated tables each (within 0.0002 of the true rate).
+RATES = {3: 78 / 79, 9: 0.29722, 12: 0.03231, 21: 0.0}
+
+
+def _rates(run: Run, runs: list[tuple[int, int, int]]) -> None:
+    for (size, tables, seed), answer in zip(runs, run.call("simulate_no_set_rate", runs)):
+        label = f"simulate_no_set_rate({size}, {tables}, {seed})"
+        if answer.error is not None or type(answer.value) is not float:
+            raise Failed(f"{label} should return a float. Your function {returned(answer)}.")
+        p = RATES[size]
+        band = 4.5 * math.sqrt(p * (1 - p) / tables) + 0.0003
+        if abs(answer.value - p) > band:
+            raise Failed(
+                f"{label} = {answer.value}: the true rate is about {p:.4f}, and {tables} tables land within {band:.4f} of it."
+            )
+
+
+def _same_seed_same_rate(run: Run, seed: int) -> None:
+    again = run.call("simulate_no_set_rate", [(9, 2000, seed), (9, 2000, seed)])
+    others = run.call("simulate_no_set_rate", [(9, 2000, seed + s) for s in range(1, 5)])
+    if any(a.error for a in again + others):
+        raise Failed(
+            f"simulate_no_set_rate(9, 2000, seed) {returned(next(a for a in again + others if a.error))}."
+        )
+    if again[0].value != again[1].value:
+        raise Failed(
+            f"simulate_no_set_rate(9, 2000, {seed}) gave {again[0].value} and {again[1].value}: the same seed should give the same rate."
+        )
+    if len({a.value for a in others}) < 2:
+        raise Failed(
+            f"simulate_no_set_rate(9, 2000, seed) gave {others[0].value} for four seeds: the seed should decide the tables."
+        )
+
+
+@tests("test_simulate_no_set_rate_visible")
+def simulate_no_set_rate_visible(run: Run) -> str:
+    _rates(run, [(12, 5000, 1), (3, 2000, 2)])
+    again = run.call("simulate_no_set_rate", [(9, 500, 3), (9, 500, 3)])
+    if any(a.error for a in again) or again[0].value != again[1].value:
+        raise Failed(
+            f"the same seed should give the same rate: simulate_no_set_rate(9, 500, 3) {returned(again[0])}, then {returned(again[1])}."
+        )
+    return "simulate_no_set_rate passed the visible tests."
+
+
+@tests("test_simulate_no_set_rate_hidden")
+def simulate_no_set_rate_hidden(run: Run) -> str:
+    fresh = run.rng.randrange(10**9)
+    _rates(
+        run,
+        [
+            (12, 10000, 12),
+            (12, 10000, fresh),
+            (9, 3000, fresh + 1),
+            (3, 3000, fresh + 2),
+            (21, 300, fresh + 3),
+        ],
+    )
+    _same_seed_same_rate(run, fresh + 4)
+    return f"simulate_no_set_rate passed the hidden tests (seeds 12 and {fresh} to {fresh + 8})."
+
+
+def _intervals(run: Run, counts: list[tuple[int, int]]) -> None:
+    for (hits, trials), answer in zip(counts, run.call("confidence_interval", counts)):
+        got = answer.value if answer.error is None else None
+        problem = (
+            REFEREE.interval_problem(got, hits, trials) if answer.error is None else f"it {returned(answer)}"
+        )
+        if problem is not None:
+            raise Failed(f"confidence_interval({hits}, {trials}) returned {got!r:.100}, but {problem}")
+
+
+@tests("test_confidence_interval_visible")
+def confidence_interval_visible(run: Run) -> str:
+    _intervals(run, [(323, 10000), (0, 100)])
+    return "confidence_interval passed the visible tests."
+
+
+@tests("test_confidence_interval_hidden")
+def confidence_interval_hidden(run: Run) -> str:
+    counts = [(5, 10), (0, 10), (10, 10), (1, 2500), (7, 40), (999, 1000), (646106, 20000000)]
+    for _ in range(20):
+        trials = run.rng.randrange(10, 10**6)
+        counts.append((run.rng.randrange(trials + 1), trials))
+    _intervals(run, counts)
+    return f"confidence_interval passed the hidden tests ({len(counts)} counts, grader's seed {run.seed})."
