@@ -33,8 +33,18 @@ def third_card(a, b):
     assert "return a == b" not in hide.without(source, ["is_set"], "cards.rules")
 
 
+def test_a_method_of_a_class_can_be_hidden_too():
+    source = "class Game:\n    def __init__(self, seed):\n        self.seed = seed\n\n"
+    source += "    def over(self):\n        return True\n"
+    namespace: dict = {}
+    exec(hide.without(source, ["Game.__init__"], "engine"), namespace)
+    with pytest.raises(hide.ReferenceHidden, match="engine.Game.__init__ is not available"):
+        namespace["Game"](1)
+    assert namespace["Game"].over(None) is True
+
+
 def test_a_name_that_is_no_function_of_the_module_is_an_error_not_a_silent_nothing():
-    with pytest.raises(ValueError, match="has no top-level function is_sett"):
+    with pytest.raises(ValueError, match="has no function is_sett"):
         hide.overlays(["setwidgets.rules.is_sett"])
     with pytest.raises(ValueError, match="not a dotted name"):
         hide.overlays(["is_set"])

@@ -26,38 +26,58 @@ class ReferenceHidden(RuntimeError):
     """Raised by a function of the package that the exercise being graded asks the student to write."""
 
 
+def _split(dotted: str) -> tuple[str, str]:
+    """A dotted name as (module, name in it): the longest prefix that is a module, and the rest."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            found = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            continue
+        if found is not None:
+            return module, ".".join(parts[cut:])
+    raise ValueError(f"{dotted!r} is not a dotted name such as 'setwidgets.rules.is_set'")
+
+
 def _module_and_names(names: Iterable[str]) -> dict[str, list[str]]:
     by_module: dict[str, list[str]] = {}
     for dotted in names:
-        module, _, name = dotted.rpartition(".")
-        if not module or not name:
-            raise ValueError(f"{dotted!r} is not a dotted name such as 'setwidgets.rules.is_set'")
+        module, name = _split(dotted)
         by_module.setdefault(module, []).append(name)
     return by_module
 
 
 def without(source: str, names: Iterable[str], module: str) -> str:
-    """``source`` with the body of each top-level function in ``names`` replaced by a raise.
+    """``source`` with the body of each function in ``names`` replaced by a raise.
 
-    Each such function keeps its name, signature and docstring. A name that is not a top-level
-    function of the module is an error (a typo would otherwise hide nothing).
+    A name is a top-level function (``is_set``) or a method of a top-level class
+    (``Game.__init__``). Each keeps its name, signature and docstring. A name that is no such
+    function is an error (a typo would otherwise hide nothing).
     """
     tree = ast.parse(source)
     wanted = set(names)
     found = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in wanted:
-            found.add(node.name)
-            docstring = ast.get_docstring(node, clean=False)
-            message = MESSAGE.format(name=f"{module}.{node.name}")
-            raising = ast.parse(
-                f"from setwidgets.grading.hide import ReferenceHidden\nraise ReferenceHidden({message!r})"
-            ).body
-            node.body = ([ast.Expr(ast.Constant(docstring))] if docstring else []) + raising
-            node.decorator_list = [d for d in node.decorator_list if not _is_overload(d)]
+
+    def hide(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                hide(node.body, f"{prefix}{node.name}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and prefix + node.name in wanted:
+                name = prefix + node.name
+                found.add(name)
+                docstring = ast.get_docstring(node, clean=False)
+                message = MESSAGE.format(name=f"{module}.{name}")
+                raising = ast.parse(
+                    f"from setwidgets.grading.hide import ReferenceHidden\nraise ReferenceHidden({message!r})"
+                ).body
+                node.body = ([ast.Expr(ast.Constant(docstring))] if docstring else []) + raising
+                node.decorator_list = [d for d in node.decorator_list if not _is_overload(d)]
+
+    hide(tree.body, "")
     missing = wanted - found
     if missing:
-        raise ValueError(f"{module} has no top-level function {', '.join(sorted(missing))}")
+        raise ValueError(f"{module} has no function {', '.join(sorted(missing))}")
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 

@@ -16,9 +16,16 @@ from setwidgets import Card, full_deck, has_set
 from setwidgets.checks import competition_by_engine, engine_moves
 from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned, show
 
-# The engine's moves, as the package plays them, would be the answers: the grading kernel sees
-# the checks without these two (the student's functions must play by themselves).
-tests = Tests(hide=["setwidgets.checks.engine_moves", "setwidgets.checks.competition_by_engine"])
+# The engine's moves, as the package plays them, would be the answers: the grading kernel sees a
+# game engine that cannot be started, and the checks without their recorders of its moves (the
+# student's functions must play by themselves).
+tests = Tests(
+    hide=[
+        "setwidgets.game.Game.__init__",
+        "setwidgets.checks.engine_moves",
+        "setwidgets.checks.competition_by_engine",
+    ]
+)
 
 TABLE = 12
 DECK = full_deck()
