@@ -391,19 +391,22 @@ EXPECTED = {
             "test_count_sets_hidden": 3,
         },
         "blank": {},
-        # Right counts by trying every triple: the visible tests pass, the call count does not.
+        # Right counts by trying every triple: right answers; the count of third_card calls, taken in
+        # the kernel, is advice for the teacher (the cell is flagged), not a verdict.
         "partial": {
             "test_third_card_visible": 2,
             "test_third_card_hidden": 2,
             "test_third_card_mod3_visible": 1,
             "test_third_card_mod3_hidden": 2,
             "test_count_sets_visible": 2,
+            "test_count_sets_hidden": 3,
         },
-        # third_card_mod3 borrows third_card (only the visible test passes); count_sets never ends.
+        # third_card_mod3 borrows third_card (right answers, flagged); count_sets never ends.
         "looper": {
             "test_third_card_visible": 2,
             "test_third_card_hidden": 2,
             "test_third_card_mod3_visible": 1,
+            "test_third_card_mod3_hidden": 2,
         },
     },
 }
@@ -415,12 +418,18 @@ EXPECTED["03_finding_sets"] = {
         "test_all_sets_hidden": 3,
     },
     "blank": {},
-    # all_sets by triples: the visible tests pass, the count of third_card does not.
-    "partial": {"test_first_set_visible": 2, "test_first_set_hidden": 3, "test_all_sets_visible": 2},
-    # The package's first_set behind the student's own name, and SETs from the vectors: visible tests only.
-    "wrapper": {"test_first_set_visible": 2, "test_all_sets_visible": 2},
-    # Equal to everything: nothing; the package's find_sets behind all_sets: the visible test only.
-    "equal": {"test_all_sets_visible": 2},
+    # all_sets by triples: right answers; the count of third_card flags the cell for the teacher.
+    "partial": {
+        "test_first_set_visible": 2,
+        "test_first_set_hidden": 3,
+        "test_all_sets_visible": 2,
+        "test_all_sets_hidden": 3,
+    },
+    # The package's first_set behind the student's own name: absent from the grading kernel, nothing.
+    # SETs decided from the vectors: right answers, flagged (no third_card asked).
+    "wrapper": {"test_all_sets_visible": 2, "test_all_sets_hidden": 3},
+    # Equal to everything: nothing; the package's find_sets behind all_sets: absent, nothing.
+    "equal": {},
 }
 EXPECTED["04_the_dealer"] = {
     "solver": {
@@ -445,7 +454,7 @@ EXPECTED["04_the_dealer"] = {
         "test_play_solitaire_visible": 2,
         "test_play_solitaire_hidden": 3,
     },
-    # Whole games played by the engine itself: the visible test of the games only.
+    # Whole games played by the engine itself: the engine cannot start in the grading kernel.
     "wrapper": {
         "test_take_set_visible": 2,
         "test_take_set_hidden": 2,
@@ -455,15 +464,20 @@ EXPECTED["04_the_dealer"] = {
         "test_competition_no_set_hidden": 3,
         "test_game_over_visible": 1,
         "test_game_over_hidden": 1,
-        "test_play_solitaire_visible": 2,
     },
-    # Honest answers, and the engine rewritten: every hidden test sees the change.
+    # Honest answers, and the engine rewritten in the kernel: the grader's engine, outside, is the
+    # one the answers are compared with, so the rewrite changes nothing and the answers score.
     "patcher": {
         "test_take_set_visible": 2,
+        "test_take_set_hidden": 2,
         "test_no_set_visible": 1,
+        "test_no_set_hidden": 2,
         "test_competition_no_set_visible": 1,
+        "test_competition_no_set_hidden": 3,
         "test_game_over_visible": 1,
+        "test_game_over_hidden": 1,
         "test_play_solitaire_visible": 2,
+        "test_play_solitaire_hidden": 3,
     },
 }
 EXPECTED["05_planes"] = {
@@ -476,10 +490,15 @@ EXPECTED["05_planes"] = {
         "test_lines_through_hidden": 2,
     },
     "blank": {},
-    # The square transposed (magic, but b under a): nothing for it; lines by every pair: the visible test.
-    "partial": {"test_plane_visible": 2, "test_plane_hidden": 3, "test_lines_through_visible": 2},
-    # setwidgets.geometry and find_sets behind the student's own names: the visible tests only.
-    "wrapper": {"test_plane_visible": 2, "test_magic_square_visible": 2, "test_lines_through_visible": 2},
+    # The square transposed (magic, but b under a): nothing for it; lines by every pair: right, flagged.
+    "partial": {
+        "test_plane_visible": 2,
+        "test_plane_hidden": 3,
+        "test_lines_through_visible": 2,
+        "test_lines_through_hidden": 2,
+    },
+    # setwidgets.geometry and find_sets behind the student's own names: absent, nothing.
+    "wrapper": {},
 }
 EXPECTED["06_probability"] = {
     "solver": {
@@ -500,13 +519,11 @@ EXPECTED["06_probability"] = {
         "test_simulate_no_set_rate_visible": 2,
         "test_simulate_no_set_rate_hidden": 3,
     },
-    # sim's counting and interval: the visible tests; rates by size: close enough, but deaf to the seed.
+    # sim's counting and interval: absent, nothing; rates by size: close enough, but deaf to the seed.
     "wrapper": {
-        "test_set_probability_visible": 2,
         "test_expected_sets_visible": 1,
         "test_expected_sets_hidden": 2,
         "test_simulate_no_set_rate_visible": 2,
-        "test_confidence_interval_visible": 2,
     },
 }
 EXPECTED["07_caps"] = {
@@ -519,47 +536,40 @@ EXPECTED["07_caps"] = {
         "test_largest_mini_cap_hidden": 2,
     },
     "blank": {},
-    # Every triple: right answers, but the count of third_card is O(n^3).
+    # Every triple: right answers; the count of third_card (O(n^3)) flags the cell for the teacher.
     "partial": {
         "test_is_set_free_visible": 2,
+        "test_is_set_free_hidden": 3,
         "test_greedy_cap_visible": 2,
         "test_greedy_cap_hidden": 3,
         "test_largest_mini_cap_visible": 1,
         "test_largest_mini_cap_hidden": 2,
     },
-    # setwidgets.caps and find_sets behind the student's names: the visible tests only.
-    "wrapper": {
-        "test_is_set_free_visible": 2,
-        "test_greedy_cap_visible": 2,
-        "test_largest_mini_cap_visible": 1,
-    },
+    # setwidgets.caps and find_sets behind the student's names: absent, nothing.
+    "wrapper": {},
 }
 # The students who cheat, and what the failed hidden tests tell the teacher.
+HIDDEN = "is not available while this exercise is graded"
 CHEATS = {
-    ("03_finding_sets", "wrapper"): [
-        "first_set used setwidgets.first_set while the tests ran",
-        "all_sets used the cards' vector (decide SETs with third_card)",
-    ],
-    ("03_finding_sets", "equal"): [
-        "should return a tuple of three Cards",
-        "all_sets used setwidgets.find_sets while the tests ran",
-    ],
-    ("04_the_dealer", "wrapper"): ["play_solitaire used setwidgets.game.Game.__init__ while the tests ran"],
-    ("04_the_dealer", "patcher"): ["this notebook changed the package setwidgets while it ran"],
+    ("03_finding_sets", "wrapper"): [f"setwidgets.rules.first_set {HIDDEN}"],
+    ("03_finding_sets", "equal"): ["should be the tuple", f"setwidgets.rules.find_sets {HIDDEN}"],
+    ("04_the_dealer", "wrapper"): [f"setwidgets.game.Game.__init__ {HIDDEN}"],
+    # Rewriting the engine in the kernel changes no verdict: nothing fails, and nothing is gained.
+    ("04_the_dealer", "patcher"): [],
     ("05_planes", "wrapper"): [
-        "plane used setwidgets.geometry.plane while the tests ran",
-        "magic_square used setwidgets.geometry.magic_square while the tests ran",
-        "lines_through used setwidgets.find_sets while the tests ran",
+        f"setwidgets.geometry.plane {HIDDEN}",
+        f"setwidgets.geometry.magic_square {HIDDEN}",
+        f"setwidgets.rules.find_sets {HIDDEN}",
     ],
     ("06_probability", "wrapper"): [
-        "set_probability used setwidgets.sim.count_sets_many while the tests ran",
+        f"setwidgets.sim.count_sets_many {HIDDEN}",
         "for four seeds: the seed should decide the tables",
-        "confidence_interval used setwidgets.sim.wilson while the tests ran",
+        f"setwidgets.sim.wilson {HIDDEN}",
     ],
     ("07_caps", "wrapper"): [
-        "is_set_free used setwidgets.caps.is_set_free while the tests ran",
-        "greedy_cap used setwidgets.find_sets while the tests ran",
-        "largest_mini_cap used setwidgets.caps.largest_set_free while the tests ran",
+        f"setwidgets.caps.is_set_free {HIDDEN}",
+        f"setwidgets.rules.find_sets {HIDDEN}",
+        f"setwidgets.caps.largest_set_free {HIDDEN}",
     ],
 }
 MAX_AUTO = {
@@ -867,12 +877,12 @@ def test_the_untouched_release_copy_scores_zero(course):
 
 def test_a_partly_right_submission_gets_its_partial_score(course):
     assert totals(course, "01_magic_rule", "partial") == (5, 10, 5, 10)
-    assert totals(course, "02_third_card", "partial") == (9, 12, 9 + MANUAL_PROOF_SCORE, 16)
-    assert totals(course, "03_finding_sets", "partial") == (7, 10, 7 + MANUAL_PROOF_SCORE, 14)
+    assert totals(course, "02_third_card", "partial") == (12, 12, 12 + MANUAL_PROOF_SCORE, 16)
+    assert totals(course, "03_finding_sets", "partial") == (10, 10, 10 + MANUAL_PROOF_SCORE, 14)
     assert totals(course, "04_the_dealer", "partial") == (11, 18, 11, 18)
-    assert totals(course, "05_planes", "partial") == (7, 14, 7, 20)
+    assert totals(course, "05_planes", "partial") == (9, 14, 9, 20)
     assert totals(course, "06_probability", "partial") == (8, 16, 8, 20)
-    assert totals(course, "07_caps", "partial") == (10, 13, 10, 17)
+    assert totals(course, "07_caps", "partial") == (13, 13, 13, 17)
 
 
 @pytest.mark.parametrize("assignment, student", list(CHEATS), ids=["/".join(k) for k in CHEATS])
@@ -892,10 +902,11 @@ def test_a_cheat_scores_nothing_on_the_parts_it_cheats_and_the_teacher_reads_why
 
 
 def test_no_test_that_passed_is_flagged_for_running_none_of_the_students_code(course):
-    """The grader's watch sees the students' own code run in every test they pass, but one.
+    """Every judged test that passes called a function the student wrote with ``def``.
 
-    The wrapper of exercise 7 hands in the package's ``is_set_free`` itself, which passes the
-    visible test: none of the student's code runs there, and the watch says so.
+    A judged test reads the answers of the functions it names; one of them bound to something the
+    student did not define (the package's own ``is_set_free``, say) would be flagged. The course's
+    cheats that try it find those functions absent from the grading kernel, so none passes.
     """
     from setwidgets.grading.preprocessors import WATCHED
     from setwidgets.grading.report import report
@@ -903,9 +914,10 @@ def test_no_test_that_passed_is_flagged_for_running_none_of_the_students_code(co
     never = {
         (f.assignment, f.student, f.cell)
         for f in report(course)
-        if any("passed without any of the student's code running" in r for r in f.reasons)
+        if any("which no answer cell defines with def" in r for r in f.reasons)
     }
-    assert never == {("07_caps", "wrapper", "test_is_set_free_visible")}
+    # The package's own functions handed in as answers are absent from the grading kernel: none passes.
+    assert never == set()
     for assignment, name in NOTEBOOKS.items():
         solved = nbformat.read(course / "autograded" / "solver" / assignment / name, as_version=4)
         tests = [
@@ -949,10 +961,7 @@ def test_a_loop_that_never_ends_is_stopped_by_the_timeout_and_graded(course):
         c.id
         for c in autograded.cells
         if c.cell_type == "code"
-        and any(
-            o.output_type == "error" and o.ename in ("CellTimeoutError", "KeyboardInterrupt")
-            for o in c.outputs
-        )
+        and any("did not finish within" in o.get("evalue", "") for o in c.outputs if o.output_type == "error")
     ]
     assert {"test_count_sets_visible", "test_count_sets_hidden"} <= set(stopped), stopped
     # Every student of the assignment was graded in the same run, the looper included.
@@ -982,15 +991,15 @@ def test_the_written_answer_waits_for_the_teacher(course):
         ("01_magic_rule", "partial", "5.0 / 10.0"),
         ("01_magic_rule", "blank", "0.0 / 10.0"),
         ("02_third_card", "solver", "16.0 / 16.0"),
-        ("02_third_card", "partial", "12.0 / 16.0"),
-        ("02_third_card", "looper", "5.0 / 16.0"),
+        ("02_third_card", "partial", "15.0 / 16.0"),
+        ("02_third_card", "looper", "7.0 / 16.0"),
         ("03_finding_sets", "solver", "14.0 / 14.0"),
-        ("03_finding_sets", "partial", "10.0 / 14.0"),
+        ("03_finding_sets", "partial", "13.0 / 14.0"),
         ("04_the_dealer", "solver", "18.0 / 18.0"),
-        ("04_the_dealer", "wrapper", "15.0 / 18.0"),
+        ("04_the_dealer", "wrapper", "13.0 / 18.0"),
         ("05_planes", "solver", "20.0 / 20.0"),
-        ("05_planes", "wrapper", "6.0 / 20.0"),
-        ("06_probability", "wrapper", "9.0 / 20.0"),
+        ("05_planes", "wrapper", "0.0 / 20.0"),
+        ("06_probability", "wrapper", "5.0 / 20.0"),
         ("07_caps", "solver", "17.0 / 17.0"),
     ],
 )
@@ -1004,8 +1013,10 @@ def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment,
     if student == "partial" and assignment == "01_magic_rule":
         # The failed test says which cards and what was expected; the instant check adds its hint.
         assert "odd_one_out(1RSO, 2RSO, 3PSO) should be 'color': two are red and one is purple." in html
-        assert "should return a feature name" in html
-    assert "data:image/svg+xml" in html, "the dealt cards show as a picture (a live canvas would be blank)"
+        # The instant check compares with the package's explain, absent while grading: it says so.
+        assert "check_odd_one_out needs the package's own setwidgets.rules.explain" in html
+    if student != "wrapper":  # the wrapper's play_solitaire stops before its cards are shown
+        assert "data:image/svg+xml" in html, "the dealt cards show as a picture (a live canvas is blank)"
 
 
 def test_export_writes_one_row_per_student_and_assignment(course):
@@ -1013,9 +1024,9 @@ def test_export_writes_one_row_per_student_and_assignment(course):
         rows = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
     assert float(rows[("01_magic_rule", "solver")]["score"]) == 10
     assert float(rows[("01_magic_rule", "partial")]["score"]) == 5
-    assert float(rows[("02_third_card", "partial")]["score"]) == 12
+    assert float(rows[("02_third_card", "partial")]["score"]) == 15
     assert float(rows[("02_third_card", "partial")]["max_score"]) == 16
-    assert float(rows[("02_third_card", "looper")]["score"]) == 5
+    assert float(rows[("02_third_card", "looper")]["score"]) == 7
 
 
 # -- the teacher's guide, command by command ------------------------------------------------------
