@@ -17,8 +17,9 @@ Exercise 1 (``01_magic_rule``):
 - ``scribbler``: writes ``gradebook.db`` (its own score 400, the others' 0) and forks a process
   that sleeps past the end of grading;
 - ``bypass``: the transformer again, reached through the shell that IPython's ``exit`` holds and
-  named by a string built at run time, so that the scan of the code sees nothing; the
-  grader's watch sees that the ``odd_one_out`` tests passed without any of its code running;
+  named by a string built at run time, so that the scan of the code sees nothing. Neither
+  transformer gains anything: the graded tests are judged outside the kernel and never pass
+  through it, so ``odd_one_out``'s wrong answers score nothing;
 - ``killer``: ``os._exit`` in the ``odd_one_out`` cell; ``deaf``: a loop there that swallows
   KeyboardInterrupt; ``hog``: allocates 6 GiB there. Their ``is_set`` is right and must score.
 
@@ -41,6 +42,7 @@ from test_nbgrader import (
     IS_SET,
     ODD_ONE_OUT,
     ODD_ONE_OUT_GIVES_THE_VALUE,
+    answers_of,
     cell,
     grades,
     hand_in,
@@ -244,9 +246,10 @@ EXPECTED = {
         "wrong": IS_SET_POINTS,
         "importer": {},
         "patcher": {},
-        # Its tests pass, rewritten to `pass`: the points stand, flagged for a manual grade (below).
-        "transformer": FULL_ONE,
-        "bypass": FULL_ONE,
+        # They rewrite the test cells on their way to the kernel, but judged tests never go there:
+        # the grader calls odd_one_out itself, and its wrong answers score nothing.
+        "transformer": IS_SET_POINTS,
+        "bypass": IS_SET_POINTS,
         "reader": {},
         "scribbler": IS_SET_POINTS,
         "killer": IS_SET_POINTS,
@@ -271,14 +274,7 @@ EXPECTED = {
 FLAGS = {
     (ONE, "importer"): [("is_set_answer", "reference functions"), ("odd_one_out_answer", "explain")],
     (ONE, "patcher"): [("is_set_answer", "reference functions")],
-    (ONE, "transformer"): [
-        ("is_set_answer", "input_transformers_post"),
-        ("test_odd_one_out_visible", "odd_one_out never called"),
-    ],
-    (ONE, "bypass"): [
-        ("test_odd_one_out_visible", "passed without any of the student's code running"),
-        ("test_odd_one_out_hidden", "odd_one_out never called"),
-    ],
+    (ONE, "transformer"): [("is_set_answer", "input_transformers_post")],
     (ONE, "reader"): [("is_set_answer", "exec, open")],
     (ONE, "scribbler"): [("is_set_answer", "os, sqlite3")],
     (ONE, "killer"): [("odd_one_out_answer", "stopped the kernel")],
@@ -383,20 +379,14 @@ def test_the_transformer_is_marked_for_a_manual_grade_with_its_reason_as_a_comme
 
 
 @needs_bubblewrap
-def test_tests_that_pass_without_the_students_code_are_flagged_by_the_watch_alone(course):
-    from nbgrader.api import Gradebook
-
-    found = [f for f in report(course, [ONE]) if f.student == "bypass"]
-    assert {f.cell for f in found} == {"test_odd_one_out_visible", "test_odd_one_out_hidden"}, found
-    assert all(
-        f.reasons == ("passed without any of the student's code running (odd_one_out never called)",)
-        for f in found
-    ), "the scan of the code saw nothing: the watch alone flags it"
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        marked = needs_manual_grade(gb, ONE, "bypass")
-        comment = gb.find_comment("odd_one_out_answer", "magic_rule", ONE, "bypass").comment
-    assert marked == {"test_odd_one_out_visible", "test_odd_one_out_hidden"}
-    assert "test_odd_one_out_visible: passed without any of the student's code running" in comment
+def test_rewriting_test_cells_on_their_way_to_the_kernel_changes_no_judged_verdict(course):
+    """The bypass hides its transformer from the scan; the judged tests never pass through it."""
+    assert grades(course, ONE, "bypass")["test_odd_one_out_visible"] == 0
+    assert grades(course, ONE, "bypass")["test_odd_one_out_hidden"] == 0
+    nb = nbformat.read(course / "autograded" / "bypass" / ONE / "magic_rule.ipynb", as_version=4)
+    for name in ("test_odd_one_out_visible", "test_odd_one_out_hidden"):
+        (output,) = cell(nb, name).outputs
+        assert output.ename == "TestFailed" and "odd_one_out(" in output.evalue
 
 
 @needs_bubblewrap
@@ -442,7 +432,7 @@ def test_the_feedback_shows_each_hidden_verdict_and_message_but_not_the_code(cou
     assert "The hidden tests passed." in page  # is_set
     assert "The hidden tests failed: see the message below." in page  # odd_one_out gives the value
     assert "should be" in page and "Your function returned" in page
-    for code in ["_first_broken", "untouched", "SystemRandom", "_tally"]:
+    for code in ["try_here", "_first_broken", "untouched", "SystemRandom", "_tally"]:
         assert code not in page
 
 
@@ -451,7 +441,9 @@ def test_the_teacher_can_hand_out_the_hidden_tests_code_in_the_feedback(course, 
     shutil.copytree(course, copy, ignore=shutil.ignore_patterns("feedback"))
     nbgrader(copy, "generate_feedback", ONE, "--student=wrong", "--HideHiddenTests.enabled=False")
     page = (copy / "feedback" / "wrong" / ONE / "magic_rule.html").read_text()
-    assert "_first_broken" in page and "SystemRandom" in page
+    # The hidden part of a judged test cell is the call that runs it on the teacher's notebook; the
+    # tests themselves live in source/01_magic_rule/hidden_tests.py, which the teacher may share.
+    assert "try_here" in page and "test_is_set_hidden" in page
     assert "The hidden tests passed." not in page
 
 
@@ -491,13 +483,13 @@ def validating(tmp_path) -> Path:
         db.execute("CREATE TABLE grade (score INTEGER)")
         db.execute("INSERT INTO grade VALUES (10)")
     answers = {
-        "honest": None,
+        "honest": answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4)),
         "wrong": {"is_set_answer": IS_SET, "odd_one_out_answer": ODD_ONE_OUT_GIVES_THE_VALUE},
         # Only is_set comes from the source: with the sandbox it stays undefined, without it passes.
         "cheat": {"is_set_answer": VALIDATE_CHEAT, "odd_one_out_answer": ODD_ONE_OUT},
     }
     for student, given in answers.items():
-        save(course, student, ONE, hand_in(course, ONE, given, source=given is None))
+        save(course, student, ONE, hand_in(course, ONE, given))
     return course
 
 

@@ -403,6 +403,11 @@ def try_here(grade_id: str, folder: Path | str = ".", namespace: dict[str, Any] 
     ``AssertionError`` with the test's message when the test fails. Grading does not run it:
     the grader runs the same test from outside the student's kernel.
     """
+    if not (Path(folder) / TESTS_FILE).is_file():
+        raise FileNotFoundError(
+            f"the graded tests of this exercise are in {TESTS_FILE}, beside the teacher's source notebook, "
+            f"and there is none in {Path(folder).resolve()}: the grader runs them when it grades"
+        )
     tests = load(folder)
     if grade_id not in tests:
         raise KeyError(f"{Path(folder) / TESTS_FILE} has no test for the cell {grade_id!r}")
