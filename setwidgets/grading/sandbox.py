@@ -46,6 +46,8 @@ from traitlets import Bool, Integer, List, Unicode
 from setwidgets.grading.hide import overlays
 
 GIB = 2**30
+PATH_STARTUP = Path("/tmp/ipython/profile_default/startup/00-setwidgets-path.py")
+"""IPython's start-up file in the sandbox: the working folder goes last on the module path."""
 NOT_SANDBOXED = (
     "GRADING IS NOT SANDBOXED: {why}. The students' notebooks run with all the rights of this "
     "user: they can read source/ and the gradebook, write to them, use the network and leave "
@@ -150,6 +152,12 @@ class SandboxedKernelManager(AsyncKernelManager):
         help="The kernel works in a copy of its folder up to this many bytes; a bigger one is read-only.",
     ).tag(config=True)
 
+    passed_environment = List(
+        Unicode(),
+        ["NBGRADER_EXECUTION"],
+        help="Names of the grader's environment variables the kernel gets too; everything else is left out.",
+    ).tag(config=True)
+
     hide_functions = List(
         Unicode(),
         help="Functions of the package the kernel must not have, as dotted names: it sees their modules "
@@ -194,6 +202,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         if not self._copied:
             self.log.warning("%s is too big to copy for the sandbox: the kernel sees it read-only", self._cwd)
         (self._scratch / "ipc").mkdir()
+        (self._scratch / PATH_STARTUP.name).write_text("import sys\n\nsys.path.append('')\n")
         self._overlays = []
         if self.hide_functions:
             (self._scratch / "hidden").mkdir()
@@ -244,6 +253,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             "/proc",
         ]
         args += ["--tmpfs", "/tmp"]
+        args += ["--ro-bind", str(self._scratch / PATH_STARTUP.name), str(PATH_STARTUP)]
         # The sandbox's /tmp is its own, yet the kernel's Python and this package may live there
         # (a course cloned into /tmp): those folders are shown again, read-only.
         for folder in _needed_from_tmp(cmd):
@@ -271,12 +281,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         for folder in hidden:
             if folder != self._cwd:
                 args += ["--remount-ro", folder]  # empty, and nothing can be put there
-        # Inside, the kernel's parent is the sandbox's init (PID 1), which ipykernel's parent poller
-        # takes for an orphaned kernel; parent 1 turns the poller off, and --die-with-parent ends
-        # the kernel with the grader instead.
-        args += ["--unshare-all", "--die-with-parent", "--setenv", "JPY_PARENT_PID", "1"]
-        args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "IPYTHONDIR", "/tmp/ipython"]
-        args += ["--setenv", "MPLCONFIGDIR", "/tmp/matplotlib"]
+        args += ["--unshare-all", "--die-with-parent", "--clearenv"]
+        for name, value in self.kernel_environment().items():
+            args += ["--setenv", name, value]
         limits = [
             shutil.which("prlimit") or "prlimit",
             f"--as={self.memory}",
@@ -285,6 +292,34 @@ class SandboxedKernelManager(AsyncKernelManager):
             "--",
         ]
         return [*self._become(), *args, "--", *limits, *cmd]
+
+    def kernel_environment(self) -> dict[str, str]:
+        """The kernel's whole environment: a short allow-list, never the grader's own.
+
+        The grader's environment may hold secrets (JupyterHub's API token, say) that a notebook
+        could print into its feedback; the kernel gets only what Python and IPython need, and
+        ``NBGRADER_EXECUTION``, which tells the notebooks they are being graded.
+        """
+        environment = {
+            "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/local/bin", "/usr/bin", "/bin"]),
+            "HOME": "/tmp",
+            "LANG": "C.UTF-8",
+            "TMPDIR": "/tmp",
+            "IPYTHONDIR": "/tmp/ipython",
+            "MPLCONFIGDIR": "/tmp/matplotlib",
+            # Inside, the kernel's parent is the sandbox's init (PID 1), which ipykernel's parent poller
+            # takes for an orphaned kernel; parent 1 turns the poller off, and --die-with-parent ends
+            # the kernel with the grader instead.
+            "JPY_PARENT_PID": "1",
+            # The working folder is not put first on the module path at start-up, so a file of the
+            # submission's cannot replace a module the kernel imports to start; IPython's start-up
+            # file (PATH_STARTUP) puts it last, once the kernel is up, for the answers' own modules.
+            "PYTHONSAFEPATH": "1",
+        }
+        for name in self.passed_environment:
+            if name in os.environ:
+                environment[name] = os.environ[name]
+        return environment
 
     def _hidden(self) -> list[str]:
         """The hidden folders that exist, as absolute paths, each folder before those inside it."""

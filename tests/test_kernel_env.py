@@ -1,0 +1,46 @@
+"""A grading kernel's environment and start-up path: an allow-list, and no module of the submission first."""
+
+from __future__ import annotations
+
+import os
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from setwidgets.grading.sandbox import SandboxedKernelManager, bubblewrap_problem
+
+pytestmark = pytest.mark.skipif(bubblewrap_problem() is not None, reason="the sandbox needs bubblewrap")
+
+CELLS = [
+    "import os, sys\nprint(sorted(os.environ))",
+    "print(os.environ.get('JUPYTERHUB_API_TOKEN'), os.environ.get('NBGRADER_EXECUTION'))",
+    "import helpers\nprint(helpers.ANSWER)",
+    "import json\nprint(json.dumps([1]))",
+]
+
+
+def test_the_grader_s_secrets_stay_out_and_files_beside_the_notebook_shadow_nothing_at_start(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "secret123")
+    monkeypatch.setenv("SECRET_X", "hush")
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    (tmp_path / "helpers.py").write_text("ANSWER = 42\n")
+    # A module the kernel imports while it starts, planted beside the notebook: it must not run.
+    for name in ("json", "traitlets", "zmq"):
+        (tmp_path / f"{name}.py").write_text("raise SystemExit('planted module ran')\n")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in CELLS])
+    client = NotebookClient(
+        nb,
+        timeout=60,
+        kernel_name="python3",
+        kernel_manager_class=SandboxedKernelManager,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute(env=dict(os.environ))
+    printed = ["".join(o.get("text", "") for o in cell.outputs).strip() for cell in nb.cells]
+    assert "JUPYTERHUB_API_TOKEN" not in printed[0] and "SECRET_X" not in printed[0]
+    assert printed[1] == "None autograde", "NBGRADER_EXECUTION is the one variable of the grader's passed on"
+    assert printed[2] == "42", "a helper module beside the notebook is still imported by the answers"
+    assert printed[3] == "[1]", "the standard library's json, not the planted one"
