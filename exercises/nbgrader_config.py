@@ -62,10 +62,13 @@ from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
 from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
 from setwidgets.grading.sandbox import SandboxedKernelManager  # noqa: E402
+from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
 
+# Last, the submission is made inert (setwidgets/grading/sanitize.py): the Formgrader and the feedback
+# show the autograded notebook as HTML, and a student's script must not run in those pages.
 c.Autograde.autograde_preprocessors = [
     GradingExecute if step is Execute else step for step in Autograde.autograde_preprocessors.default()
-] + [FlagSuspiciousCells]
+] + [FlagSuspiciousCells, InertOutputs]
 # nbgrader validate (yours, and the Validate buttons of the Formgrader and the Assignment List
 # when they read this file) runs nbgrader's own Execute: its kernels get the same sandbox, in a
 # copy of the notebook's folder. A student's own configuration leaves validate as nbgrader has it.
@@ -79,5 +82,11 @@ c.SandboxedKernelManager.processes = 512  # processes and threads
 # Feedback: each hidden test shows whether it passed and its failure message, not its code.
 # Set this to False to hand out the hidden tests' code in the feedback, as nbgrader does.
 HIDE_HIDDEN_TESTS_IN_FEEDBACK = True
-c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor, WrapFeedbackLines]
+c.GenerateFeedback.preprocessors = [
+    InertOutputs,  # for notebooks autograded before it ran in autograde
+    GetGrades,
+    HideHiddenTests,
+    CSSHTMLHeaderPreprocessor,
+    WrapFeedbackLines,
+]
 c.HideHiddenTests.enabled = HIDE_HIDDEN_TESTS_IN_FEEDBACK

@@ -1,0 +1,140 @@
+"""Student output made inert before a teacher's page or another student's feedback shows it.
+
+The Formgrader shows a submission as HTML in the teacher's logged-in page, and the feedback is an
+HTML page too. A notebook's outputs can carry HTML, JavaScript, SVG with event handlers, and a
+student's markdown answer can carry raw HTML: run in the teacher's page, a script could change
+every grade of the class through the Formgrader's own API. :class:`InertOutputs` runs last in
+``autograde`` (so the autograded notebook, which both pages read, is already clean) and first in
+``generate_feedback`` (for notebooks autograded before it existed):
+
+- outputs keep their plain text, and PNG, JPEG and GIF pictures whose bytes are such a picture;
+- SVG pictures (the course draws its cards as SVG) are kept when they parse and hold only drawing
+  elements and attributes: no script, no event handler, no foreign object, no link outside the
+  picture; any other SVG is dropped;
+- HTML, JavaScript, Markdown, LaTeX, widget views and every other kind of output are dropped, and
+  a line of text says which kinds were dropped where nothing else remains;
+- in the cells the student wrote, Markdown cannot start an HTML tag (``<`` is written as
+  ``&lt;``) and links to ``javascript:``, ``data:`` or ``vbscript:`` addresses lose their address;
+  attachments are dropped.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import xml.etree.ElementTree as ElementTree
+from typing import Any
+
+from nbformat import NotebookNode
+
+from setwidgets.grading.preprocessors import FeedbackStep
+
+TEXT = "text/plain"
+PICTURES = {
+    "image/png": (b"\x89PNG\r\n\x1a\n",),
+    "image/jpeg": (b"\xff\xd8\xff",),
+    "image/gif": (b"GIF87a", b"GIF89a"),
+}
+SVG = "image/svg+xml"
+
+SVG_ELEMENTS = frozenset(
+    {
+        "svg", "g", "defs", "title", "desc", "rect", "circle", "ellipse", "line", "polyline", "polygon",
+        "path", "text", "tspan", "pattern", "clipPath", "mask", "linearGradient", "radialGradient", "stop",
+        "symbol", "use", "marker", "style",
+    }
+)  # fmt: skip
+"""The SVG elements a picture may hold: shapes, groups, text, fills. No script or foreign object."""
+
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+_LINKS = ("href", "{http://www.w3.org/1999/xlink}href")
+_DANGEROUS = re.compile(
+    r"javascript:|vbscript:|data:|expression\s*\(|@import|url\(\s*['\"]?(?!#)", re.IGNORECASE
+)
+_MARKDOWN_LINK = re.compile(r"(\]\(\s*<?)\s*(?:javascript|vbscript|data):[^)\s>]*", re.IGNORECASE)
+
+
+def safe_svg(text: str) -> str | None:
+    """``text`` if it is an SVG picture with nothing active in it; else None."""
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError:
+        return None
+    for element in root.iter():
+        tag = element.tag.removeprefix(_SVG_NS) if isinstance(element.tag, str) else ""
+        if tag not in SVG_ELEMENTS:
+            return None
+        for name, value in element.attrib.items():
+            local = name.rsplit("}", 1)[-1].lower()
+            if local.startswith("on") or _DANGEROUS.search(value):
+                return None
+            if name in _LINKS and not value.startswith("#"):
+                return None
+        if tag == "style" and _DANGEROUS.search(element.text or ""):
+            return None
+    return text
+
+
+def _picture(mimetype: str, value: Any) -> bool:
+    """Whether ``value`` is base64 of a picture of this kind."""
+    if not isinstance(value, str):
+        return False
+    try:
+        data = base64.b64decode(value, validate=False)
+    except (binascii.Error, ValueError):
+        return False
+    return data.startswith(PICTURES[mimetype])
+
+
+def _safe(mimetype: str, value: Any) -> bool:
+    """Whether an output's value of this kind is plain text or a picture with nothing active."""
+    if not isinstance(value, str):
+        return False
+    if mimetype == TEXT:
+        return True
+    if mimetype in PICTURES:
+        return _picture(mimetype, value)
+    return mimetype == SVG and safe_svg(value) is not None
+
+
+def inert_output(output: NotebookNode) -> NotebookNode:
+    """The output with only plain text and safe pictures left in its data."""
+    data = output.get("data")
+    if not isinstance(data, dict):
+        return output
+    kept, dropped = {}, []
+    for mimetype, value in data.items():
+        if _safe(mimetype, value):
+            kept[mimetype] = value
+        else:
+            dropped.append(mimetype)
+    if not kept:
+        kept[TEXT] = f"[output not shown to the teacher: {', '.join(sorted(dropped))}]"
+    output["data"] = kept
+    output.pop("transient", None)
+    if "metadata" in output:
+        output["metadata"] = {}
+    return output
+
+
+def inert_markdown(source: str) -> str:
+    """A student's Markdown that can start no HTML tag and link to no script."""
+    return _MARKDOWN_LINK.sub(r"\1#", source.replace("<", "&lt;"))
+
+
+def _written_by_the_student(cell: NotebookNode) -> bool:
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("solution")) or not meta.get("locked")
+
+
+class InertOutputs(FeedbackStep):
+    """Make a submission's outputs and the student's Markdown inert (see the module's help)."""
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> tuple[NotebookNode, Any]:
+        if cell.cell_type == "code":
+            cell.outputs = [inert_output(output) for output in cell.get("outputs", [])]
+        elif cell.cell_type in ("markdown", "raw") and _written_by_the_student(cell):
+            cell.source = inert_markdown(cell.source)
+            cell.pop("attachments", None)
+        return cell, resources
