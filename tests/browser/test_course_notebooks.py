@@ -133,7 +133,7 @@ NOTEBOOKS = [
     CourseNotebook(
         "lessons/13_odds_in_a_real_game.ipynb",
         {},
-        texts=("Tally: 100000 games of standard SET", "in play a table of 12 has no SET 2.0 times as often"),
+        texts=("Tally: 100000 games of standard SET", "in play a table of 12 has no SET"),
     ),
     CourseNotebook(
         "lessons/14_caps.ipynb",
