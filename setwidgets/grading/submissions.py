@@ -1,0 +1,97 @@
+"""Submissions taken as regular files only: no symbolic link is ever followed for a student.
+
+nbgrader copies a student's files as the teacher, outside the grading sandbox. A symbolic link
+placed in a submission, or in the exchange's inbound folder before ``collect``, would then hand
+over what it points to: ``source/`` (solutions and hidden tests) or ``gradebook.db``, copied
+into the student's folder, where the grading kernel reads them. Here:
+
+- :class:`SafeCollect` (``c.ExchangeFactory.collect``) copies a submission from the exchange
+  regular file by regular file: a link is left behind with a warning that names the student,
+  and a submission that is itself a link is not collected;
+- :class:`RefuseLinks` (first of ``c.Autograde.sanitize_preprocessors``) removes from the
+  autograded folder whatever nbgrader copied from a link in ``submitted/``, with a warning, and
+  refuses a notebook that is itself a link: that student's notebook is not graded, and the
+  others are.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from nbformat import NotebookNode
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.exchange.default.collect import ExchangeCollect
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+
+class LinkRefused(Exception):
+    """A student's notebook is a symbolic link: it is not graded."""
+
+
+def links_in(folder: str | Path) -> list[Path]:
+    """The symbolic links in ``folder`` and below (never followed), and ``folder`` itself if it is one."""
+    folder = Path(folder)
+    if folder.is_symlink():
+        return [folder]
+    found = []
+    for parent, folders, files in os.walk(folder):
+        for name in folders + files:
+            path = Path(parent, name)
+            if path.is_symlink():
+                found.append(path)
+    return sorted(found)
+
+
+def copy_regular(source: str | Path, target: str | Path) -> list[Path]:
+    """Copy the folder ``source`` to ``target``, regular files and folders only; the links left out."""
+    left_out = links_in(source)
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return {name for name in names if os.path.islink(os.path.join(folder, name))}
+
+    shutil.copytree(source, target, symlinks=True, ignore=ignore)
+    return left_out
+
+
+class SafeCollect(ExchangeCollect):
+    """nbgrader's collect, copying regular files only (see the module's help)."""
+
+    def do_copy(self, src: str, dest: str, log: Any = None) -> None:
+        student = Path(src).name.split("+")[0]
+        if os.path.islink(src):
+            self.log.warning("%s: the submission %s is a symbolic link; it is not collected", student, src)
+            return
+        for link in copy_regular(src, dest):
+            self.log.warning(
+                "%s: %s in the submission is a symbolic link; it was left out (links are never followed)",
+                student,
+                link.relative_to(src),
+            )
+
+
+class RefuseLinks(NbGraderPreprocessor):
+    """Undo what nbgrader copied from symbolic links in a submission; refuse a linked notebook."""
+
+    def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
+        info = resources["nbgrader"]
+        coursedir = CourseDirectory(config=self.config)
+        student, assignment = info["student"], info["assignment"]
+        submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+        autograded = Path(coursedir.format_path(coursedir.autograded_directory, student, assignment))
+        for link in links_in(submitted):
+            copied = autograded / link.relative_to(submitted)
+            if copied.is_file() or copied.is_symlink():
+                copied.unlink()
+            self.log.warning(
+                "%s: %s in the submission is a symbolic link; it was left out (links are never followed)",
+                student,
+                link.relative_to(submitted),
+            )
+        if (submitted / f"{info['notebook']}.ipynb").is_symlink():
+            raise LinkRefused(
+                f"{student}: the notebook {info['notebook']}.ipynb is a symbolic link; it is not graded"
+            )
+        return nb, resources

@@ -1,0 +1,113 @@
+"""Submissions are regular files: a symbolic link a student hands in is never followed.
+
+Through the real ``nbgrader collect`` and ``autograde`` on a temporary copy of exercise 1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from datetime import datetime
+
+import nbformat
+import pytest
+from test_nbgrader import BIN, EXERCISES, answers_of, grades, hand_in, nbgrader, save
+
+from setwidgets.grading.submissions import copy_regular, links_in
+
+pytestmark = pytest.mark.nbgrader
+ONE = "01_magic_rule"
+
+
+def test_copy_regular_leaves_links_out(tmp_path):
+    source = tmp_path / "submission"
+    (source / "sub").mkdir(parents=True)
+    (source / "answer.txt").write_text("mine")
+    (tmp_path / "secret.txt").write_text("solutions")
+    (source / "steal.txt").symlink_to(tmp_path / "secret.txt")
+    (source / "sub" / "folder").symlink_to(tmp_path)
+    assert sorted(p.name for p in links_in(source)) == ["folder", "steal.txt"]
+    left_out = copy_regular(source, tmp_path / "copy")
+    assert sorted(p.name for p in left_out) == ["folder", "steal.txt"]
+    assert (tmp_path / "copy" / "answer.txt").read_text() == "mine"
+    assert (
+        not (tmp_path / "copy" / "steal.txt").exists() and not (tmp_path / "copy" / "sub" / "folder").exists()
+    )
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    course = tmp_path_factory.mktemp("links")
+    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
+    nbgrader(course, "generate_assignment", ONE)
+    for student in ("solver", "linker", "mirror"):
+        nbgrader(course, "db", "student", "add", student)
+    answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
+    for student in ("solver", "linker"):
+        save(course, student, ONE, hand_in(course, ONE, answers))
+    linker = course / "submitted" / "linker" / ONE
+    (linker / "gradebook.db").symlink_to("../../../gradebook.db")
+    (linker / "tests.py").symlink_to(f"../../../source/{ONE}/hidden_tests.py")
+    mirror = course / "submitted" / "mirror" / ONE
+    mirror.mkdir(parents=True)
+    (mirror / "magic_rule.ipynb").symlink_to(f"../../../source/{ONE}/magic_rule.ipynb")
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), "autograde", ONE],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    (course / "autograde.log").write_text(result.stderr)
+    return course
+
+
+def test_links_in_a_submission_are_not_copied_for_grading_and_the_log_names_the_student(course):
+    autograded = course / "autograded" / "linker" / ONE
+    assert (autograded / "magic_rule.ipynb").is_file()
+    assert not (autograded / "gradebook.db").exists() and not (autograded / "tests.py").exists()
+    log = (course / "autograde.log").read_text()
+    assert "linker: gradebook.db in the submission is a symbolic link" in log
+    assert sum(grades(course, ONE, "linker").values()) == 10, "the student's own work is graded"
+
+
+def test_a_notebook_that_is_a_link_is_not_graded_and_the_others_are(course):
+    log = (course / "autograde.log").read_text()
+    assert "mirror: the notebook magic_rule.ipynb is a symbolic link; it is not graded" in log
+    assert not (course / "autograded" / "mirror" / ONE / "magic_rule.ipynb").exists()
+    assert sum(grades(course, ONE, "solver").values()) == 10
+
+
+def test_collect_leaves_links_in_the_exchange_behind(tmp_path):
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
+    exchange = tmp_path / "exchange"
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", SETWIDGETS_EXCHANGE=str(exchange))
+
+    def run(*args):
+        result = subprocess.run(
+            [str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stderr
+
+    run("generate_assignment", ONE)
+    run("db", "student", "add", "ana")
+    stamp = datetime.now().strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    inbound = exchange / "setwidgets" / "inbound" / f"ana+{ONE}+{stamp}+abcdef"
+    inbound.mkdir(parents=True, mode=0o777)
+    shutil.copy(course / "release" / ONE / "magic_rule.ipynb", inbound)
+    (inbound / "timestamp.txt").write_text(stamp)
+    (inbound / "solutions.ipynb").symlink_to(course / "source" / ONE / "magic_rule.ipynb")
+    (inbound / "grades.db").symlink_to(course / "gradebook.db")
+    said = run("collect", ONE)
+    submitted = course / "submitted" / "ana" / ONE
+    assert (submitted / "magic_rule.ipynb").is_file()
+    assert not (submitted / "solutions.ipynb").exists() and not (submitted / "grades.db").exists()
+    assert "ana: solutions.ipynb in the submission is a symbolic link; it was left out" in said
