@@ -16,6 +16,7 @@ from test_nbgrader import EXERCISES, answers_of, cell, grades, hand_in, nbgrader
 
 from setwidgets import full_deck
 from setwidgets.draw import cards_svg
+from setwidgets.grading.preprocessors import locked
 from setwidgets.grading.sanitize import InertOutputs, inert_markdown, inert_output, safe_svg
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 20).decode()
@@ -70,16 +71,20 @@ def test_a_student_s_markdown_starts_no_tag_and_links_to_no_script():
     assert "<" not in said and "javascript:" not in said and "(https://example.org)" in said
 
 
-def test_locked_cells_of_the_teacher_keep_their_markdown():
+def test_locked_cells_of_the_teacher_keep_their_markdown_and_a_student_s_lock_counts_for_nothing():
+    marks = [
+        {"locked": True, "grade_id": "intro"},  # the teacher's
+        {"solution": True, "grade_id": "answer"},
+        {},  # a cell the student added
+        {"solution": True, "locked": True, "grade_id": "answer2"},  # an answer the student marked locked
+        {"locked": True},  # a cell the student added and marked locked, without a grade id
+    ]
     nb = nbformat.v4.new_notebook(
-        cells=[
-            nbformat.v4.new_markdown_cell("<b>teacher</b>", metadata={"nbgrader": {"locked": True}}),
-            nbformat.v4.new_markdown_cell("<b>student</b>", metadata={"nbgrader": {"solution": True}}),
-            nbformat.v4.new_markdown_cell("<b>added</b>"),
-        ]
+        cells=[nbformat.v4.new_markdown_cell("<b>x</b>", metadata={"nbgrader": m}) for m in marks]
     )
+    assert [locked(c) for c in nb.cells] == [True, False, False, False, False]
     nb, _ = InertOutputs().preprocess(nb, {})
-    assert [c.source for c in nb.cells] == ["<b>teacher</b>", "&lt;b>student&lt;/b>", "&lt;b>added&lt;/b>"]
+    assert [c.source for c in nb.cells] == ["<b>x</b>"] + ["&lt;b>x&lt;/b>"] * 4
 
 
 SCRIPTED = """

@@ -65,7 +65,7 @@ class GradingExecute(Execute):
         self._watched: dict[int, list[str]] = {}
         self._judged = self._judged_tests(resources)
         self._written = defined_functions(
-            c.source for c in nb.cells if c.cell_type == "code" and not _locked(c)
+            c.source for c in nb.cells if c.cell_type == "code" and not locked(c)
         )
         if self.watch_calls:
             functions = defined_functions(_solution_sources(nb) + _release_sources(resources))
@@ -74,7 +74,7 @@ class GradingExecute(Execute):
                 for index, names in watched_tests(nb, functions).items()
                 if _nbgrader(nb.cells[index]).get("grade_id") not in self._judged
             }
-            self._student = [c.source for c in nb.cells if c.cell_type == "code" and not _locked(c)]
+            self._student = [c.source for c in nb.cells if c.cell_type == "code" and not locked(c)]
         return super().preprocess(nb, resources, km)
 
     def create_kernel_manager(self) -> Any:
@@ -277,8 +277,14 @@ def _nbgrader(cell: NotebookNode) -> dict:
     return cell.get("metadata", {}).get("nbgrader", {})
 
 
-def _locked(cell: NotebookNode) -> bool:
-    return bool(_nbgrader(cell).get("locked"))
+def locked(cell: NotebookNode) -> bool:
+    """Whether a cell is the teacher's, locked: a student's own mark of ``locked`` does not count.
+
+    nbgrader ignores ``locked`` on an answer cell, and drops the grade id of a cell the gradebook
+    does not know; a cell marked locked that is an answer cell, or has no grade id, is the student's.
+    """
+    meta = _nbgrader(cell)
+    return bool(meta.get("locked")) and not meta.get("solution") and bool(meta.get("grade_id"))
 
 
 def _solution_sources(nb: NotebookNode) -> list[str]:

@@ -47,7 +47,7 @@ from traitlets import Bool
 
 from setwidgets import _words
 from setwidgets.grading.judge import JUDGED
-from setwidgets.grading.preprocessors import STOPPED, WATCHED
+from setwidgets.grading.preprocessors import STOPPED, WATCHED, locked
 
 REFERENCES = frozenset(
     {
@@ -147,7 +147,7 @@ def _nbgrader(cell: NotebookNode) -> dict:
 def student_cells(nb: NotebookNode) -> Iterator[tuple[int, NotebookNode]]:
     """The code cells a student wrote: answer cells and cells of their own (locked cells are the grader's)."""
     for index, cell in enumerate(nb.cells):
-        if cell.cell_type == "code" and not _nbgrader(cell).get("locked"):
+        if cell.cell_type == "code" and not locked(cell):
             yield index, cell
 
 
@@ -254,7 +254,7 @@ def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> 
         if cell.cell_type != "code":
             continue
         reasons = output_reasons(cell) + watch_reasons(cell)
-        if not _nbgrader(cell).get("locked"):
+        if not locked(cell):
             reasons = code_reasons(cell.source) + reasons
         if reasons:
             name = _nbgrader(cell).get("grade_id") or f"cell {index + 1}"

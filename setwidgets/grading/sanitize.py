@@ -28,7 +28,7 @@ from typing import Any
 
 from nbformat import NotebookNode
 
-from setwidgets.grading.preprocessors import FeedbackStep
+from setwidgets.grading.preprocessors import FeedbackStep, locked
 
 TEXT = "text/plain"
 PICTURES = {
@@ -123,18 +123,13 @@ def inert_markdown(source: str) -> str:
     return _MARKDOWN_LINK.sub(r"\1#", source.replace("<", "&lt;"))
 
 
-def _written_by_the_student(cell: NotebookNode) -> bool:
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return bool(meta.get("solution")) or not meta.get("locked")
-
-
 class InertOutputs(FeedbackStep):
     """Make a submission's outputs and the student's Markdown inert (see the module's help)."""
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> tuple[NotebookNode, Any]:
         if cell.cell_type == "code":
             cell.outputs = [inert_output(output) for output in cell.get("outputs", [])]
-        elif cell.cell_type in ("markdown", "raw") and _written_by_the_student(cell):
+        elif cell.cell_type in ("markdown", "raw") and not locked(cell):
             cell.source = inert_markdown(cell.source)
             cell.pop("attachments", None)
         return cell, resources
