@@ -63,14 +63,19 @@ from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, Wr
 from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
 from setwidgets.grading.sandbox import SandboxedKernelManager  # noqa: E402
 from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
-from setwidgets.grading.submissions import RefuseLinks, SafeCollect  # noqa: E402
+from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect  # noqa: E402
 
 # Last, the submission is made inert (setwidgets/grading/sanitize.py): the Formgrader and the feedback
 # show the autograded notebook as HTML, and a student's script must not run in those pages.
 # Submissions are taken as regular files only (setwidgets/grading/submissions.py): nbgrader copies
-# them as you, outside the sandbox, and a symbolic link would hand over what it points to.
+# them as you, outside the sandbox, and a symbolic link would hand over what it points to. Then each
+# cell's nbgrader metadata is restored from the gradebook, before nbgrader checks it.
 c.ExchangeFactory.collect = SafeCollect
-c.Autograde.sanitize_preprocessors = [RefuseLinks, *Autograde.sanitize_preprocessors.default()]
+c.Autograde.sanitize_preprocessors = [
+    RefuseLinks,
+    RestoreMetadata,
+    *Autograde.sanitize_preprocessors.default(),
+]
 c.Autograde.autograde_preprocessors = [
     GradingExecute if step is Execute else step for step in Autograde.autograde_preprocessors.default()
 ] + [FlagSuspiciousCells, InertOutputs]

@@ -111,3 +111,55 @@ def test_collect_leaves_links_in_the_exchange_behind(tmp_path):
     assert (submitted / "magic_rule.ipynb").is_file()
     assert not (submitted / "solutions.ipynb").exists() and not (submitted / "grades.db").exists()
     assert "ana: solutions.ipynb in the submission is a symbolic link; it was left out" in said
+
+
+def _broken(nb: dict, how: str) -> str:
+    """The notebook ``nb`` (JSON) broken in one way, as text."""
+    import copy
+    import json
+
+    cells = nb["cells"]
+    by_id = {c["metadata"].get("nbgrader", {}).get("grade_id"): c for c in cells}
+    if how == "duplicated":
+        cells.append(copy.deepcopy(by_id["test_is_set_visible"]))
+    elif how == "schema":
+        fake = {"schema_version": 99, "grade": True, "grade_id": "x", "points": 50}
+        cells[3]["metadata"]["nbgrader"] = fake
+    elif how == "locked":
+        by_id["is_set_answer"]["metadata"]["nbgrader"]["locked"] = True
+        by_id["is_set_answer"]["source"] = "from setwidgets import is_set"
+    elif how == "json":
+        return "{not json"
+    return json.dumps(nb)
+
+
+@pytest.mark.parametrize("how", ["duplicated", "schema", "locked", "json"])
+def test_one_broken_notebook_costs_its_student_alone(tmp_path, how):
+    import json
+
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
+    nbgrader(course, "generate_assignment", ONE)
+    answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
+    for student in ("ana", "ben", "cy"):
+        nbgrader(course, "db", "student", "add", student)
+        save(course, student, ONE, hand_in(course, ONE, answers))
+    path = course / "submitted" / "ben" / ONE / "magic_rule.ipynb"
+    path.write_text(_broken(json.loads(path.read_text()), how))
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    command = [str(BIN / "nbgrader"), "autograde", ONE]
+    result = subprocess.run(command, cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    assert sum(grades(course, ONE, "ana").values()) == 10 and sum(grades(course, ONE, "cy").values()) == 10
+    if how in ("duplicated", "schema"):
+        # Ben's answers are right; his metadata is the gradebook's again: he scores what he earned.
+        assert sum(grades(course, ONE, "ben").values()) == 10
+        assert "ben: cell" in result.stderr and "counts as the student's" in result.stderr
+    elif how == "locked":
+        # The package's is_set, in an answer cell marked locked: absent while grading, and flagged.
+        assert grades(course, ONE, "ben")["test_is_set_hidden"] == 0
+        assert "ben  magic_rule  is_set_answer  uses the package's reference functions" in result.stderr
+    else:
+        assert "There was an error processing assignment" in result.stderr
+        assert "submitted/ben" in result.stderr

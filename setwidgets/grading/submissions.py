@@ -95,3 +95,55 @@ class RefuseLinks(NbGraderPreprocessor):
                 f"{student}: the notebook {info['notebook']}.ipynb is a symbolic link; it is not graded"
             )
         return nb, resources
+
+
+class RestoreMetadata(NbGraderPreprocessor):
+    """Each cell's nbgrader metadata as the gradebook has it, whatever the student's copy says.
+
+    Runs before nbgrader's own checks in ``autograde``: a cell whose grade id the gradebook does not
+    know (a cell the student added, or a pasted test cell) and a second cell with the same grade id
+    lose their nbgrader metadata; every other cell gets its points, its kind (answer, test, task),
+    its lock and the schema version back from the source. So a student can neither add, duplicate,
+    lock, re-point nor re-version a grade cell, and one notebook's broken metadata stops no one else.
+    """
+
+    def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
+        from nbgrader.api import Gradebook
+
+        info = resources["nbgrader"]
+        with Gradebook(info["db_url"]) as gradebook:
+            notebook = gradebook.find_notebook(info["notebook"], info["assignment"])
+            sources = {cell.name: (cell.locked, cell.checksum) for cell in notebook.source_cells}
+            points = {cell.name: cell.max_score for cell in notebook.grade_cells}
+            answers = {cell.name for cell in notebook.solution_cells}
+            tasks = {cell.name: cell.max_score for cell in notebook.task_cells}
+        seen: set[str] = set()
+        for index, cell in enumerate(nb.cells):
+            meta = cell.get("metadata", {}).get("nbgrader")
+            if meta is None:
+                continue
+            grade_id = meta.get("grade_id") if isinstance(meta, dict) else None
+            if grade_id not in sources or grade_id in seen:
+                del cell.metadata["nbgrader"]
+                self.log.warning(
+                    "%s: cell %d claims to be the course's cell %r; it is not, and counts as the student's",
+                    info["student"],
+                    index + 1,
+                    grade_id,
+                )
+                continue
+            seen.add(grade_id)
+            locked, checksum = sources[grade_id]
+            restored = {
+                "schema_version": 3,
+                "grade_id": grade_id,
+                "locked": locked,
+                "solution": grade_id in answers,
+                "grade": grade_id in points,
+                "task": grade_id in tasks,
+                "checksum": checksum,
+            }
+            if grade_id in points or grade_id in tasks:
+                restored["points"] = points.get(grade_id, tasks.get(grade_id))
+            cell.metadata["nbgrader"] = restored
+        return nb, resources
