@@ -315,3 +315,12 @@ def test_a_python_under_tmp_is_shown_again_inside_the_sandbox(tmp_path, monkeypa
     assert all(Path(folder).resolve().is_relative_to(Path("/tmp").resolve()) for folder in needed)
     outside = sandbox._needed_from_tmp(["/usr/bin/python3"])
     assert "/usr/bin" not in outside
+
+
+def test_timing_magics_around_honest_code_raise_no_flag_and_the_code_they_time_is_scanned():
+    from setwidgets.grading.report import code_reasons
+
+    assert code_reasons("%%time\ndef is_set(a, b, c):\n    return len({a, b, c}) == 3") == []
+    assert code_reasons("%timeit -n 3 -r2 sorted([3, 1, 2])") == []
+    assert code_reasons("%time import subprocess") == ["reaches files, processes or the system (subprocess)"]
+    assert code_reasons("%%bash\nls") == ["runs shell or magic lines (%%bash)"]

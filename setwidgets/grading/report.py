@@ -151,13 +151,24 @@ def student_cells(nb: NotebookNode) -> Iterator[tuple[int, NotebookNode]]:
             yield index, cell
 
 
+TIMING = re.compile(r"^(\s*)%%?(?:time|timeit)\b(?:\s+-[a-zA-Z]+(?:\s*\d+)?)*\s*")
+"""IPython's timing magics, which run the code they are given and change nothing else."""
+
+
+def _untimed(line: str) -> str:
+    """The line without a leading ``%time``/``%%timeit``: the code it times is scanned like any other."""
+    match = TIMING.match(line)
+    return line if match is None else match.group(1) + line[match.end() :]
+
+
 def code_reasons(source: str) -> list[str]:
     """Why this code deserves a look, or an empty list for code the exercises could need."""
     reasons: list[str] = []
-    shell = [line.strip() for line in source.splitlines() if line.lstrip().startswith(("!", "%"))]
+    lines = [_untimed(line) for line in source.splitlines()]
+    shell = [line.strip() for line in lines if line.lstrip().startswith(("!", "%"))]
     if shell:
         reasons.append(f"runs shell or magic lines ({_short(shell[0])})")
-    text = "\n".join("pass" if line.lstrip().startswith(("!", "%")) else line for line in source.splitlines())
+    text = "\n".join("pass" if line.lstrip().startswith(("!", "%")) else line for line in lines)
     try:
         tree = ast.parse(text)
     except SyntaxError:
