@@ -44,3 +44,25 @@ def test_the_grader_s_secrets_stay_out_and_files_beside_the_notebook_shadow_noth
     assert printed[1] == "None autograde", "NBGRADER_EXECUTION is the one variable of the grader's passed on"
     assert printed[2] == "42", "a helper module beside the notebook is still imported by the answers"
     assert printed[3] == "[1]", "the standard library's json, not the planted one"
+
+
+def test_the_kernel_s_tmp_is_sized_so_that_filling_it_fails_inside(tmp_path):
+    code = (
+        "try:\n"
+        "    with open('/tmp/big', 'wb') as f:\n"
+        "        for _ in range(400):\n"
+        "            f.write(b'x' * 2**20)\n"
+        "    print('wrote 400 MiB')\n"
+        "except OSError as error:\n"
+        "    print('refused:', error.strerror)"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    client = NotebookClient(
+        nb,
+        timeout=60,
+        kernel_name="python3",
+        kernel_manager_class=SandboxedKernelManager,
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()
+    assert nb.cells[0].outputs[0]["text"].strip() == "refused: No space left on device"

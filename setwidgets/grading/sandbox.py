@@ -152,6 +152,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         help="The kernel works in a copy of its folder up to this many bytes; a bigger one is read-only.",
     ).tag(config=True)
 
+    tmp_bytes = Integer(256 * 2**20, help="The size of the kernel's own /tmp, in bytes.").tag(config=True)
+
     passed_environment = List(
         Unicode(),
         ["NBGRADER_EXECUTION"],
@@ -252,7 +254,8 @@ class SandboxedKernelManager(AsyncKernelManager):
             "--proc",
             "/proc",
         ]
-        args += ["--tmpfs", "/tmp"]
+        # A sized /tmp: what a notebook writes there cannot fill the grading machine's memory.
+        args += ["--size", str(self.tmp_bytes), "--tmpfs", "/tmp"]
         args += ["--ro-bind", str(self._scratch / PATH_STARTUP.name), str(PATH_STARTUP)]
         # The sandbox's /tmp is its own, yet the kernel's Python and this package may live there
         # (a course cloned into /tmp): those folders are shown again, read-only.
