@@ -66,3 +66,19 @@ def test_the_kernel_s_tmp_is_sized_so_that_filling_it_fails_inside(tmp_path):
     )
     client.execute()
     assert nb.cells[0].outputs[0]["text"].strip() == "refused: No space left on device"
+
+
+def test_a_cell_s_output_is_kept_up_to_its_limit_and_the_rest_left_out_with_a_note(tmp_path):
+    from setwidgets.grading.preprocessors import GradingExecute
+
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell("for _ in range(50):\n    print('x' * 100_000)"),
+            nbformat.v4.new_code_cell("print('next cell')"),
+        ]
+    )
+    step = GradingExecute(timeout=60, kernel_name="python3", output_bytes=1_000_000, watch_calls=False)
+    step.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    first = "".join(o.get("text", "") for o in nb.cells[0].outputs)
+    assert len(first) < 1_200_000 and first.endswith("left out: more than 1,000,000 bytes]\n")
+    assert nb.cells[1].outputs[0]["text"] == "next cell\n"

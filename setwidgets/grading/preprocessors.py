@@ -28,7 +28,7 @@ from nbclient.util import run_sync
 from nbconvert.utils.base import NbConvertBase
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
-from traitlets import Bool, List, Unicode
+from traitlets import Bool, Integer, List, Unicode
 
 from setwidgets.grading.judge import JUDGED, MAX_REPLY, NoAnswer, TestFunction, Tests, judge, load
 from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
@@ -56,9 +56,30 @@ class GradingExecute(Execute):
         True, help="Note, for each graded test cell, whether any of the student's code ran in it."
     ).tag(config=True)
 
+    output_bytes = Integer(
+        2 * 2**20, help="The most bytes of output a cell keeps; what comes after is left out, with a note."
+    ).tag(config=True)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
         super().__init__(*args, **kwargs)
+        self._output_sizes: dict[int, int] = {}
+
+    def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> Any:
+        """Keep a cell's output up to ``output_bytes``; one line then says the rest was left out.
+
+        A notebook that prints hundreds of megabytes would otherwise be stored, exported and shown
+        whole (a 200 MB line made a 210 MB notebook and a grader of 1.1 GB).
+        """
+        size = len(json.dumps(msg.get("content", {}), default=str))
+        used = self._output_sizes.get(cell_index, 0)
+        self._output_sizes[cell_index] = used + size
+        if used + size <= self.output_bytes:
+            return super().output(outs, msg, display_id, cell_index)
+        if used <= self.output_bytes:
+            note = f"[the rest of this cell's output was left out: more than {self.output_bytes:,} bytes]\n"
+            outs.append(NotebookNode(output_type="stream", name="stdout", text=note))
+        return None
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
         self._ran: list[int] = []  # cells that ran to their end, in order: what a fresh kernel needs
