@@ -3,6 +3,14 @@
 This package is for the teacher's side and uses nbgrader and jupyter_client; the core of
 setwidgets never imports it. ``exercises/nbgrader_config.py`` puts it to work:
 
+- :mod:`setwidgets.grading.judge` and :mod:`setwidgets.grading.compute`: graded tests judged
+  outside the student's kernel, which only computes the answers (each exercise's tests live in
+  ``source/<assignment>/hidden_tests.py``);
+- :mod:`setwidgets.grading.hide`: the package's own answers to an exercise, absent from its
+  grading kernel;
+- :mod:`setwidgets.grading.submissions`: submissions taken as regular files, their nbgrader
+  metadata restored from the gradebook;
+- :mod:`setwidgets.grading.sanitize`: outputs made inert before a teacher's page shows them;
 - :mod:`setwidgets.grading.sandbox`: grading kernels run in a bubblewrap sandbox;
 - :mod:`setwidgets.grading.preprocessors`: a cell that kills the kernel fails on its own, and
   the feedback shows whether each hidden test passed and why not, without its code;
