@@ -12,6 +12,21 @@ from setwidgets.grading.sandbox import SandboxedKernelManager, bubblewrap_proble
 
 pytestmark = pytest.mark.skipif(bubblewrap_problem() is not None, reason="the sandbox needs bubblewrap")
 
+
+def run_sandboxed(cells: list[str], folder) -> nbformat.NotebookNode:
+    """A notebook of these cells, run in a sandboxed kernel working in ``folder``."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    client = NotebookClient(
+        nb,
+        timeout=60,
+        kernel_name="python3",
+        kernel_manager_class=SandboxedKernelManager,
+        resources={"metadata": {"path": str(folder)}},
+    )
+    client.execute(env=dict(os.environ))
+    return nb
+
+
 CELLS = [
     "import os, sys\nprint(sorted(os.environ))",
     "print(os.environ.get('JUPYTERHUB_API_TOKEN'), os.environ.get('NBGRADER_EXECUTION'))",
@@ -30,15 +45,7 @@ def test_the_grader_s_secrets_stay_out_and_files_beside_the_notebook_shadow_noth
     # A module the kernel imports while it starts, planted beside the notebook: it must not run.
     for name in ("json", "traitlets", "zmq"):
         (tmp_path / f"{name}.py").write_text("raise SystemExit('planted module ran')\n")
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in CELLS])
-    client = NotebookClient(
-        nb,
-        timeout=60,
-        kernel_name="python3",
-        kernel_manager_class=SandboxedKernelManager,
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
-    client.execute(env=dict(os.environ))
+    nb = run_sandboxed(CELLS, tmp_path)
     printed = ["".join(o.get("text", "") for o in cell.outputs).strip() for cell in nb.cells]
     assert "JUPYTERHUB_API_TOKEN" not in printed[0] and "SECRET_X" not in printed[0]
     assert printed[1] == "None autograde", "NBGRADER_EXECUTION is the one variable of the grader's passed on"
@@ -56,15 +63,7 @@ def test_the_kernel_s_tmp_is_sized_so_that_filling_it_fails_inside(tmp_path):
         "except OSError as error:\n"
         "    print('refused:', error.strerror)"
     )
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
-    client = NotebookClient(
-        nb,
-        timeout=60,
-        kernel_name="python3",
-        kernel_manager_class=SandboxedKernelManager,
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
-    client.execute()
+    nb = run_sandboxed([code], tmp_path)
     assert nb.cells[0].outputs[0]["text"].strip() == "refused: No space left on device"
 
 
