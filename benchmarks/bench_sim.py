@@ -41,6 +41,8 @@ import time
 from functools import partial
 from pathlib import Path
 
+import numpy as np
+
 from setwidgets import Game, first_set, sim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,9 +103,15 @@ def classic_check(tables: list, count: int) -> None:
         classic_find_set(tables[i % len(tables)])
 
 
-def engine_dealt(seed: int, size: int, count: int) -> None:
-    """Deal ``count`` random tables of ``size`` cards and check each for a SET: both timed."""
-    sim.has_set_many(sim.deal_tables(count, size, seed=seed))
+def engine_dealt(seed: int, size: int, count: int, chunk: int = 250_000) -> None:
+    """Deal ``count`` random tables of ``size`` cards and check each for a SET: both timed.
+
+    In chunks, as a simulation of millions of tables would run: the C program deals and checks one
+    table at a time, and tens of millions of tables at once would measure the memory instead.
+    """
+    rng = np.random.default_rng(seed)
+    for start in range(0, count, chunk):
+        sim.has_set_many(sim.deal_tables(min(chunk, count - start), size, seed=rng))
 
 
 def engine_check(tables, rounds: int) -> int:
