@@ -563,7 +563,7 @@ CHEATS = {
     ],
     ("06_probability", "wrapper"): [
         f"setwidgets.sim.count_sets_many {HIDDEN}",
-        "for four seeds: the seed should decide the tables",
+        "for 6 seeds: the seed should decide the tables",
         f"setwidgets.sim.wilson {HIDDEN}",
     ],
     ("07_caps", "wrapper"): [
