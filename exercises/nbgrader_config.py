@@ -61,7 +61,7 @@ from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
 from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
 from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
-from setwidgets.grading.sandbox import SandboxedKernelManager  # noqa: E402
+from setwidgets.grading.sandbox import SandboxedKernelManager, preflight  # noqa: E402
 from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
 from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect  # noqa: E402
 
@@ -88,6 +88,11 @@ c.SandboxedKernelManager.hidden = [str(COURSE_ROOT), c.Exchange.root]
 c.SandboxedKernelManager.memory = 2 * 2**30  # bytes of address space per notebook
 c.SandboxedKernelManager.cpu_seconds = 600  # CPU seconds per kernel
 c.SandboxedKernelManager.processes = 512  # processes and threads
+c.SandboxedKernelManager.memory_total = 4 * 2**30  # bytes of all a notebook's processes together (as root)
+c.GradingExecute.notebook_seconds = 300  # for a whole notebook; then its remaining tests score 0
+# Grading as root, kernels run as 'nobody': if nobody cannot start this Python, autograde stops
+# before the first submission and says what to change, instead of a dead kernel per student.
+c.Autograde.pre_convert_hook = preflight
 
 # Feedback: each hidden test shows whether it passed and its failure message, not its code.
 # Set this to False to hand out the hidden tests' code in the feedback, as nbgrader does.

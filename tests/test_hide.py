@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import py_compile
 
 import nbformat
 import pytest
@@ -58,11 +59,17 @@ CELLS = [
     "importlib.reload(setwidgets.rules)\ntry:\n    setwidgets.rules.is_set(a, b, third_card(a, b))\n"
     "except Exception as error:\n    print(type(error).__name__)",
     "print('return True' in inspect.getsource(setwidgets.rules.is_set))",
+    # The compiled copy beside the module still held the function's code: it reads as empty.
+    "import os\ncached = importlib.util.cache_from_source(setwidgets.rules.__file__)\n"
+    "print(len(open(cached, 'rb').read()) if os.path.exists(cached) else 'no cache')",
 ]
 
 
 @pytest.mark.skipif(bubblewrap_problem() is not None, reason="the sandbox needs bubblewrap")
 def test_in_the_sandbox_the_function_is_gone_even_after_a_reload_and_the_rest_works(tmp_path):
+    import setwidgets.rules
+
+    py_compile.compile(setwidgets.rules.__file__, doraise=True)
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in CELLS])
     config = Config()
     config.SandboxedKernelManager.hide_functions = ["setwidgets.rules.is_set"]
@@ -76,4 +83,4 @@ def test_in_the_sandbox_the_function_is_gone_even_after_a_reload_and_the_rest_wo
     )
     client.execute()
     printed = [("".join(o.get("text", "") for o in cell.outputs)).strip() for cell in nb.cells]
-    assert printed[2:] == ["3RSO", "ReferenceHidden", "ReferenceHidden", "False"]
+    assert printed[2:] == ["3RSO", "ReferenceHidden", "ReferenceHidden", "False", "0"]

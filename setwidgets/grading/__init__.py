@@ -11,9 +11,12 @@ setwidgets never imports it. ``exercises/nbgrader_config.py`` puts it to work:
 - :mod:`setwidgets.grading.submissions`: submissions taken as regular files, their nbgrader
   metadata restored from the gradebook;
 - :mod:`setwidgets.grading.sanitize`: outputs made inert before a teacher's page shows them;
-- :mod:`setwidgets.grading.sandbox`: grading kernels run in a bubblewrap sandbox;
-- :mod:`setwidgets.grading.preprocessors`: a cell that kills the kernel fails on its own, and
-  the feedback shows whether each hidden test passed and why not, without its code;
+- :mod:`setwidgets.grading.sandbox`: grading kernels run in a bubblewrap sandbox, and
+  ``autograde`` stops at once when no kernel could start there;
+- :mod:`setwidgets.grading.cgroup`: the memory of all a grading kernel's processes together;
+- :mod:`setwidgets.grading.preprocessors`: a cell that kills the kernel fails on its own, a
+  notebook has a time budget, and the feedback shows whether each hidden test passed and why
+  not, without its code;
 - :mod:`setwidgets.grading.watch`: the kernel's side of a question autograde asks around each
   test: did any of the student's code run in it?
 - :mod:`setwidgets.grading.report`: the submissions a teacher should look at, cell by cell.

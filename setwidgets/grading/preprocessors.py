@@ -18,8 +18,10 @@ from __future__ import annotations
 import ast
 import copy
 import json
+import math
 import re
 import secrets
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -42,6 +44,16 @@ FAILED = "TestFailed"
 STOPPED = "GraderStoppedThisCell"
 """The ``ename`` of the error a cell gets when it killed the kernel or ignored the interrupt."""
 
+OUT_OF_TIME = "NotebookOutOfTime"
+"""The ``ename`` of the error each graded cell gets once its notebook has used up its grading time."""
+
+_LATE = (
+    "this notebook used up the {seconds:g} s of grading time a whole notebook gets, before this "
+    "cell could run: it was not run and scores nothing. Make the cells before it faster."
+)
+
+_SPENT = "the notebook used up the {seconds:g} s of grading time it gets while your function ran"
+
 _KILLED = (
     "this cell stopped the kernel that graded it ({why}). This cell scores nothing; the grader "
     "started a fresh kernel, ran the cells before it again and graded the rest of the notebook."
@@ -58,6 +70,12 @@ class GradingExecute(Execute):
 
     output_bytes = Integer(
         2 * 2**20, help="The most bytes of output a cell keeps; what comes after is left out, with a note."
+    ).tag(config=True)
+
+    notebook_seconds = Integer(
+        300,
+        help="The most seconds a whole notebook may take to grade. Past it, the cells left are not run, "
+        "and each graded cell among them scores nothing, with the reason. 0: no such bound.",
     ).tag(config=True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -82,6 +100,7 @@ class GradingExecute(Execute):
         return None
 
     def preprocess(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> Any:
+        self._deadline = time.monotonic() + self.notebook_seconds if self.notebook_seconds else math.inf
         self._ran: list[int] = []  # cells that ran to their end, in order: what a fresh kernel needs
         self._watched: dict[int, list[str]] = {}
         self._judged = self._judged_tests(resources)
@@ -115,10 +134,21 @@ class GradingExecute(Execute):
         coursedir = CourseDirectory(config=self.config)
         return load(coursedir.format_path(coursedir.source_directory, ".", assignment))
 
+    def _get_timeout(self, cell: NotebookNode | None) -> int | None:
+        """A cell's time limit: the usual one, or what is left of the notebook's, if that is less."""
+        timeout = super()._get_timeout(cell)
+        left = self._deadline - time.monotonic()
+        if left == math.inf:
+            return timeout
+        return max(1, min(timeout or math.inf, math.ceil(left)))
+
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
         if cell.cell_type != "code":
             return super().preprocess_cell(cell, resources, index)
         meta = _nbgrader(cell)
+        if time.monotonic() >= self._deadline:
+            self._late(cell)
+            return cell, self.resources
         if meta.get("grade") and not meta.get("solution") and meta.get("grade_id") in self._judged:
             self._judge_cell(cell, self._judged[meta["grade_id"]])
             return cell, self.resources
@@ -126,7 +156,7 @@ class GradingExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            self._stopped(cell, "it ended the kernel's process, or used up its CPU time")
+            self._stopped(cell, self._why_dead())
         except CellTimeoutError:
             self._stopped(cell, f"it went on after {self.timeout} s and ignored the interrupt")
         else:
@@ -155,14 +185,7 @@ class GradingExecute(Execute):
         if verdict.passed:
             cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=verdict.message + "\n")]
         else:
-            cell.outputs = [
-                NotebookNode(
-                    output_type="error",
-                    ename=FAILED,
-                    evalue=verdict.message,
-                    traceback=[f"{FAILED}: {verdict.message}"],
-                )
-            ]
+            cell.outputs = [_error(FAILED, verdict.message)]
         # The answer must come from a function the student wrote: a name bound to the package's
         # own function, say, is not. Read from the notebook's code, outside the kernel.
         foreign = sorted(called - self._written)
@@ -182,11 +205,14 @@ class GradingExecute(Execute):
             )
             reply = run_sync(self.async_wait_for_reply)(msg_id)
         except DeadKernelError:
-            self._restart("it ended the kernel's process, or used up its CPU time")
-            raise NoAnswer("your code ended the kernel's process (or used up its CPU time)") from None
+            why = self._why_dead()
+            self._restart(why)
+            raise NoAnswer(f"your code stopped the kernel: {why}") from None
         if reply is None:
             if not self._answers():
                 self._restart(f"it went on after {self.timeout} s and ignored the interrupt")
+            if time.monotonic() >= self._deadline:
+                raise NoAnswer(_SPENT.format(seconds=self.notebook_seconds))
             raise NoAnswer(f"your function did not finish within {self.timeout} s")
         try:
             answer = reply["content"]["user_expressions"]["x"]
@@ -245,24 +271,34 @@ class GradingExecute(Execute):
             self.timeout = saved
         return not self._timed_out(probe)
 
+    def _why_dead(self) -> str:
+        """Why the kernel died, in words for the student: the memory of its processes, or else."""
+        manager = self.km
+        if isinstance(manager, SandboxedKernelManager) and manager.out_of_memory():
+            total = f"{manager.memory_total / GIB:g} GiB"
+            return f"its processes together used more than the {total} of memory a notebook gets"
+        return "it ended the kernel's process, or used up its CPU time"
+
+    def _late(self, cell: NotebookNode) -> None:
+        """A cell left unrun at the notebook's time limit; a graded one scores nothing, and says why."""
+        cell.outputs = []
+        if _nbgrader(cell).get("grade"):
+            message = _LATE.format(seconds=self.notebook_seconds)
+            cell.outputs = [_error(OUT_OF_TIME, message)]
+
     def _stopped(self, cell: NotebookNode, why: str) -> None:
         cell.outputs = [
             o for o in cell.get("outputs", []) if o.get("ename") != self.error_on_timeout.get("ename")
         ]
-        cell.outputs.append(
-            NotebookNode(
-                output_type="error",
-                ename=STOPPED,
-                evalue=_KILLED.format(why=why),
-                traceback=[f"{STOPPED}: {_KILLED.format(why=why)}"],
-            )
-        )
+        cell.outputs.append(_error(STOPPED, _KILLED.format(why=why)))
         self._restart(why)
 
     def _restart(self, why: str) -> None:
         """A fresh kernel, with the cells that ran normally so far run again in it."""
         self.log.warning("A cell stopped the grading kernel (%s); restarting it", why)
         run_sync(self._fresh_kernel)()
+        if time.monotonic() >= self._deadline:
+            return  # no cell runs any more: the cells before need not run again
         for index in self._ran:
             again = copy.deepcopy(self.nb.cells[index])
             try:
@@ -289,6 +325,11 @@ class GradingExecute(Execute):
                 note = f"the grader gives a notebook {limit} of memory, and this cell asked for more."
                 output.evalue = f"{output.evalue} ({note})" if output.evalue else note
                 output.traceback = [*output.traceback, f"MemoryError: {note}"]
+
+
+def _error(name: str, message: str) -> NotebookNode:
+    """An error output, which nbgrader reads as a failed graded cell, and the student as why."""
+    return NotebookNode(output_type="error", ename=name, evalue=message, traceback=[f"{name}: {message}"])
 
 
 _WATCH = "__import__('setwidgets.grading.watch', fromlist=['watch']).{}"

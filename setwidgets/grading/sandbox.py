@@ -18,6 +18,10 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
   that is the one other place bound into the sandbox;
 - limits on its address space (``memory``), CPU time (``cpu_seconds``) and number of
   processes and threads (``processes``), set by ``prlimit`` before the kernel starts;
+- as root, a memory cgroup of ``memory_total`` bytes around all its processes together
+  (:mod:`setwidgets.grading.cgroup`), files in its ``/tmp`` and working folder included: both
+  are memory of a bounded size (``tmp_bytes``, ``work_bytes``), so what a notebook writes never
+  reaches the grading machine's disk;
 - ``--die-with-parent`` and a PID namespace: when the kernel ends, or the grader does,
   every process the kernel started is killed with it;
 - as root, the kernel runs as ``user`` (nobody), since the limit on processes does not bind
@@ -43,9 +47,12 @@ from typing import Any
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, List, Unicode
 
+from setwidgets.grading import cgroup
 from setwidgets.grading.hide import overlays
 
 GIB = 2**30
+SUBMISSION = "/tmp/.submission"
+"""Where the sandbox shows the submission's folder read-only, to copy it into the working folder."""
 PATH_STARTUP = Path("/tmp/ipython/profile_default/startup/00-setwidgets-path.py")
 """IPython's start-up file in the sandbox: the working folder goes last on the module path."""
 NOT_SANDBOXED = (
@@ -79,6 +86,50 @@ def bubblewrap_problem(bwrap: str = "bwrap", become: tuple[str, ...] = ()) -> st
     return None
 
 
+@functools.cache
+def kernel_python_problem(python: str, become: tuple[str, ...]) -> str | None:
+    """None when ``python`` starts a kernel as the user ``become`` switches to, else why not.
+
+    Grading as root, kernels run as another user (nobody), who may not enter the folder that
+    holds the grader's Python (a virtual environment under /root, say): every kernel would then
+    die at its start, student after student.
+    """
+    if not become:
+        return None
+    try:
+        trial = subprocess.run(
+            [*become, python, "-c", "import ipykernel, setwidgets"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd="/",
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return str(error)
+    if trial.returncode == 0:
+        return None
+    lines = trial.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit status {trial.returncode}"
+
+
+def preflight(**_: Any) -> None:
+    """nbgrader's ``pre_convert_hook``: stop before the first submission if no kernel could start.
+
+    Set as ``c.Autograde.pre_convert_hook`` in the course's configuration. It checks once, with
+    the running nbgrader's configuration, that the sandbox's user can start the kernel's Python;
+    if not, the log says in one sentence what to change and nbgrader stops, rather than giving
+    each student a kernel that died.
+    """
+    from traitlets.config import Application
+
+    app = Application.instance() if Application.initialized() else None
+    manager = SandboxedKernelManager(config=app.config if app else None)
+    problem = manager.start_problem()
+    if problem is not None:
+        (app.log if app else manager.log).error(problem)
+        raise SystemExit(1)
+
+
 def _inside(path: str, folder: str) -> bool:
     """Whether ``path`` is ``folder`` or lies in it (both absolute)."""
     return os.path.commonpath([path, folder]) == folder
@@ -109,6 +160,25 @@ def _copy_small(source: str, target: Path, limit: int, leave_out: tuple[str, ...
 
     shutil.copytree(source, target, symlinks=True, ignore=ignore)
     return True
+
+
+def kernel_python(kernel_name: str) -> str:
+    """The Python the kernel ``kernel_name`` runs, as jupyter_client would start it."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        first = KernelSpecManager().get_kernel_spec(kernel_name).argv[0]
+    except (NoSuchKernel, IndexError):
+        return sys.executable
+    # jupyter_client starts a spec's bare "python" with the Python it runs in.
+    if first in {"python", f"python{sys.version_info[0]}", "python{}.{}".format(*sys.version_info[:2])}:
+        return sys.executable
+    return first
+
+
+def _size(folder: Path) -> int:
+    """The bytes of the files in ``folder``, with room for each one's metadata."""
+    return sum(path.lstat().st_size + 4096 for path in folder.rglob("*"))
 
 
 def _needed_from_tmp(cmd: list[str]) -> list[str]:
@@ -154,6 +224,17 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     tmp_bytes = Integer(256 * 2**20, help="The size of the kernel's own /tmp, in bytes.").tag(config=True)
 
+    work_bytes = Integer(
+        256 * 2**20,
+        help="The room, in bytes, the working folder has for what the notebook writes, beyond its own files.",
+    ).tag(config=True)
+
+    memory_total = Integer(
+        4 * GIB,
+        help="The memory of all the kernel's processes together, files in its /tmp and working folder "
+        "included, in bytes (a cgroup; grading as root only). 0: no such bound.",
+    ).tag(config=True)
+
     passed_environment = List(
         Unicode(),
         ["NBGRADER_EXECUTION"],
@@ -170,11 +251,28 @@ class SandboxedKernelManager(AsyncKernelManager):
     _overlays: list[tuple[str, str]] = []  # noqa: RUF012 - set per kernel in _async_pre_start_kernel
     _copied = False
     _cwd: str | None = None
+    _group: cgroup.MemoryGroup | None = None
+    _work_size = 0
 
     def _sandbox_problem(self) -> str | None:
         if not self.sandbox:
             return "the sandbox is switched off (SandboxedKernelManager.sandbox = False)"
         return bubblewrap_problem(self.bwrap, tuple(self._become()))
+
+    def start_problem(self) -> str | None:
+        """None when this manager's kernels can start, else one sentence that says what to change."""
+        if self._sandbox_problem() is not None or self._owner() is None:
+            return None
+        python = kernel_python(self.kernel_name)
+        why = kernel_python_problem(python, tuple(self._become()))
+        if why is None:
+            return None
+        return (
+            f"Grading as root runs each student's kernel as the user {self.user!r}, who cannot start "
+            f"the kernel's Python {python} ({why}): grade with the course's own environment "
+            "('python3 course.py' makes .venv), let other users enter every folder on the way to that "
+            "Python (chmod o+x), or set c.SandboxedKernelManager.user to a user who can run it."
+        )
 
     @property
     def sandboxed(self) -> bool:
@@ -203,15 +301,24 @@ class SandboxedKernelManager(AsyncKernelManager):
             self._copied = _copy_small(self._cwd, self._scratch / "work", self.copy_limit, below)
         if not self._copied:
             self.log.warning("%s is too big to copy for the sandbox: the kernel sees it read-only", self._cwd)
+        else:
+            self._work_size = self.work_bytes + _size(self._scratch / "work")
+        self._group = self._memory_group()
         (self._scratch / "ipc").mkdir()
         (self._scratch / PATH_STARTUP.name).write_text("import sys\n\nsys.path.append('')\n")
         self._overlays = []
         if self.hide_functions:
             (self._scratch / "hidden").mkdir()
+            empty = self._scratch / "hidden" / "empty"
+            empty.write_bytes(b"")
             for number, (target, source) in enumerate(overlays(self.hide_functions).items()):
                 copy = self._scratch / "hidden" / f"{number}-{target.name}"
                 copy.write_text(source, encoding="utf-8")
                 self._overlays.append((str(copy), str(target)))
+                # The module's compiled copy still holds the functions: it reads as empty, which
+                # Python takes for a stale cache and compiles the copy without them instead.
+                for compiled in (target.parent / "__pycache__").glob(f"{target.stem}.*.pyc"):
+                    self._overlays.append((str(empty), str(compiled)))
         # SIGINT to the kernel's process group would reach bubblewrap outside and end the sandbox:
         # the kernel is interrupted by a message instead, and signals itself.
         self.kernel_spec.interrupt_mode = "message"
@@ -270,7 +377,9 @@ class SandboxedKernelManager(AsyncKernelManager):
             if folder not in below:
                 args += ["--tmpfs", folder]
         if self._copied:
-            args += ["--bind", str(self._scratch / "work"), self._cwd]
+            # A folder of a bounded size, in memory, which the kernel fills with the copy first.
+            args += ["--ro-bind", str(self._scratch / "work"), SUBMISSION]
+            args += ["--size", str(self._work_size), "--tmpfs", self._cwd]
         else:
             args += ["--ro-bind", self._cwd, self._cwd]
         for folder in below:
@@ -294,7 +403,27 @@ class SandboxedKernelManager(AsyncKernelManager):
             f"--nproc={self.processes}",
             "--",
         ]
-        return [*self._become(), *args, "--", *limits, *cmd]
+        inside = [*limits, *cmd]
+        if self._copied:
+            inside = ["/bin/sh", "-c", f'cp -R {SUBMISSION}/. . && exec "$@"', "sh", *inside]
+        # The sandbox joins its cgroup before it starts (as root: the cgroup is root's), and every
+        # process it starts stays in it.
+        join = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(self._group.procs)] if self._group else []
+        return [*join, *self._become(), *args, "--", *inside]
+
+    def _memory_group(self) -> cgroup.MemoryGroup | None:
+        """A memory cgroup for the next kernel, when grading as root; else None (said once in the log)."""
+        if not self.memory_total or self._owner() is None:
+            return None
+        group, why = cgroup.make(self.memory_total, f"setwidgets-kernel-{os.getpid()}-{self._scratch.name}")
+        if group is None and why not in _warned:
+            _warned.add(why)
+            self.log.warning("The memory of a kernel's processes together is not bounded: %s", why)
+        return group
+
+    def out_of_memory(self) -> bool:
+        """Whether the kernel's processes together reached ``memory_total`` and one was killed for it."""
+        return self._group is not None and self._group.out_of_memory()
 
     def kernel_environment(self) -> dict[str, str]:
         """The kernel's whole environment: a short allow-list, never the grader's own.
@@ -337,6 +466,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         return [setpriv, f"--reuid={owner[0]}", f"--regid={owner[1]}", "--clear-groups", "--"]
 
     def _drop_scratch(self) -> None:
+        if self._group is not None:
+            self._group.remove()
+            self._group = None
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
