@@ -31,7 +31,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import itertools
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -51,6 +51,7 @@ __all__ = [
     "as_cards",
     "full_deck",
     "mini_deck",
+    "written",
 ]
 
 FEATURES: tuple[str, ...] = ("number", "color", "shape", "shading")
@@ -413,3 +414,26 @@ def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
         fixed = {"color": "red"}
     wanted = {feature: _normalise(feature, value) for feature, value in fixed.items()}
     return [c for c in _FULL_DECK if all(getattr(c, f) == v for f, v in wanted.items())]
+
+
+def written(value: Any, other: Callable[[Any], str] = repr) -> str:
+    """``value`` as the course writes it: each card by its code, inside tuples, lists, sets and dicts too.
+
+    Messages quote what a function returned this way, so a hand of cards reads ``[1RSO, 2GTS]``
+    rather than a line of ``Card(...)``. Values that are none of these go through ``other``.
+
+    >>> written([Card.parse("1RSO"), (Card.parse("2GTS"), 3)])
+    '[1RSO, (2GTS, 3)]'
+    """
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        inner = ", ".join(written(item, other) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(written(item, other) for item in value) + "]"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(written(item, other) for item in value)) + "}" if value else "set()"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{written(k, other)}: {written(v, other)}" for k, v in value.items()) + "}"
+    return other(value)

@@ -52,7 +52,7 @@ from fractions import Fraction
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets.cards import FEATURES, Card, full_deck, mini_deck
+from setwidgets.cards import FEATURES, Card, full_deck, mini_deck, written
 from setwidgets.grading.hide import ReferenceHidden
 from setwidgets.rules import FeatureVerdict, explain, find_sets, third_card
 
@@ -163,10 +163,10 @@ def _codes(cards: Sequence[Card]) -> str:
 
 
 def _show(value: Any) -> str:
-    """How a returned value reads in a message: cards by code and name, the rest by repr."""
+    """How a returned value reads in a message: a card by code and name, cards inside others by code."""
     if isinstance(value, Card):
         return f"{value.code} ({value.name})"
-    return repr(value)
+    return written(value)
 
 
 def _require_function(exercise: str, func: Any) -> str:

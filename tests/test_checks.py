@@ -3,6 +3,7 @@
 import itertools
 import math
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -384,6 +385,16 @@ def test_first_set_that_finds_another_set_is_told_the_order_of_the_pairs(capsys)
 
     assert not check_first_set(last_set)
     assert "is a SET, but not the first: try the pairs in order" in message(capsys)
+
+
+def test_cards_in_an_answer_are_quoted_by_their_codes(capsys):
+    def last_set(cards):
+        found = pairs_all_sets(cards)
+        return found[-1] if found else None
+
+    assert not check_first_set(last_set)
+    said = message(capsys)
+    assert "Card(" not in said and re.search(r"\([123][RGP][STO][OSD], [123][RGP][STO][OSD], ", said)
 
 
 def test_first_set_that_does_not_stop_is_told_to_return_at_once(capsys):

@@ -43,7 +43,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from setwidgets.cards import Card
+from setwidgets.cards import Card, written
 from setwidgets.grading import compute
 
 TESTS_FILE = "hidden_tests.py"
@@ -321,19 +321,14 @@ def show(value: Any, width: int = 300) -> str:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, Card):
-        return value.code
+    return written(value, _other)
+
+
+def _other(value: Any) -> str:
     if isinstance(value, Seed):
         return str(value)
     if isinstance(value, random.Random):
         return "rng"
-    if isinstance(value, tuple):
-        inner = ", ".join(_show(item) for item in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(item) for item in value) + "]"
-    if isinstance(value, (set, frozenset)):
-        return "{" + ", ".join(sorted(_show(item) for item in value)) + "}" if value else "set()"
     if isinstance(value, Fraction):
         return f"Fraction({value.numerator}, {value.denominator})"
     return repr(value)
