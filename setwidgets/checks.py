@@ -674,6 +674,13 @@ def _calls_case(name: str, func: Callable, exercise: str, most: Callable[[int], 
         if calls == 0:
             return _never_calls_third_card(name)
         if calls > most(len(deck)):
+            if exercise == "first_set" and calls <= len(deck) - 2:
+                # Fewer calls than the first card has pairs: it stopped, but asked again for a pair.
+                return (
+                    f"{name}(full_deck()) called third_card {calls} times, though its first pair already "
+                    "makes a SET with the third card: ask third_card once per pair and keep its answer "
+                    "in a variable."
+                )
             if exercise == "first_set":
                 return (
                     f"{name}(full_deck()) called third_card {calls} times, but its first pair already "

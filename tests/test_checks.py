@@ -397,6 +397,20 @@ def test_cards_in_an_answer_are_quoted_by_their_codes(capsys):
     assert "Card(" not in said and re.search(r"\([123][RGP][STO][OSD], [123][RGP][STO][OSD], ", said)
 
 
+def test_first_set_that_asks_twice_for_a_pair_is_told_so_not_to_stop(capsys):
+    def twice(cards):
+        for i, a in enumerate(cards):
+            for b in cards[i + 1 :]:
+                if third_card(a, b) in cards[cards.index(b) + 1 :]:
+                    return (a, b, third_card(a, b))
+        return None
+
+    check_first_set(twice)
+    said = message(capsys)
+    assert "called third_card 2 times" in said and "once per pair and keep its answer" in said
+    assert "stop (return)" not in said
+
+
 def test_first_set_that_does_not_stop_is_told_to_return_at_once(capsys):
     def first_of_all(cards):
         found = pairs_all_sets(cards)
