@@ -13,7 +13,17 @@ script without JupyterLab.
 """
 
 from setwidgets.bot import Bot
-from setwidgets.cards import CODE_LETTERS, FEATURES, VALUES, Card, as_card, as_cards, full_deck, mini_deck
+from setwidgets.cards import (
+    CODE_LETTERS,
+    FEATURES,
+    VALUES,
+    Card,
+    as_card,
+    as_cards,
+    code_key,
+    full_deck,
+    mini_deck,
+)
 from setwidgets.game import Claim, Game, GameError, NoSet, Player
 from setwidgets.rules import (
     FeatureVerdict,
@@ -79,6 +89,7 @@ __all__ = [
     "Verdict",
     "as_card",
     "as_cards",
+    "code_key",
     "count_sets",
     "explain",
     "find_sets",

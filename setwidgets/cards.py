@@ -49,6 +49,7 @@ __all__ = [
     "Card",
     "as_card",
     "as_cards",
+    "code_key",
     "full_deck",
     "mini_deck",
     "written",
@@ -437,3 +438,15 @@ def written(value: Any, other: Callable[[Any], str] = repr) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{written(k, other)}: {written(v, other)}" for k, v in value.items()) + "}"
     return other(value)
+
+
+def code_key() -> str:
+    """The key to card codes, one line per feature in code order: which letter stands for which value.
+
+    >>> print(code_key().splitlines()[2])
+    shading  S = solid   T = striped   O = open
+    """
+    return "\n".join(
+        f"{feature:8} " + "   ".join(f"{letter} = {value}" for letter, value in zip(letters, VALUES[feature]))
+        for feature, letters in CODE_LETTERS.items()
+    )
