@@ -33,6 +33,7 @@ __all__ = [
     "plural",
     "seconds",
     "there_are",
+    "whole_seconds",
     "third_value",
 ]
 
@@ -81,6 +82,14 @@ def count(n: float, noun: str) -> str:
 def seconds(n: float) -> str:
     """'1 second', '5 seconds', '2.5 seconds'."""
     return count(n, "second")
+
+
+def whole_seconds(n: float) -> int:
+    """Seconds as a clock shows them and a message then says them: whole seconds elapsed, at least 0.
+
+    A clock that reads 00:18 at 18.6 s must not be followed by "solved in 19 seconds".
+    """
+    return max(0, int(n))
 
 
 def there_are(n: float, noun: str) -> str:

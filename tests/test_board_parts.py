@@ -480,6 +480,17 @@ def test_a_puzzle_counts_found_repeated_and_missed_claims_and_stops_its_clock(cl
     assert puzzle.progress() == f"SETs found: {total} of {total} · 1 miss"
 
 
+def test_the_puzzle_s_last_message_says_the_seconds_its_clock_shows(clock):
+    from setwidgets.widgets._puzzle import Puzzle
+
+    puzzle = Puzzle(seed=4, clock=clock)
+    for triple in puzzle.solutions:
+        clock.advance(6.2)
+        last = puzzle.claim(triple)
+    shown = _status.clock_text(puzzle.elapsed())
+    assert last.message.endswith(f"solved in {int(shown[:2]) * 60 + int(shown[3:])} seconds.")
+
+
 def test_a_puzzle_refuses_bad_claims_and_counts_nothing(clock):
     from setwidgets.widgets._puzzle import Puzzle
 

@@ -206,7 +206,7 @@ class Puzzle:
         self.found.append(solution)
         if self.solved:
             self.finished = _inputs.read_clock(self._clock)
-            seconds = _words.seconds(round(self.elapsed()))
+            seconds = _words.seconds(_words.whole_seconds(self.elapsed()))
             return Answer("found", chosen, verdict, f"A SET! That was the last one: solved in {seconds}.")
         return Answer(
             "found", chosen, verdict, f"A SET! {self._left_text()[:1].upper()}{self._left_text()[1:]}."

@@ -50,7 +50,7 @@ LONG_RULE = 240
 
 def clock_text(seconds: float) -> str:
     """Seconds as minutes and seconds on a clock: ``'01:15'`` (never below ``'00:00'``)."""
-    whole = max(0, int(seconds))
+    whole = _words.whole_seconds(seconds)
     return f"{whole // 60:02d}:{whole % 60:02d}"
 
 
