@@ -181,6 +181,18 @@ def test_player_keys_let_two_players_share_one_screen(game, clock):
     board.close()
 
 
+def test_a_second_caller_waits_in_line_and_leaves_the_first_caller_s_picks_alone(game, clock):
+    board = Board(game, keys={"1": "Ana", "2": "Ben"}, clock=clock)
+    assert board.press("1")
+    board.select(0)
+    board.select(1)
+    assert board.press("2")
+    assert board.status == "Ben called SET too, and picks after Ana."
+    assert board.selected == [0, 1] and game.caller == 0
+    assert "Ana: 5 s to pick" in _status.timer(game, 0)
+    board.close()
+
+
 def test_the_call_button_shows_only_when_someone_races(clock):
     alone = Board(Game(seed=1, clock=clock), clock=clock)
     assert alone.buttons["call"].layout.display == "none"

@@ -131,8 +131,14 @@ def timer(game: Game, elapsed: float) -> str:
 
 
 def called(game: Game, seat: int) -> str:
-    """'Ana called SET! Pick three cards within 5 seconds.'"""
-    return f"{game.players[seat].name} called SET! Pick three cards{_within(game.claim_seconds)}."
+    """'Ana called SET! Pick three cards within 5 seconds.', or, for a caller who waits in line,
+    'Ben called SET too, and picks after Ana.'"""
+    name = game.players[seat].name
+    ahead = game.callers[: game.callers.index(seat)] if seat in game.callers else []
+    if ahead:
+        names = _words.and_list([game.players[c].name for c in ahead])
+        return f"{name} called SET too, and picks after {names}."
+    return f"{name} called SET! Pick three cards{_within(game.claim_seconds)}."
 
 
 def next_caller(game: Game) -> str:

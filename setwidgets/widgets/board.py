@@ -394,8 +394,9 @@ class Board(CardsView):
             except GameError as error:
                 self._refuse(error)
                 return False
-            if seat != self.player:
-                # The cards picked so far were someone else's idea; the caller starts afresh.
+            if seat != self.player and self.game.caller == seat:
+                # The cards picked so far were someone else's idea; the caller starts afresh. A caller
+                # who waits in line leaves the picks of the one being served alone.
                 self._selected = []
             self._set_status(_status.called(self.game, seat))
             return True
