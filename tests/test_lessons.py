@@ -178,3 +178,20 @@ def test_lesson_takes_its_helpers_from_the_package(path):
         assert re.search(r"^from setwidgets(\.draw)? import .*\bshow\b", code, re.MULTILINE), (
             f"{path.name} uses show() without importing it from setwidgets.draw"
         )
+
+
+LINK = re.compile(r"\]\(([^)#\s]+\.ipynb)\)")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_ids)
+def test_every_link_to_a_notebook_opens_one_that_exists(path):
+    links = [link for cell in nbformat.read(path, as_version=4).cells for link in LINK.findall(cell.source)]
+    missing = [link for link in links if not (path.parent / link).resolve().is_file()]
+    assert not missing, f"{path.name} links to notebooks that are not there: {missing}"
+
+
+def test_the_map_links_every_lesson_and_exercise():
+    nb = nbformat.read(LESSON_DIR / "00_start_here.ipynb", as_version=4)
+    linked = {(LESSON_DIR / link).resolve() for cell in nb.cells for link in LINK.findall(cell.source)}
+    exercises = set((ROOT / "exercises" / "release").glob("*/*.ipynb"))
+    assert set(LESSONS) | exercises <= linked

@@ -278,6 +278,17 @@ def test_course_py_lab_opens_lesson_00_beside_the_whole_course_and_the_formgrade
         tab.filter(has_text="00_start_here.ipynb").wait_for(timeout=60_000)
         page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
 
+        # The course map's names are links: a click opens that lesson, or that exercise, in Lab.
+        tabs = page.locator(".lm-TabBar-tab .lm-TabBar-tabLabel")
+        for name, opened in (("01_the_cards", "01_the_cards.ipynb"), ("07_caps", "caps.ipynb")):
+            page.locator(".jp-RenderedMarkdown a", has_text=re.compile(rf"^{name}$")).first.click()
+            page.locator(".lm-TabBar-tab.jp-mod-current .lm-TabBar-tabLabel", has_text=opened).wait_for(
+                timeout=60_000
+            )
+            page.locator(".jp-Notebook .jp-Cell:visible").first.wait_for(timeout=60_000)
+            page.screenshot(path=str(screenshot_path(f"course-py-lab-map-{name}")))
+            tabs.filter(has_text="00_start_here.ipynb").click()
+
         page.locator(".jp-BreadCrumbs-home").click()  # the top of the file browser
         listing = page.locator(".jp-DirListing-content .jp-DirListing-itemText")
         for folder in ("lessons", "exercises"):
