@@ -377,15 +377,22 @@ def test_a_board_races_the_computer_and_runs_out_the_callers_time_on_the_loop(cl
     assert game.players[1].score == 0, "nobody races a board that no browser shows"
     expected = Bot("expert", rng=1).delay(game.table)
     board.canvas._handle_frontend_event(None, {"event": "client_ready"}, [])
+    loop.run(60)
+    assert game.players[1].score == 0 and board.waiting, "shown, the board still waits for the student"
+    assert board.status.endswith("The clock and Computer start with your first click or key.")
+    assert board.timer == "Time 00:00"
+    board.press("Escape")  # the student's first key: now the computer looks, and the clock runs
     loop.run(expected - 0.01)
-    assert game.players[1].score == 0
+    assert game.players[1].score == 0 and not board.waiting
     loop.run(0.02)
     assert game.players[1].score == 1 and board.status.startswith("Computer keeps a SET")
     board.call()
     loop.run(5 + TICK_SECONDS)  # the first tick after the 5 seconds
     assert game.players[0].penalties == 1, "the ticks ran out your time"
     assert board.status.startswith("You lose a point: no SET shown within 5 seconds.")
-    assert board.timer.startswith("Time 01:") and board._timer_widget.value == _status.html(board.timer)
+    since_the_key = expected + 0.01 + 5 + TICK_SECONDS
+    assert board.timer.startswith(f"Time {_status.clock_text(since_the_key)}")
+    assert board._timer_widget.value == _status.html(board.timer)
     board.close()
     assert loop.waiting == [], "a closed board leaves no timer behind"
 

@@ -489,6 +489,17 @@ def test_the_computer_needs_a_seat():
         Board(Game(players=["You", "Computer"], seed=1), bot=Bot(), player="Computer")
 
 
+def test_a_board_s_clock_waits_for_the_first_click_or_key(clock):
+    board = Board(Game(seed=3, clock=clock), clock=clock)
+    assert board.waiting and board.status.endswith("The clock starts with your first click or key.")
+    clock.advance(300)  # Run All, then the student reads the lesson down to the board
+    assert board.timer == "Time 00:00"
+    board.click(1, 1)  # between the cards: no card chosen, but the student is here
+    clock.advance(12)
+    assert not board.waiting and board.timer == "Time 00:12"
+    board.close()
+
+
 def test_the_computer_plays_on_its_own_once_a_browser_shows_the_board(monkeypatch):
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
 
@@ -498,12 +509,16 @@ def test_the_computer_plays_on_its_own_once_a_browser_shows_the_board(monkeypatc
         await asyncio.sleep(0.3)
         untouched = game.players[1].score
         simulate_browser(board)
+        await asyncio.sleep(0.3)
+        waited = game.players[1].score
+        board.press("Escape")  # the student is here
         await asyncio.sleep(0.5)
         board.close()
-        return untouched, game.players[1].score, board.timer
+        return untouched, waited, game.players[1].score, board.timer
 
-    untouched, score, timer = run_alone(race())
+    untouched, waited, score, timer = run_alone(race())
     assert untouched == 0, "nobody races a board that no browser shows"
+    assert waited == 0, "the computer waits for the student's first click or key"
     assert score >= 1
     assert timer.startswith("Time 00:0")
 
@@ -828,7 +843,8 @@ def test_the_puzzle_board_shows_twelve_cards_with_the_boards_letters(puzzle_boar
     total = len(puzzle_board.puzzle.solutions)
     assert (
         puzzle_board.status
-        == f"Find all {total} SETs among these 12 cards: click three cards, or press their letters."
+        == f"Find all {total} SETs among these 12 cards: click three cards, or press their letters. "
+        "The clock starts with your first click or key."
     )
     assert puzzle_board.progress == f"SETs found: 0 of {total} · 0 misses"
     assert puzzle_board.found == [] and "none yet" in puzzle_board._found_widget.value
@@ -838,10 +854,11 @@ def test_the_puzzle_board_shows_twelve_cards_with_the_boards_letters(puzzle_boar
 def test_clicking_a_set_on_the_puzzle_board_lists_it_as_found(puzzle_board, clock):
     puzzle = puzzle_board.puzzle
     first = puzzle.solutions[0]
-    clock.advance(12)
+    clock.advance(30)  # the page was open before the student came: that time does not count
     claim_by_clicks(puzzle_board, first[:2])
     assert puzzle_board.selected == [puzzle.cards.index(c) for c in first[:2]]
     assert set(puzzle_board.highlights.values()) == {"selected"}
+    clock.advance(12)
     claim_by_clicks(puzzle_board, first[2:])
     codes = " ".join(c.code for c in first)
     assert puzzle_board.found == [codes]
@@ -879,7 +896,7 @@ def test_solving_the_puzzle_board_records_it_and_stops_the_time(puzzle_board, re
     for triple in puzzle.solutions:
         clock.advance(7)
         claim_by_clicks(puzzle_board, triple)
-    seconds = 7 * len(puzzle.solutions)
+    seconds = 7 * (len(puzzle.solutions) - 1)  # from the first click on
     assert puzzle.solved and len(record) == 1 and record.solved == 1
     assert record.attempts[0].seconds == seconds
     assert f"solved in {seconds} seconds" in puzzle_board.status

@@ -169,8 +169,17 @@ class Puzzle:
         """True once every SET of the table has been found."""
         return self.left == 0
 
+    def start(self) -> None:
+        """Start the clock now, unless a claim was made already.
+
+        A puzzle's time counts from when it was made; a board starts it again at the student's
+        first click or key, so that the time read is the student's, not the page's.
+        """
+        if not self.found and not self.misses:
+            self.started = _inputs.read_clock(self._clock)
+
     def elapsed(self) -> float:
-        """Seconds since the puzzle was made, up to the moment it was solved."""
+        """Seconds since the puzzle was made (or started), up to the moment it was solved."""
         end = self.finished if self.finished is not None else self._clock()
         return max(0.0, end - self.started)
 

@@ -68,6 +68,13 @@ def welcome(game: Game, rival: str | None = None) -> str:
     return text + "."
 
 
+def waiting(rival: str | None = None) -> str:
+    """What a board says until the student's first click or key: who waits for it."""
+    if rival is None:
+        return "The clock starts with your first click or key."
+    return f"The clock and {rival} start with your first click or key."
+
+
 def new_game(seed: int, game: Game, rival: str | None = None) -> str:
     """'New game (seed 5).' and the welcome of the new table."""
     return f"New game (seed {seed}). {welcome(game, rival)}".strip()

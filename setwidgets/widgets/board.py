@@ -250,11 +250,16 @@ class Board(CardsView):
         self._flash: geo.Scene | None = None
         self._acting = 0
         self._events: list[dict[str, Any]] = []
+        # The clock and the computer wait for the student: a board run from "Run All" and read
+        # minutes later starts when the student first clicks or presses a key.
+        self._waiting = not game.over
         self._started = self._clock()
         self._ended: float | None = None
         self._table_key: tuple[Card, ...] | None = None
         self._scheduler.touch()
         self._status_text = status or _status.welcome(game, self._rival())
+        if self._waiting:
+            self._status_text = f"{self._status_text} {_status.waiting(self._rival())}"
         self._after_change()
         game.on_change(self._on_event)  # last: a board that failed to start does not listen
 
@@ -292,7 +297,19 @@ class Board(CardsView):
     def timer(self) -> str:
         """The timer line: game time, and the seconds left to the caller."""
         end = self._ended if self._ended is not None else self._clock()
-        return _status.timer(self.game, end - self._started)
+        return _status.timer(self.game, 0.0 if self._waiting else end - self._started)
+
+    @property
+    def waiting(self) -> bool:
+        """True until the student's first click or key: till then the clock and the computer wait."""
+        return self._waiting
+
+    def _begin(self) -> None:
+        """The student is here: the game's clock starts, and the computer starts looking."""
+        if self._waiting:
+            self._waiting = False
+            self._started = self._clock()
+            self._plan_bot()
 
     # -- input: mouse, keys, buttons ---------------------------------------------------------------
 
@@ -308,6 +325,7 @@ class Board(CardsView):
 
         Returns the card's position, or None when the click is between cards.
         """
+        self._begin()
         position = self.position_at(x, y)
         if position is not None:
             self.select(position)
@@ -320,6 +338,7 @@ class Board(CardsView):
         """
         if not isinstance(key, str):
             raise TypeError(f"press() takes a key such as 'q' or ' '; got {what(key)}")
+        self._begin()
         name = _keys.key_name(key)
         if name in self.call_keys:
             self.call(self.call_keys[name])
@@ -501,13 +520,15 @@ class Board(CardsView):
     def _plan_bot(self) -> None:
         """Give the computer its delay on a new table (it looks again from the start)."""
         bot, table = self.bot, self.game.table
-        self._scheduler.move_in(None if bot is None or self.game.over else lambda: bot.delay(table))
+        idle = bot is None or self.game.over or self._waiting
+        self._scheduler.move_in(None if idle else lambda: bot.delay(table))
 
     # -- keeping the view in step with the game ---------------------------------------------------------
 
     @contextmanager
     def _action(self):
         """Group one input's game moves: redraw once at the end, whatever happened."""
+        self._begin()
         self._acting += 1
         self._scheduler.touch()
         try:

@@ -155,7 +155,8 @@ class PuzzleBoard(CardsView):
         self._selected: list[Card] = []
         self._last: Answer | None = None
         self._recorded = False
-        self._status_text = welcome(puzzle)
+        self._waiting = True  # the clock starts with the student's first click or key
+        self._status_text = f"{welcome(puzzle)} {_status.waiting()}"
         self._scheduler.touch()
         self._refresh()
 
@@ -174,7 +175,17 @@ class PuzzleBoard(CardsView):
     @property
     def timer(self) -> str:
         """``'Time 00:42'``: the time on this board (it stops when the board is solved)."""
-        return f"Time {_status.clock_text(self.puzzle.elapsed())}"
+        return f"Time {_status.clock_text(0.0 if self._waiting else self.puzzle.elapsed())}"
+
+    @property
+    def waiting(self) -> bool:
+        """True until the student's first click or key: till then the clock waits."""
+        return self._waiting
+
+    def _begin(self) -> None:
+        if self._waiting:
+            self._waiting = False
+            self.puzzle.start()
 
     @property
     def found(self) -> list[str]:
@@ -195,6 +206,7 @@ class PuzzleBoard(CardsView):
 
     def click(self, x: float, y: float) -> int | None:
         """A click at canvas pixel (x, y): selects the card there; returns its position or None."""
+        self._begin()
         position = self.position_at(x, y)
         if position is not None:
             self.select(position)
@@ -204,6 +216,7 @@ class PuzzleBoard(CardsView):
         """A key press: a card's letter selects it, Escape clears. True when it did something."""
         if not isinstance(key, str):
             raise TypeError(f"press() takes a key such as 'q'; got {what(key)}")
+        self._begin()
         name = key_name(key)
         if name == CLEAR_KEY:
             self.clear()
@@ -220,6 +233,7 @@ class PuzzleBoard(CardsView):
         The third card sends the three to the puzzle as a claim; returns its Answer then.
         """
         card = self.puzzle.cards[check_position(position, self.puzzle.cards, "the top-left card")]
+        self._begin()
         self._scheduler.touch()
         if self.puzzle.solved:
             self._status_text = solved_text(self.puzzle)
@@ -346,7 +360,8 @@ def welcome(puzzle: Puzzle) -> str:
 
 def solved_text(puzzle: Puzzle) -> str:
     """What a click on a solved board says."""
-    return f"Solved in {_words.seconds(round(puzzle.elapsed()))}. Press New board for another puzzle."
+    seconds = _words.seconds(_words.whole_seconds(puzzle.elapsed()))
+    return f"Solved in {seconds}. Press New board for another puzzle."
 
 
 def found_html(puzzle: Puzzle, theme: Theme) -> str:
