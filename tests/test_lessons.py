@@ -67,7 +67,7 @@ def test_lessons_00_and_04_and_the_readme_point_to_unit_two():
         "07_the_real_game",
         "15_running_a_class_tournament",
     ):
-        assert f"`{lesson}" in course_map, f"the course map in lesson 00 lists {lesson}"
+        assert f"[{lesson}]({lesson}.ipynb)" in course_map, f"the course map in lesson 00 links {lesson}"
         assert f"`{lesson}.ipynb`" in readme, f"lessons/README.md lists {lesson}"
     assert "`05_the_full_deck.ipynb`" in text("04_playing_the_mini_deck.ipynb")
 
@@ -94,7 +94,7 @@ def test_unit_three_lessons_follow_and_point_to_exercise_five():
     )
     readme = (LESSON_DIR / "README.md").read_text()
     for name in UNIT_THREE:
-        assert f"`{Path(name).stem}`" in _markdown("00_start_here.ipynb"), (
+        assert f"[{Path(name).stem}]({name})" in _markdown("00_start_here.ipynb"), (
             f"the course map in lesson 00 lists {name}"
         )
         assert f"`{name}`" in readme, f"lessons/README.md lists {name}"
@@ -115,7 +115,9 @@ def test_unit_four_lessons_follow_point_to_their_exercises_and_are_on_the_map():
     for name, exercise in UNIT_FOUR.items():
         last = nbformat.read(LESSON_DIR / name, as_version=4).cells[-1].source
         assert f"`{exercise}`" in last, f"{name} ends by pointing to {exercise}"
-        assert f"`{Path(name).stem}`" in _markdown("00_start_here.ipynb"), f"the course map lists {name}"
+        assert f"[{Path(name).stem}]({name})" in _markdown("00_start_here.ipynb"), (
+            f"the course map links {name}"
+        )
         assert f"`{name}`" in readme, f"lessons/README.md lists {name}"
     assert "`11_how_many_sets.ipynb`" in _markdown("10_symmetry.ipynb"), "lesson 10 points on to lesson 11"
     assert "being written" not in readme + _markdown("00_start_here.ipynb"), "every unit is written"
