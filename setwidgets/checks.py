@@ -30,8 +30,10 @@ Available checks: :func:`check_is_set`, :func:`check_odd_one_out`,
 :func:`check_simulate_no_set_rate` and :func:`check_confidence_interval`; for caps
 :func:`check_is_set_free`, :func:`check_greedy_cap` and :func:`check_largest_mini_cap`.
 
-:class:`Referee` is for the hidden tests of the exercises, not for students: it
-keeps what the grader trusts from before any student code runs.
+:class:`Referee` is for the visible tests of the exercises, not for students: made before any
+student code runs, it keeps the package's own answers out of reach while those tests run a
+student's function in the student's notebook. Grading does not rely on it: the graded tests are
+judged outside the student's kernel (:mod:`setwidgets.grading.judge`).
 """
 
 from __future__ import annotations
