@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -126,6 +126,15 @@ def _names_html(scene: geo.Scene) -> str:
     return f'<ul style="{_HIDDEN}" aria-label="cards">{items}</ul>'
 
 
+KEYS_STYLE = (
+    "<style>.setw-keys canvas:focus{outline:3px solid #2f6fd0;outline-offset:-3px}"
+    ".setw-keyhint{font-size:12px;color:#666}"
+    ".setw-keys:focus-within .setw-keyhint{visibility:hidden}</style>"
+)
+"""A widget with keys rings its cards while they hold the keyboard, and says how to give it otherwise."""
+KEYS_HINT = "Click the cards to use the keys."
+
+
 class CardsView(VBox):
     """A VBox whose cards are drawn on ``self.canvas``; see the module docstring.
 
@@ -153,6 +162,33 @@ class CardsView(VBox):
         self.picture_box = VBox([self.canvas, self._picture, self._names], layout=Layout(width="100%"))
         self.canvas.on_client_ready(self._client_ready)
         self._last_scene: geo.Scene | None = None
+
+    def _listen(self, click: Callable[..., Any], key: Callable[..., Any]) -> None:
+        """Clicks on the cards go to ``click(x, y)``, keys to ``key(key, shift, ctrl, meta)``.
+
+        The canvas takes every key it gets (none reaches JupyterLab's command mode, where ``r``
+        would turn a cell into a raw cell); a ring shows while it holds the keyboard, and a line
+        under the cards says how to give it the keys when it does not.
+        """
+        self.canvas.on_mouse_down(click)
+        self.canvas.on_key_down(key)
+        self.add_class("setw-keys")
+        hint = HTML(f"{KEYS_STYLE}{KEYS_HINT}")
+        hint.add_class("setw-keyhint")
+        self.picture_box.children = (*self.picture_box.children, hint)
+
+    def _keys_back(self, handler: Callable[..., Any]) -> Callable[..., Any]:
+        """``handler`` for a control of this widget (a button, a box, a menu), which then gives the
+        keyboard back to the cards: a clicked button keeps the focus, and the letters typed next
+        would reach JupyterLab."""
+
+        def handle(*args: Any) -> Any:
+            try:
+                return handler(*args)
+            finally:
+                self.canvas.focus()
+
+        return handle
 
     # -- what subclasses provide ----------------------------------------------------------------
 
@@ -247,7 +283,8 @@ class CardsView(VBox):
         """The current picture and text as an HTML fragment (for saved notebooks and feedback)."""
         lines = "".join(f"<div>{escape(line)}</div>" for line in self._static_text())
         svg = self.svg().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
-        classes = " ".join(c for c in self._dom_classes if c.startswith("setw-"))
+        # A static copy takes no keys: it keeps the widget's own class, not the keyboard's.
+        classes = " ".join(c for c in self._dom_classes if c.startswith("setw-") and c != "setw-keys")
         return f'<div class="{classes} setw-static">{svg}{lines}</div>'
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:

@@ -213,8 +213,7 @@ class Board(CardsView):
             layout=Layout(width="100%"),
         )
         self.add_class("setw-board")
-        self.canvas.on_mouse_down(self._mouse_down)
-        self.canvas.on_key_down(self._key_down)
+        self._listen(self._mouse_down, self._key_down)
         self._start(game, "")
 
     @staticmethod
@@ -238,7 +237,7 @@ class Board(CardsView):
         moves = {"call": self.call, "no_set": self.no_set, "hint": self.hint, "new_game": self.new_game}
         for name, button in buttons.items():
             button.add_class(f"setw-button-{name.replace('_', '-')}")
-            button.on_click(lambda _button, move=moves[name]: move())
+            button.on_click(self._keys_back(lambda _button, move=moves[name]: move()))
         return buttons
 
     # -- state -----------------------------------------------------------------------------------

@@ -195,15 +195,14 @@ class LinesExplorer(_LinesView):
             layout=Layout(width="auto"),
         )
         self._parallel.add_class("setw-parallel")
-        self._parallel.observe(lambda _change: self._update(), names="value")
+        self._parallel.observe(self._keys_back(lambda _change: self._update()), names="value")
         self._text_widget = HTML()
         self._text_widget.add_class("setw-lines-text")
         super().__init__(
             children=[self.picture_box, self._parallel, self._text_widget], layout=Layout(width="100%")
         )
         self.add_class("setw-lines")
-        self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
-        self.canvas.on_key_down(lambda key, *_: self.press(key))
+        self._listen(lambda x, y: self.click(x, y), lambda key, *_: self.press(key))
         self._update()
 
     def _check_in_space(self, card: Card) -> None:
@@ -360,9 +359,8 @@ class PlaneBuilder(_LinesView):
         self._chosen: Card | None = None
         self._updating = False
         for picker in self.pickers:
-            picker.on_change(lambda _card: self._picked())
-        self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
-        self.canvas.on_key_down(lambda key, *_: self.press(key))
+            picker.on_change(self._keys_back(lambda _card: self._picked()))
+        self._listen(lambda x, y: self.click(x, y), lambda key, *_: self.press(key))
         self._update()
 
     # -- state ----------------------------------------------------------------------------------

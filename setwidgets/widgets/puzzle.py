@@ -121,8 +121,8 @@ class PuzzleBoard(CardsView):
             "new_board": Button(description="New board", tooltip="Deal a new puzzle"),
             "clear": Button(description="Clear", tooltip="Unselect the cards (Escape)"),
         }
-        self.buttons["new_board"].on_click(lambda _b: self.new_board())
-        self.buttons["clear"].on_click(lambda _b: self.clear())
+        self.buttons["new_board"].on_click(self._keys_back(lambda _b: self.new_board()))
+        self.buttons["clear"].on_click(self._keys_back(lambda _b: self.clear()))
         for name, button in self.buttons.items():
             button.add_class(f"setw-button-{name.replace('_', '-')}")
         info = HBox(
@@ -140,8 +140,7 @@ class PuzzleBoard(CardsView):
             layout=Layout(width="100%"),
         )
         self.add_class("setw-puzzle")
-        self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
-        self.canvas.on_key_down(lambda key, *_: self.press(key))
+        self._listen(lambda x, y: self.click(x, y), lambda key, *_: self.press(key))
         self._start(puzzle)
 
     @staticmethod

@@ -111,8 +111,11 @@ class Standings(VBox):
         )
         self.enter = Button(description="Enter scores", button_style="primary")
         self.message = HTML()
-        self.division.observe(lambda _: self.refresh(), names="value")
-        self.enter.on_click(lambda _: self.submit())
+        # After a click on a division or on Enter, the keyboard goes back to the scores: typed
+        # there, digits are scores; typed on a button, they would reach JupyterLab ("1" makes a
+        # cell a heading).
+        self.division.observe(lambda _: (self.refresh(), self.scores.focus()), names="value")
+        self.enter.on_click(lambda _: (self.submit(), self.scores.focus()))
         form = HBox([self.round, self.table_number, self.scores, self.enter])
         super().__init__([self.division, self.table, form, self.message])
         self.add_class("setw-standings")

@@ -90,8 +90,7 @@ class CardTable(CardsView):
         self._setup_canvas("setw-table", width)
         super().__init__(children=[self.picture_box], layout=Layout(width="100%"))
         self.add_class("setw-table")
-        self.canvas.on_mouse_down(lambda x, y: self.click(x, y))
-        self.canvas.on_key_down(lambda key, *_: self.press(key))
+        self._listen(lambda x, y: self.click(x, y), lambda key, *_: self.press(key))
         self.redraw()
 
     @property
