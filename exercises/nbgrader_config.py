@@ -61,7 +61,7 @@ from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
 from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
 from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
-from setwidgets.grading.sandbox import SandboxedKernelManager, preflight  # noqa: E402
+from setwidgets.grading.sandbox import SandboxedKernelManager, checkout_folders, preflight  # noqa: E402
 from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
 from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect  # noqa: E402
 
@@ -84,7 +84,10 @@ c.Autograde.autograde_preprocessors = [
 # copy of the notebook's folder. A student's own configuration leaves validate as nbgrader has it.
 c.Execute.kernel_manager_class = SandboxedKernelManager
 c.SandboxedKernelManager.sandbox = True
-c.SandboxedKernelManager.hidden = [str(COURSE_ROOT), c.Exchange.root]
+# Hidden from the kernel: the course (solutions, hidden tests, the gradebook, other students), the
+# exchange, and the project's other folders when the package runs from its checkout (tests and
+# lessons hold right answers).
+c.SandboxedKernelManager.hidden = [str(COURSE_ROOT), c.Exchange.root, *checkout_folders()]
 c.SandboxedKernelManager.memory = 2 * 2**30  # bytes of address space per notebook
 c.SandboxedKernelManager.cpu_seconds = 600  # CPU seconds per kernel
 c.SandboxedKernelManager.processes = 512  # processes and threads

@@ -163,3 +163,16 @@ def test_one_broken_notebook_costs_its_student_alone(tmp_path, how):
     else:
         assert "There was an error processing assignment" in result.stderr
         assert "submitted/ben" in result.stderr
+
+
+def test_copy_regular_leaves_pipes_and_huge_files_out(tmp_path):
+    """A pipe would make the copy wait for ever; a sparse file of terabytes would fill the disk."""
+    source = tmp_path / "submission"
+    source.mkdir()
+    (source / "answer.ipynb").write_text("{}")
+    os.mkfifo(source / "pipe")
+    with open(source / "huge.bin", "wb") as huge:
+        huge.truncate(2**40)
+    left_out = copy_regular(source, tmp_path / "copy", max_bytes=2**20)
+    assert sorted(p.name for p in left_out) == ["huge.bin", "pipe"]
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["answer.ipynb"]

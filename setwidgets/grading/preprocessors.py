@@ -159,6 +159,8 @@ class GradingExecute(Execute):
             self._stopped(cell, self._why_dead())
         except CellTimeoutError:
             self._stopped(cell, f"it went on after {self.timeout} s and ignored the interrupt")
+        except GARBLED:
+            self._stopped(cell, _GARBLED_WHY)
         else:
             # Interrupted at the time limit, but did it stop? A cell that swallows
             # KeyboardInterrupt keeps the kernel busy: check before trusting it again.
@@ -208,6 +210,9 @@ class GradingExecute(Execute):
             why = self._why_dead()
             self._restart(why)
             raise NoAnswer(f"your code stopped the kernel: {why}") from None
+        except GARBLED:
+            self._restart(_GARBLED_WHY)
+            raise NoAnswer(f"your code stopped the kernel: {_GARBLED_WHY}") from None
         if reply is None:
             if not self._answers():
                 self._restart(f"it went on after {self.timeout} s and ignored the interrupt")
@@ -247,7 +252,7 @@ class GradingExecute(Execute):
                 "", silent=True, store_history=False, user_expressions={"x": expression}, stop_on_error=False
             )
             reply = run_sync(self.async_wait_for_reply)(msg_id)
-        except (CellTimeoutError, DeadKernelError, TimeoutError, RuntimeError):
+        except (CellTimeoutError, DeadKernelError, TimeoutError, RuntimeError, *GARBLED):
             return None
         try:
             answer = reply["content"]["user_expressions"]["x"]
@@ -265,7 +270,7 @@ class GradingExecute(Execute):
         try:
             self.timeout = 5
             self.execute_cell(probe, -1, store_history=False)
-        except (CellTimeoutError, DeadKernelError):
+        except (CellTimeoutError, DeadKernelError, *GARBLED):
             return False
         finally:
             self.timeout = saved
@@ -303,7 +308,7 @@ class GradingExecute(Execute):
             again = copy.deepcopy(self.nb.cells[index])
             try:
                 self.execute_cell(again, index, store_history=False)
-            except (CellTimeoutError, DeadKernelError):
+            except (CellTimeoutError, DeadKernelError, *GARBLED):
                 self.log.warning("Cell %d could not run again in the fresh kernel", index)
 
     async def _fresh_kernel(self) -> None:
@@ -325,6 +330,12 @@ class GradingExecute(Execute):
                 note = f"the grader gives a notebook {limit} of memory, and this cell asked for more."
                 output.evalue = f"{output.evalue} ({note})" if output.evalue else note
                 output.traceback = [*output.traceback, f"MemoryError: {note}"]
+
+
+GARBLED = (ValueError,)
+"""What jupyter_client raises on a message it cannot read (a bad signature): processes the notebook
+forked write on the kernel's channels too, and the kernel can no longer be trusted."""
+_GARBLED_WHY = "processes it started wrote on the kernel's channels, and its messages could not be read"
 
 
 def _error(name: str, message: str) -> NotebookNode:

@@ -7,9 +7,12 @@ run, and looks for
 - code that changes how cells run: IPython input or AST transformers, event hooks,
   ``get_ipython()``, patches of ``sys`` or ``builtins``, ``sys.modules`` games;
 - the package's reference functions, imported or called (``is_set``, ``explain``,
-  ``third_card``, ``find_sets`` ...), or the grader's referee touched;
+  ``third_card``, ``find_sets`` ...), or the grader's referee touched; any other name imported
+  from the package that the exercise's own cells do not import (the package has more than one
+  way to an answer: ``geometry.line`` gives the third card too);
 - files, processes and the system: ``open``, ``os``, ``pathlib``, ``subprocess``, ``socket``,
-  ``sqlite3``, ``ctypes``, ``exec``/``eval``, shell lines;
+  ``sqlite3``, ``ctypes``, ``runpy``, ``marshal``, ``exec``/``eval``, shell lines, and the
+  methods that read or write files without ``open`` (numpy's ``fromfile`` and ``tofile`` ...);
 - cells that stopped the kernel or ignored the interrupt, and cells stopped by the memory limit;
 - graded test cells that passed although none of the student's code ran in them: the test
   names a function the student was asked to write, yet neither it nor any other code of the
@@ -119,11 +122,41 @@ SYSTEM_MODULES = frozenset(
         "nbgrader",
         "json",
         "pickle",
+        "marshal",
+        "runpy",
+        "zipimport",
+        "types",
+        "code",
+        "codeop",
+        "zlib",
+        "tempfile",
+        "mmap",
+        "fcntl",
     }
 )
 DYNAMIC = frozenset(
     {"exec", "eval", "compile", "__import__", "open", "globals", "vars", "setattr", "delattr", "breakpoint"}
 )
+FILE_METHODS = frozenset(
+    {
+        "fromfile",
+        "tofile",
+        "loadtxt",
+        "savetxt",
+        "genfromtxt",
+        "memmap",
+        "load",
+        "save",
+        "savez",
+        "read_text",
+        "write_text",
+        "read_bytes",
+        "write_bytes",
+        "read_csv",
+        "to_csv",
+    }
+)
+"""Methods that read or write files without ``open`` (numpy's, pathlib's, pandas'): no exercise needs them."""
 
 
 @dataclass(frozen=True)
@@ -161,8 +194,29 @@ def _untimed(line: str) -> str:
     return line if match is None else match.group(1) + line[match.end() :]
 
 
-def code_reasons(source: str) -> list[str]:
-    """Why this code deserves a look, or an empty list for code the exercises could need."""
+def handed_out(nb: NotebookNode) -> frozenset[str]:
+    """The names the notebook's own (locked) cells import from the package: what the exercise hands out."""
+    names: set[str] = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not locked(cell):
+            continue
+        try:
+            tree = ast.parse("\n".join(_untimed(line) for line in cell.source.splitlines()))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("setwidgets"):
+                names.update(alias.name for alias in node.names)
+    return frozenset(names)
+
+
+def code_reasons(source: str, given: frozenset[str] | None = None) -> list[str]:
+    """Why this code deserves a look, or an empty list for code the exercises could need.
+
+    ``given``: the names of the package that the exercise's own cells import (:func:`handed_out`);
+    importing any other name from the package is then worth a look, since the package has more
+    than one way to an answer the exercise asks for.
+    """
     reasons: list[str] = []
     lines = [_untimed(line) for line in source.splitlines()]
     shell = [line.strip() for line in lines if line.lstrip().startswith(("!", "%"))]
@@ -173,7 +227,7 @@ def code_reasons(source: str) -> list[str]:
         tree = ast.parse(text)
     except SyntaxError:
         return reasons
-    hooks, references, system, dynamic = set(), set(), set(), set()
+    hooks, references, system, dynamic, beyond = set(), set(), set(), set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -196,11 +250,15 @@ def code_reasons(source: str) -> list[str]:
                         or module.startswith("setwidgets.checks")
                     ):
                         references.add(f"from {module} import {alias.name}")
+                    elif given is not None and alias.name not in given:
+                        beyond.add(f"from {module} import {alias.name}")
         elif isinstance(node, ast.Attribute):
             if node.attr in HOOKS:
                 hooks.add(node.attr)
             if node.attr in REFERENCES:
                 references.add(f".{node.attr}")
+            if node.attr in FILE_METHODS:
+                dynamic.add(f".{node.attr}")
             patched = {"modules", "meta_path", "path_hooks", "settrace", "setprofile", "excepthook"}
             if node.attr in patched and isinstance(node.value, ast.Name) and node.value.id == "sys":
                 hooks.add(f"sys.{node.attr}")
@@ -219,6 +277,8 @@ def code_reasons(source: str) -> list[str]:
         reasons.append(f"changes how cells run or touches the grader ({', '.join(sorted(hooks))})")
     if references:
         reasons.append(f"uses the package's reference functions ({', '.join(sorted(references))})")
+    if beyond:
+        reasons.append(f"uses the package beyond what the exercise hands out ({', '.join(sorted(beyond))})")
     if system:
         reasons.append(f"reaches files, processes or the system ({', '.join(sorted(system))})")
     if dynamic:
@@ -261,12 +321,13 @@ def watch_reasons(cell: NotebookNode) -> list[str]:
 def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> list[tuple[int, Finding]]:
     """Each flagged cell of one autograded notebook, with its index in the notebook."""
     found = []
+    given = handed_out(nb)
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
         reasons = output_reasons(cell) + watch_reasons(cell)
         if not locked(cell):
-            reasons = code_reasons(cell.source) + reasons
+            reasons = code_reasons(cell.source, given) + reasons
         if reasons:
             name = _nbgrader(cell).get("grade_id") or f"cell {index + 1}"
             found.append((index, Finding(assignment, student, notebook, name, tuple(reasons))))

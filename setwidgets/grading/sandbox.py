@@ -8,7 +8,8 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
 - the whole system read-only, a private ``/tmp``, ``/dev`` and ``/proc``;
 - as its working folder, a temporary copy of the submission's folder (the only writable
   place besides ``/tmp``), mounted where the folder is, so relative paths work as before
-  (a folder over ``copy_limit`` bytes is shown read-only instead of copied);
+  (up to ``copy_limit`` bytes: the biggest files that do not fit, and links, pipes and devices,
+  are left out);
 - the folders in ``hidden`` (the course root: ``source/``, the other students' folders,
   ``gradebook.db``; and the exchange) replaced by empty ones, also when the working folder
   holds them or is one of them (a notebook validated at the course root works in an empty
@@ -38,6 +39,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,7 @@ from typing import Any
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, List, Unicode
 
+from setwidgets import _words
 from setwidgets.grading import cgroup
 from setwidgets.grading.hide import overlays
 
@@ -54,6 +57,15 @@ GIB = 2**30
 SUBMISSION = "/tmp/.submission"
 """Where the sandbox shows the submission's folder read-only, to copy it into the working folder."""
 PATH_STARTUP = Path("/tmp/ipython/profile_default/startup/00-setwidgets-path.py")
+PATH_STARTUP_CODE = """import sys
+
+# The package is imported before the working folder joins the module path: an editable install's
+# finder comes after every folder on the path, so a folder named setwidgets in a submission would
+# otherwise be imported in its place.
+import setwidgets
+
+sys.path.append("")
+"""
 """IPython's start-up file in the sandbox: the working folder goes last on the module path."""
 NOT_SANDBOXED = (
     "GRADING IS NOT SANDBOXED: {why}. The students' notebooks run with all the rights of this "
@@ -135,31 +147,79 @@ def _inside(path: str, folder: str) -> bool:
     return os.path.commonpath([path, folder]) == folder
 
 
-def _copy_small(source: str, target: Path, limit: int, leave_out: tuple[str, ...] = ()) -> bool:
-    """Copy the folder ``source`` to ``target`` if it holds at most ``limit`` bytes; False when it does not.
+def _copy_small(source: str, target: Path, limit: int, leave_out: tuple[str, ...] = ()) -> list[str] | None:
+    """Copy the folder ``source`` to ``target``, regular files and folders only, up to ``limit`` bytes.
 
-    The folders in ``leave_out`` (absolute paths inside ``source``) are not copied. Nothing is
-    copied from a folder that holds ``target`` itself (a kernel started in /tmp).
+    The smallest files are copied first; the files that no longer fit are left out (a notebook
+    and its helper modules are small, a file of gigabytes is not). Returns the files left out,
+    relative to ``source``, or None when nothing could be copied (``target`` is inside
+    ``source``: a kernel started in /tmp). The folders in ``leave_out`` (absolute paths inside
+    ``source``) are not copied; nor are links, pipes or devices.
     """
     if _inside(os.path.abspath(target), os.path.abspath(source)):
-        return False
+        return None
     left_out = {os.path.abspath(folder) for folder in leave_out}
-    total = 0
-    for folder, subfolders, files in os.walk(source):
-        subfolders[:] = [name for name in subfolders if os.path.join(folder, name) not in left_out]
-        for name in files:
+    files = []
+    folders = []
+    for folder, subfolders, names in os.walk(source):
+        subfolders[:] = [
+            name
+            for name in subfolders
+            if os.path.join(os.path.abspath(folder), name) not in left_out
+            and not os.path.islink(os.path.join(folder, name))
+        ]
+        folders += [os.path.relpath(os.path.join(folder, name), source) for name in subfolders]
+        for name in names:
+            path = os.path.join(folder, name)
             try:
-                total += os.lstat(os.path.join(folder, name)).st_size + 512
+                info = os.lstat(path)
             except OSError:
                 continue
-            if total > limit:
-                return False
+            if stat.S_ISREG(info.st_mode):
+                files.append((info.st_size, os.path.relpath(path, source)))
+    target.mkdir(parents=True, exist_ok=True)
+    for folder in folders:
+        (target / folder).mkdir(parents=True, exist_ok=True)
+    total, too_big = 0, []
+    for size, name in sorted(files):
+        total += size + 512
+        if total > limit:
+            too_big.append(name)
+            continue
+        try:
+            shutil.copy2(os.path.join(source, name), target / name, follow_symlinks=False)
+        except OSError:
+            too_big.append(name)
+    return sorted(too_big)
 
-    def ignore(folder: str, names: list[str]) -> list[str]:
-        return [name for name in names if os.path.join(os.path.abspath(folder), name) in left_out]
 
-    shutil.copytree(source, target, symlinks=True, ignore=ignore)
-    return True
+def checkout_folders() -> list[str]:
+    """The folders of the project's checkout that a grading kernel has no need of, when it runs from one.
+
+    Installed from a checkout in place (``course.py``'s ``.venv``), the package lives beside the
+    project's other folders: the lessons, the tests (which hold right answers as test data), the
+    exercises, the repository's history. The kernel needs only the package and the environment it
+    runs in; hiding the rest keeps a notebook from reading answers out of them. Empty when the
+    package is installed in ``site-packages``.
+    """
+    import setwidgets
+
+    package = Path(setwidgets.__file__).resolve().parent
+    root = package.parent
+    if not (root / "pyproject.toml").is_file():
+        return []
+    keep = {package, Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
+    found = []
+    for entry in sorted(root.iterdir()):
+        if entry.is_symlink() or not entry.is_dir():
+            continue
+        resolved = entry.resolve()
+        if any(resolved == kept or _inside(str(kept), str(resolved)) for kept in keep):
+            continue
+        if entry.name.endswith(".egg-info"):
+            continue
+        found.append(str(entry))
+    return found
 
 
 def kernel_python(kernel_name: str) -> str:
@@ -219,7 +279,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     copy_limit = Integer(
         100 * 2**20,
-        help="The kernel works in a copy of its folder up to this many bytes; a bigger one is read-only.",
+        help="The kernel works in a copy of its folder up to this many bytes; bigger files are left out.",
     ).tag(config=True)
 
     tmp_bytes = Integer(256 * 2**20, help="The size of the kernel's own /tmp, in bytes.").tag(config=True)
@@ -298,14 +358,22 @@ class SandboxedKernelManager(AsyncKernelManager):
             self._copied = True
         else:
             below = tuple(folder for folder in self._hidden() if _inside(folder, self._cwd))
-            self._copied = _copy_small(self._cwd, self._scratch / "work", self.copy_limit, below)
+            too_big = _copy_small(self._cwd, self._scratch / "work", self.copy_limit, below)
+            self._copied = too_big is not None
+            if too_big:
+                self.log.warning(
+                    "%s: the kernel works without %s, over the %s MiB its folder may hold",
+                    self._cwd,
+                    _words.and_list(too_big[:5]) + (" ..." if len(too_big) > 5 else ""),
+                    self.copy_limit // 2**20,
+                )
         if not self._copied:
-            self.log.warning("%s is too big to copy for the sandbox: the kernel sees it read-only", self._cwd)
+            self.log.warning("%s cannot be copied for the sandbox: the kernel sees it read-only", self._cwd)
         else:
             self._work_size = self.work_bytes + _size(self._scratch / "work")
         self._group = self._memory_group()
         (self._scratch / "ipc").mkdir()
-        (self._scratch / PATH_STARTUP.name).write_text("import sys\n\nsys.path.append('')\n")
+        (self._scratch / PATH_STARTUP.name).write_text(PATH_STARTUP_CODE)
         self._overlays = []
         if self.hide_functions:
             (self._scratch / "hidden").mkdir()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +46,31 @@ def links_in(folder: str | Path) -> list[Path]:
     return sorted(found)
 
 
-def copy_regular(source: str | Path, target: str | Path) -> list[Path]:
-    """Copy the folder ``source`` to ``target``, regular files and folders only; the links left out."""
+MAX_FILE_BYTES = 100 * 2**20
+"""The biggest file of a submission that is copied (nbgrader's own limit on what a student submits)."""
+
+
+def copy_regular(source: str | Path, target: str | Path, max_bytes: int = MAX_FILE_BYTES) -> list[Path]:
+    """Copy the folder ``source`` to ``target``, regular files and folders only; what was left out.
+
+    Left out: links (never followed), pipes, sockets and devices (reading a pipe would wait for
+    ever), and files over ``max_bytes`` (a sparse file of terabytes is a few bytes on the
+    student's disk, and every byte on the teacher's).
+    """
     left_out = links_in(source)
 
     def ignore(folder: str, names: list[str]) -> set[str]:
-        return {name for name in names if os.path.islink(os.path.join(folder, name))}
+        skipped = set()
+        for name in names:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            if stat.S_ISDIR(info.st_mode) and not stat.S_ISLNK(info.st_mode):
+                continue
+            if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+                skipped.add(name)
+                if not stat.S_ISLNK(info.st_mode):
+                    left_out.append(Path(path))
+        return skipped
 
     shutil.copytree(source, target, symlinks=True, ignore=ignore)
     return left_out
@@ -64,12 +84,13 @@ class SafeCollect(ExchangeCollect):
         if os.path.islink(src):
             self.log.warning("%s: the submission %s is a symbolic link; it is not collected", student, src)
             return
-        for link in copy_regular(src, dest):
-            self.log.warning(
-                "%s: %s in the submission is a symbolic link; it was left out (links are never followed)",
-                student,
-                link.relative_to(src),
+        for path in copy_regular(src, dest):
+            why = (
+                "a symbolic link; it was left out (links are never followed)"
+                if path.is_symlink()
+                else f"not a regular file, or bigger than {MAX_FILE_BYTES // 2**20} MiB; it was left out"
             )
+            self.log.warning("%s: %s in the submission is %s", student, path.relative_to(src), why)
 
 
 class RefuseLinks(NbGraderPreprocessor):
