@@ -82,7 +82,10 @@ def test_a_notebook_that_is_a_link_is_not_graded_and_the_others_are(course):
     assert sum(grades(course, ONE, "solver").values()) == 10
 
 
-def test_collect_leaves_links_in_the_exchange_behind(tmp_path):
+def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(tmp_path):
+    """Put straight into the exchange's inbound folder, past ``nbgrader submit``: a link to the
+    solutions and to the gradebook, a named pipe (reading it would wait for ever) and a sparse file
+    of a terabyte (a few bytes on the student's disk, a terabyte on the teacher's)."""
     course = tmp_path / "course"
     course.mkdir()
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
@@ -92,7 +95,7 @@ def test_collect_leaves_links_in_the_exchange_behind(tmp_path):
 
     def run(*args):
         result = subprocess.run(
-            [str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True
+            [str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True, timeout=300
         )
         assert result.returncode == 0, result.stderr
         return result.stderr
@@ -106,11 +109,17 @@ def test_collect_leaves_links_in_the_exchange_behind(tmp_path):
     (inbound / "timestamp.txt").write_text(stamp)
     (inbound / "solutions.ipynb").symlink_to(course / "source" / ONE / "magic_rule.ipynb")
     (inbound / "grades.db").symlink_to(course / "gradebook.db")
+    os.mkfifo(inbound / "pipe")
+    with open(inbound / "huge.bin", "wb") as huge:
+        huge.truncate(2**40)
     said = run("collect", ONE)
     submitted = course / "submitted" / "ana" / ONE
     assert (submitted / "magic_rule.ipynb").is_file()
     assert not (submitted / "solutions.ipynb").exists() and not (submitted / "grades.db").exists()
     assert "ana: solutions.ipynb in the submission is a symbolic link; it was left out" in said
+    assert not (submitted / "pipe").exists() and not (submitted / "huge.bin").exists()
+    for name in ("pipe", "huge.bin"):
+        assert f"ana: {name} in the submission is not a regular file, or bigger than 100 MiB" in said
 
 
 def _broken(nb: dict, how: str) -> str:
