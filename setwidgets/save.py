@@ -80,8 +80,11 @@ def dumps(game: Game) -> str:
         for f in fields(record):
             data[f.name] = _KINDS[f.metadata["kind"]].write(getattr(record, f.name))
     if game._state.callers:
-        # Times of a pending call are kept relative to this moment (see loads).
-        data["saved_at"] = game._now()
+        # Times of a pending call are kept relative to this moment (see loads). A caller may have
+        # given expire() a time ahead of the game's clock: the save is made no earlier than the
+        # latest moment it holds, so that every game loads from its own save.
+        held = [call.called_at for call in game._state.callers] + [game._state.turn_start or 0.0]
+        data["saved_at"] = max(game._now(), *held)
     return json.dumps(data, allow_nan=False)
 
 

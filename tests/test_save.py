@@ -639,3 +639,18 @@ def test_random_damage_is_not_always_refused():
         set_path(data, path, value)
         loaded += bool(Game.from_json(json.dumps(data), clock=Clock()))
     assert loaded == 6
+
+
+@pytest.mark.parametrize("ahead", [0.5, 7.0, 9.99])
+def test_a_game_told_a_time_ahead_of_its_clock_loads_from_its_own_save(ahead):
+    """expire(now) may be given a time the clock has not reached; the next caller's turn starts then."""
+    game = Game(players=["Ana", "Ben", "Cy"], seed=1, clock=lambda: 0.0)
+    for name in ("Ana", "Ben", "Cy"):
+        game.call(name)
+    game.expire(now=ahead)
+    # Saved when the game's clock says 0, or when Ben's turn began (5 s, Ana's time up) if later:
+    # the caller keeps the seconds left at that moment.
+    saved = 5.0 if ahead >= 5.0 else 0.0
+    loaded = Game.from_json(game.to_json(), clock=lambda: 100.0)
+    assert loaded.callers == game.callers
+    assert loaded.time_left(now=100.0) == pytest.approx(game.time_left(now=saved))
