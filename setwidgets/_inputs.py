@@ -86,6 +86,16 @@ def short(obj: Any) -> str:
     return text
 
 
+def path_text(path: Any, width: int = 80) -> str:
+    """A file's path for a message, quoted; a long one keeps its end, where the file's name is.
+
+    >>> path_text("/home/ana/" + "x" * 90 + "/class.sqlite")
+    "'...xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/class.sqlite'"
+    """
+    text = str(path)
+    return repr(text if len(text) <= width else "..." + text[3 - width :])
+
+
 def what(obj: Any) -> str:
     """A value and what kind of thing it is, in words: "3 (a number)", "None (nothing)".
 

@@ -211,3 +211,126 @@ def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event)
     assert _state(event) == before
     view.division.value = "B"
     assert "Division B" in view.table.value and "Ada" not in view.table.value
+
+
+# -- the file: refused in one sentence when it holds no competition of ours ---------------------
+
+
+def _players(event: Competition) -> None:
+    for number, name in enumerate(["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay"], 1):
+        event.register(number, name)
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda p: p.mkdir(), "is a folder"),
+        (lambda p: None, "does not exist"),  # the parent folder, below
+        (lambda p: p.write_bytes(b""), "is empty, so it holds no competition"),
+        (lambda p: p.write_bytes(b"S"), "is not an SQLite database"),
+        (lambda p: p.write_text("name,score\nAda,5\n"), "is not an SQLite database"),
+    ],
+)
+def test_a_path_that_holds_no_competition_is_refused_in_one_sentence(tmp_path, make, words):
+    path = tmp_path / "class.sqlite"
+    if words == "does not exist":
+        path = tmp_path / "missing" / "class.sqlite"
+    make(path)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    with pytest.raises(CompetitionError, match=words):
+        Competition(path)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "gradebook.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE grade (id INTEGER PRIMARY KEY, score REAL)")
+    before = path.read_bytes()
+    with pytest.raises(CompetitionError, match="another program's database .* grade"):
+        Competition(path)
+    assert path.read_bytes() == before
+
+
+def test_a_file_of_another_version_is_refused(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "class.sqlite"
+    Competition(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE settings SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(CompetitionError, match="another version of setwidgets .*'99'"):
+        Competition(path)
+
+
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("attempt to write a readonly database", "cannot be written (it is read-only)"),
+        ("database is locked", "kept the file busy for 5 s"),
+        ("database disk image is malformed", "the file is damaged; open a copy saved earlier"),
+        ("disk I/O error", "SQLite says 'disk I/O error'"),
+    ],
+)
+def test_sqlites_own_words_become_a_remedy(said, words):
+    """Read-only files cannot be made as root, who writes them anyway: SQLite's message is given."""
+    import sqlite3
+
+    from setwidgets.competition.store import _file_trouble
+
+    assert words in _file_trouble(sqlite3.OperationalError(said))
+
+
+def test_a_file_held_by_another_writer_says_what_holds_it_and_saves_nothing(tmp_path, monkeypatch):
+    import sqlite3
+
+    from setwidgets.competition import store
+
+    monkeypatch.setattr(store, "_WAIT_SECONDS", 0.2)
+    path = tmp_path / "class.sqlite"
+    event = Competition(path)
+    _players(event)
+    event.plan(rounds=2, seed=1)
+    holder = sqlite3.connect(path)
+    holder.execute("BEGIN IMMEDIATE")  # another notebook in the middle of a change
+    try:
+        with pytest.raises(CompetitionError, match="another notebook or program kept the file busy"):
+            event.record(1, 1, {1: 5, 2: 3, 3: 4})
+    finally:
+        holder.rollback()
+        holder.close()
+    assert all(score is None for row in event.standings() for score in row.scores)
+    event.record(1, 1, {1: 5, 2: 3, 3: 4})  # once it is free, the same entry goes in
+
+
+def test_a_reader_of_the_standings_does_not_block_a_writer(tmp_path):
+    path = tmp_path / "class.sqlite"
+    event = Competition(path)
+    _players(event)
+    event.plan(rounds=2, seed=1)
+    reader = Competition(path)
+    reader._db.execute("BEGIN")
+    reader._db.execute("SELECT * FROM scores").fetchall()  # a read transaction left open
+    event.record(1, 1, {1: 5, 2: 3, 3: 4})
+    reader._db.rollback()
+    assert [row.total for row in reader.standings()][:1] == [5]
+
+
+def test_a_watcher_that_fails_is_reported_and_the_change_stands(tmp_path):
+    path = tmp_path / "class.sqlite"
+    event = Competition(path)
+    _players(event)
+    event.plan(rounds=2, seed=1)
+    seen = []
+
+    def broken():
+        raise KeyError("a bug in a view")
+
+    event.watch(broken)
+    event.watch(lambda: seen.append("called"))
+    with pytest.warns(RuntimeWarning, match="the change was saved, but a watcher .* KeyError"):
+        event.record(1, 1, {1: 5, 2: 3, 3: 4})
+    assert seen == ["called"]
+    assert [row.total for row in Competition(path).standings()][:1] == [5]

@@ -14,6 +14,13 @@ the players who go on to the final are each division's champion (or the top 5
 without divisions); players tied for such a place all go on, and the final and
 as many tie-breaker games as needed decide the champion.
 
+Several notebooks may open the same file: one that shows the standings never blocks one
+that records (SQLite's write-ahead log), and a writer kept waiting by another for more than
+5 seconds is told so and saves nothing. While the file is open, recent changes are kept in a
+second file beside it (``class.sqlite-wal``): close the competition before copying the file.
+A file that holds no competition (empty, cut short, another program's database, another
+version's) is refused with the reason, never taken for a new competition.
+
 Bad input changes nothing and says what was wrong: a score entered twice (use
 :meth:`Competition.correct` to change it), an unknown player, a player who did not
 sit at that table, a negative number of SETs.
@@ -39,6 +46,7 @@ from __future__ import annotations
 import json
 import numbers
 import sqlite3
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -76,6 +84,47 @@ class CompetitionError(ValueError):
     """Something the scoreboard cannot accept; the message says what and what to do instead."""
 
 
+SCHEMA_VERSION = 1
+"""The version of the file's tables, kept in its settings; a file of another version is refused."""
+
+_TABLES = frozenset({"settings", "players", "seats", "scores", "history"})
+_WAIT_SECONDS = 5.0
+"""How long a change waits for another notebook or program that is writing the same file."""
+
+
+def _check_file(path: Path) -> None:
+    """Refuse, in one sentence, a path that cannot hold a competition, before SQLite touches it."""
+    where = _inputs.path_text(path)
+    if path.is_dir():
+        raise CompetitionError(f"{where} is a folder; give a file name inside it, like {where}/class.sqlite")
+    if not path.parent.is_dir():
+        raise CompetitionError(f"the folder of {where} does not exist; make it, or choose another place")
+    if path.is_file():
+        with path.open("rb") as file:
+            head = file.read(16)
+        if head != b"SQLite format 3\x00":
+            what = "empty" if not head else "not an SQLite database"
+            raise CompetitionError(
+                f"{where} is {what}, so it holds no competition: it may have been cut short or "
+                "overwritten; open a copy saved earlier, or give a new file name"
+            )
+
+
+def _file_trouble(error: sqlite3.Error) -> str:
+    """What went wrong with the file, in words: SQLite's own message names no remedy."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return (
+            f"another notebook or program kept the file busy for {_WAIT_SECONDS:g} s; "
+            "wait until it is done, or close it there, and try again"
+        )
+    if "readonly" in text or "read-only" in text:
+        return "the file cannot be written (it is read-only); copy it somewhere you can write"
+    if "not a database" in text or "malformed" in text:
+        return "the file is damaged; open a copy saved earlier"
+    return f"SQLite says {_inputs.short(str(error))}"
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings: rank (ties share it), player, the round scores and their total.
@@ -101,11 +150,51 @@ class Competition:
         if not isinstance(path, (str, Path)):
             raise TypeError(f"path must be a file name like 'class.sqlite'; got {_inputs.what(path)}")
         self.path = str(path)
-        # isolation_level=None: every statement outside "with self._db" commits at once.
-        self._db = sqlite3.connect(self.path)
-        self._db.executescript(_SCHEMA)
-        self._db.commit()
         self._watchers: list = []
+        if self.path != ":memory:":
+            _check_file(Path(self.path))
+        try:
+            self._db = sqlite3.connect(self.path, timeout=_WAIT_SECONDS)
+            self._open()
+        except sqlite3.Error as error:
+            if hasattr(self, "_db"):
+                self._db.close()
+            trouble = _file_trouble(error)
+            raise CompetitionError(f"{_inputs.path_text(self.path)} cannot be opened: {trouble}") from None
+
+    def _open(self) -> None:
+        """Check that the file is a competition of this version (or new), then make its tables."""
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        others = tables - _TABLES - {"sqlite_sequence"}
+        if others:
+            raise CompetitionError(
+                f"{_inputs.path_text(self.path)} is another program's database (it holds the tables "
+                f"{_words.and_list(sorted(others)[:4])}): a competition needs a file of its own"
+            )
+        if tables:
+            row = None
+            if "settings" in tables:
+                row = self._db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone()
+            if row is not None and row[0] != str(SCHEMA_VERSION):
+                raise CompetitionError(
+                    f"{_inputs.path_text(self.path)} was written by another version of setwidgets (file "
+                    f"version {_inputs.short(row[0])}, this one reads {SCHEMA_VERSION})"
+                )
+            missing = _TABLES - tables
+            if missing:
+                lost = _words.and_list(sorted(missing))
+                raise CompetitionError(
+                    f"{_inputs.path_text(self.path)} is damaged: its tables {lost} are missing; "
+                    "open a copy saved earlier"
+                )
+        if self.path != ":memory:":
+            # Write-ahead logging: a notebook that reads the standings never blocks one that records.
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+        self._db.execute(
+            "INSERT OR IGNORE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+        )
+        self._db.commit()
 
     def watch(self, callback) -> None:
         """Call ``callback()`` after every change made through this object (a standings view uses it)."""
@@ -135,15 +224,32 @@ class Competition:
 
     def _change(self, action: str, details: dict, statements: Sequence[tuple[str, tuple]]) -> None:
         at = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._db:  # one transaction: all of it is saved, or (on any error) none of it
-            for sql, args in statements:
-                self._db.execute(sql, args)
-            self._db.execute(
-                "INSERT INTO history (at, action, details) VALUES (?, ?, ?)",
-                (at, action, json.dumps(details, sort_keys=True)),
-            )
-        for callback in self._watchers:
-            callback()
+        try:
+            with self._db:  # one transaction: all of it is saved, or (on any error) none of it
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+                self._db.execute(
+                    "INSERT INTO history (at, action, details) VALUES (?, ?, ?)",
+                    (at, action, json.dumps(details, sort_keys=True)),
+                )
+        except sqlite3.IntegrityError:
+            raise CompetitionError(
+                "another notebook or program saved a change to the same scores at the same moment; "
+                "nothing was saved from here: look at the standings and enter what is still missing"
+            ) from None
+        except sqlite3.Error as error:
+            raise CompetitionError(f"nothing was saved: {_file_trouble(error)}") from None
+        # The change is saved: a watcher that fails is reported, and cannot undo or half-do it.
+        for callback in list(self._watchers):
+            try:
+                callback()
+            except Exception as error:  # a view's bug must not make a saved score look unsaved
+                warnings.warn(
+                    f"the change was saved, but a watcher of the competition failed: "
+                    f"{type(error).__name__}: {_inputs.short(str(error))}",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
 
     def history(self) -> list[tuple[int, str, str, dict]]:
         """Every change so far, oldest first: ``(id, time, action, details)``."""
