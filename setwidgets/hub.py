@@ -30,7 +30,7 @@ import re
 import shutil
 from pathlib import Path
 
-from ._inputs import short
+from ._inputs import short, what
 
 COURSE_ID = "setwidgets"
 TEACHER = "teacher"
@@ -52,6 +52,10 @@ STUDENT_WORK = (
 )
 
 
+ACCOUNTS = frozenset({"root", "nobody", "daemon", "bin", "sys", "sync", "www-data"})
+"""Accounts that belong to the system, not to a person: never a roster's teacher or student."""
+
+
 class RosterError(ValueError):
     """The roster file is not a list of ``username,role`` lines with exactly one teacher."""
 
@@ -66,8 +70,12 @@ def parse_roster(text: str, where: str = "the roster") -> dict[str, str]:
     ...
     setwidgets.hub.RosterError: the roster, line 2: 'Ana' is not a Linux user name: expected a-z, 0-9, _ or -
     """
+    if not isinstance(text, str):
+        raise TypeError(
+            f"parse_roster() needs the roster's text; got {what(text)} (read_roster() reads a file)"
+        )
     roles: dict[str, str] = {}
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # Excel's "CSV UTF-8" starts with a BOM
     for number, row in enumerate(csv.reader(lines), start=1):
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
@@ -79,6 +87,11 @@ def parse_roster(text: str, where: str = "the roster") -> dict[str, str]:
         if not USERNAME.fullmatch(name):
             raise RosterError(
                 f"{where}, line {number}: {short(name)} is not a Linux user name: expected a-z, 0-9, _ or -"
+            )
+        if name in ACCOUNTS:
+            raise RosterError(
+                f"{where}, line {number}: {name!r} is a system account, not a person: "
+                "give the teacher and each student an account of their own"
             )
         if role not in ROLES:
             raise RosterError(
@@ -97,18 +110,29 @@ def parse_roster(text: str, where: str = "the roster") -> dict[str, str]:
 
 
 def read_roster(path: str | os.PathLike[str]) -> dict[str, str]:
-    """:func:`parse_roster` of the file at ``path``."""
+    """:func:`parse_roster` of the file at ``path``: UTF-8 (with or without Excel's BOM), else Windows-1252.
+
+    User names are plain ASCII; a roster saved by a spreadsheet in Windows-1252 or Latin-1 (names
+    of people in comments, say) is read as such rather than refused.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise RosterError(f"cannot read the roster {path}: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
     return parse_roster(text, where=str(path))
 
 
 def missing_users(names) -> list[str]:
     """The names that are not Linux users on this machine (the hub starts servers as these users)."""
     import pwd
+
+    if isinstance(names, (str, bytes)):
+        raise TypeError(f"missing_users() needs a list of user names; got the single string {short(names)}")
 
     missing = []
     for name in names:

@@ -203,3 +203,33 @@ def test_a_teacher_who_kept_the_lessons_still_gets_the_course(tmp_path):
     home = tmp_path / "teacher"
     (home / hub.LESSONS_FOLDER).mkdir(parents=True)
     assert hub.prepare_home(home, hub.TEACHER, _repository(tmp_path)) == [home / hub.COURSE_FOLDER]
+
+
+def test_a_roster_saved_by_a_spreadsheet_reads_as_written(tmp_path):
+    """Excel's "CSV UTF-8" starts with a byte-order mark; older spreadsheets save Windows-1252."""
+    from setwidgets.hub import read_roster
+
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes("\ufeffteacher,teacher\nana,student\n".encode("utf-8"))
+    windows = tmp_path / "windows.csv"
+    text = "# Ana Muñoz, Łukasz\nteacher,teacher\nana,student\n"
+    windows.write_bytes(text.encode("cp1252", errors="replace"))
+    for path in (bom, windows):
+        assert read_roster(path) == {"teacher": "teacher", "ana": "student"}
+
+
+@pytest.mark.parametrize("account", ["root", "nobody", "daemon"])
+def test_system_accounts_are_refused_as_teacher_or_student(account):
+    from setwidgets.hub import RosterError, parse_roster
+
+    with pytest.raises(RosterError, match=f"line 2: '{account}' is a system account"):
+        parse_roster(f"teacher,teacher\n{account},student")
+
+
+def test_the_rosters_functions_refuse_what_is_not_a_roster():
+    from setwidgets.hub import missing_users, parse_roster
+
+    with pytest.raises(TypeError, match=r"roster's text; got b'teacher,teacher' \(bytes, not text\)"):
+        parse_roster(b"teacher,teacher")
+    with pytest.raises(TypeError, match="needs a list of user names; got the single string 'root'"):
+        missing_users("root")
