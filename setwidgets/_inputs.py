@@ -90,7 +90,7 @@ def path_text(path: Any, width: int = 80) -> str:
     """A file's path for a message, quoted; a long one keeps its end, where the file's name is.
 
     >>> path_text("/home/ana/" + "x" * 90 + "/class.sqlite")
-    "'...xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/class.sqlite'"
+    "'...xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/class.sqlite'"
     """
     text = str(path)
     return repr(text if len(text) <= width else "..." + text[3 - width :])
