@@ -1,6 +1,6 @@
 """Game schedules for a SET competition: who sits at which table in each round.
 
-The competition guide (see "Competitions and classrooms" in RULES.md) numbers the
+The competition guide (its format is told in lesson 15, running a class tournament) numbers the
 players, sits them at tables of three, and asks that no two players meet twice
 "if it can be avoided". Its printed schedules stop at 36 players, and most of them
 make some pairs meet twice. :func:`schedule` makes one for any number of players.

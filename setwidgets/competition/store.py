@@ -1,7 +1,7 @@
 """The coordinator's scoreboard, kept in an SQLite file so that nothing is lost.
 
 A :class:`Competition` is the paper the coordinator of the competition guide keeps
-(see "Competitions and classrooms" in RULES.md), written to an SQLite database
+(lesson 15, running a class tournament, tells its format), written to an SQLite database
 after every change: players and their numbers, the schedule, each game's scores
 table by table, the final and its tie-breakers, and a history of every change.
 Restart the kernel, close the laptop, open the same file again: everything is

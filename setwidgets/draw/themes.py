@@ -14,7 +14,7 @@ they are painted. Three themes come with the package:
     :func:`simulate` and :func:`color_distance` let you check this.
 
 ``"printable"``
-    The alternative printable deck (see RULES.md). Each card shows one outer
+    The alternative printable deck, for printing on paper. Each card shows one outer
     symbol with an inner shape on it, and the four abstract features map to
     the printable deck's four features:
 

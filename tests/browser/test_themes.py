@@ -7,7 +7,7 @@ card in the theme's own look:
 
 - classic and colorblind: the card's color (the theme's CSS color for it, and no
   other symbol color), its number of symbols, its shading and its shape;
-- printable (the alternative printable deck of RULES.md): one outer symbol in the
+- printable (the alternative printable deck, setwidgets.draw.themes): one outer symbol in the
   outer color with an inner shape in the inner color, each read back from pixels.
 
 Clicking a card must draw the theme's own selection frame, and only there.
