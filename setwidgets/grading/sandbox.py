@@ -57,6 +57,7 @@ GIB = 2**30
 SUBMISSION = "/tmp/.submission"
 """Where the sandbox shows the submission's folder read-only, to copy it into the working folder."""
 PATH_STARTUP = Path("/tmp/ipython/profile_default/startup/00-setwidgets-path.py")
+"""IPython's start-up file in the sandbox: the working folder goes last on the module path."""
 PATH_STARTUP_CODE = """import sys
 
 # The package is imported before the working folder joins the module path: an editable install's
@@ -66,7 +67,6 @@ import setwidgets
 
 sys.path.append("")
 """
-"""IPython's start-up file in the sandbox: the working folder goes last on the module path."""
 NOT_SANDBOXED = (
     "GRADING IS NOT SANDBOXED: {why}. The students' notebooks run with all the rights of this "
     "user: they can read source/ and the gradebook, write to them, use the network and leave "
