@@ -24,6 +24,7 @@ from setwidgets.cards import (
     full_deck,
     mini_deck,
 )
+from setwidgets.draw.svg import card_svg as _card_svg
 from setwidgets.game import Claim, Game, GameError, NoSet, Player
 from setwidgets.rules import (
     FeatureVerdict,
@@ -38,6 +39,10 @@ from setwidgets.rules import (
 )
 
 __version__ = "0.1.0"
+
+# A card in a notebook shows as a picture. The drawing sits a layer above the cards, which know
+# nothing of it, so the package joins the two here, where both are imported anyway.
+Card.painter = _card_svg
 
 # The widgets need ipywidgets and ipycanvas; they load on first use, not with the core
 # (and stay out of __all__, so "from setwidgets import *" in an autograder loads no Jupyter module).

@@ -1,4 +1,4 @@
-"""What a student types, turned into cards, numbers, seeds, seconds and players: one policy for errors.
+"""What a student types, turned into numbers, seeds, seconds and players: one policy for errors.
 
 The policy, used by every public function of the package:
 
@@ -14,10 +14,10 @@ The policy, used by every public function of the package:
 Any ``numbers.Integral`` is a whole number (``2``, ``numpy.int64(2)``);
 ``True`` and ``False`` are not.
 
-Cards may be given as Card objects or codes such as ``"2RTO"``; several cards
-as separate arguments, one list (or any iterable), or one string of codes
-separated by spaces, commas or semicolons (:func:`split_codes`). Bytes are
-refused with a message about bytes: a code is text.
+Cards follow the same policy; they are turned into Card objects in
+:mod:`setwidgets.cards` (one card, one list) and :mod:`setwidgets._card_inputs`
+(the cards a function is called with). This module knows no Card, so that
+every module, ``cards`` included, can use it.
 """
 
 from __future__ import annotations
@@ -27,25 +27,16 @@ import numbers
 import random
 import re
 import reprlib
-from collections.abc import Callable, Iterable, Sequence, Sized
-from itertools import islice
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from setwidgets import _words
 
-if TYPE_CHECKING:  # cards imports this module; the functions below import cards when they run
-    from setwidgets.cards import Card
-
 __all__ = [
-    "as_card",
-    "as_cards",
     "bytes_hint",
-    "distinct_cards",
-    "exactly",
-    "gather",
     "is_whole",
-    "listed",
     "player_index",
+    "refuse_bytes",
     "rng_and_seed",
     "seconds",
     "short",
@@ -245,10 +236,6 @@ def player_index(player: Any, names: Sequence[str], *, error: type[ValueError] =
 
 # -- cards -------------------------------------------------------------------------------
 
-_EXAMPLE_CARD = "Card(2, 'red', 'oval', 'striped')"
-_LISTED = 5  # how many items a message lists before "and N more"
-_LISTED_CHARACTERS = 50  # fewer items when the first ones are long
-
 
 def bytes_hint(obj: Any) -> str:
     """For bytes, how to write them as text (": write '1RSO', without the b"); otherwise ''."""
@@ -263,7 +250,7 @@ def bytes_hint(obj: Any) -> str:
     return f": write {short(text)}, without the b"
 
 
-def _refuse_bytes(obj: Any, expected: str) -> None:
+def refuse_bytes(obj: Any, expected: str) -> None:
     if isinstance(obj, (bytes, bytearray)):
         raise TypeError(f"{expected}; got {what(obj)}{bytes_hint(obj)}")
 
@@ -275,178 +262,6 @@ def split_codes(text: str) -> list[str]:
     ['1RSO', '2GTS', '3POD', '1RSS']
     """
     if not isinstance(text, str):
-        _refuse_bytes(text, "card codes are text like '1RSO 2GTS 3POD'")
+        refuse_bytes(text, "card codes are text like '1RSO 2GTS 3POD'")
         raise TypeError(f"card codes are text like '1RSO 2GTS 3POD'; got {what(text)}")
     return [word for word in re.split(r"[\s,;]+", text) if word]
-
-
-def as_card(obj: Any) -> Card:
-    """Return ``obj`` as a Card: a Card is returned as it is, a code is parsed.
-
-    Anything else raises a TypeError that says what a card looks like.
-
-    >>> as_card("2rto")
-    Card(2, 'red', 'oval', 'striped')
-    """
-    from setwidgets.cards import Card
-
-    if isinstance(obj, Card):
-        return obj
-    if isinstance(obj, str):
-        return Card.parse(obj)
-    expected = f"expected a Card (for example {_EXAMPLE_CARD}) or a card code like '2RTO'"
-    _refuse_bytes(obj, expected)
-    hint = ""
-    if isinstance(obj, (tuple, list)) and len(obj) == 4 and all(is_whole(x) for x in obj):
-        hint = f"; four numbers make a card with Card.from_vector({short(obj)})"
-    raise TypeError(f"{expected}; got {what(obj)}{hint}")
-
-
-def as_cards(objs: Any, what: str = "cards") -> list[Card]:
-    """Return a list of Cards from a list (or any iterable) of Cards or codes, or one string of codes.
-
-    ``what`` names the cards in the message when ``objs`` is not a list of cards.
-
-    >>> [card.code for card in as_cards("1RSO 2GTS, 3POD")]
-    ['1RSO', '2GTS', '3POD']
-    """
-    from setwidgets.cards import Card
-
-    if isinstance(objs, str):
-        objs = split_codes(objs)
-    _refuse_bytes(objs, f"expected a list of {what} or a string of codes like '1RSO 2GTS'")
-    if isinstance(objs, Card) or not isinstance(objs, Iterable):
-        raise TypeError(f"expected a list of {what}; got {_what(objs)}")
-    return [as_card(obj) for obj in objs]
-
-
-def parse_cards(items: Iterable[Any], *, where: str = "", error: type[ValueError] = ValueError) -> list[Card]:
-    """Each item as a Card: Cards as they are, codes parsed; ``where`` places a bad code ("in the deck").
-
-    A code that is not a card raises ``error`` (a ValueError) quoting it in short; any other
-    kind of item raises TypeError.
-
-    >>> parse_cards(["1RSO", "2gts"])
-    [Card(1, 'red', 'oval', 'solid'), Card(2, 'green', 'squiggle', 'striped')]
-    """
-    from setwidgets.cards import Card
-
-    cards = []
-    for item in items:
-        if isinstance(item, Card):
-            cards.append(item)
-        elif isinstance(item, str):
-            try:
-                cards.append(Card.parse(item))
-            except ValueError as problem:
-                raise error(f"{short(item)}{where} is not a card: {problem}") from None
-        else:
-            raise TypeError(f"each card is a Card or a code like '2RTO'; got {what(item)}{bytes_hint(item)}")
-    return cards
-
-
-def gather(cards: tuple[Any, ...], at_most: int | None = None) -> tuple[Any, ...]:
-    """Cards given as f(a, b, c), f([a, b, c]) or f("1RSO 2GTS 3POD"), as one tuple (not yet Cards).
-
-    ``at_most`` stops reading one iterable after that many items, so that an
-    endless generator cannot hang the caller.
-    """
-    from setwidgets.cards import Card
-
-    if len(cards) == 1:
-        (only,) = cards
-        if isinstance(only, str):
-            return tuple(split_codes(only))
-        _refuse_bytes(only, "cards are Cards or codes like '1RSO', several in one string like '1RSO 2GTS'")
-        if not isinstance(only, Card) and isinstance(only, Iterable):
-            return tuple(islice(only, at_most))  # all of it when at_most is None
-    return cards
-
-
-def listed(things: Sequence[Any], total: int | None = None) -> str:
-    """'none', or how many and which, in short: "2: 1RSO, '2RSO'", "100: None, None, ... and 95 more".
-
-    ``total`` is how many there are when ``things`` holds only the first of them.
-    """
-    if not things:
-        return "none"
-    shown: list[str] = []
-    for thing in things[:_LISTED]:
-        if shown and sum(len(text) for text in shown) > _LISTED_CHARACTERS:
-            break  # a few long items are enough to recognise the input
-        shown.append(str(thing) if _is_card(thing) else short(thing))
-    total = len(things) if total is None else total
-    more = f" and {total - len(shown)} more" if total > len(shown) else ""
-    return f"{total}: {', '.join(shown)}{more}"
-
-
-def _is_card(obj: Any) -> bool:
-    from setwidgets.cards import Card
-
-    return isinstance(obj, Card)
-
-
-def exactly(func: str, cards: tuple[Any, ...], count: int) -> tuple[Card, ...]:
-    """``count`` Cards from f(a, b), f([a, b]) or a string of codes, or a TypeError that explains the call.
-
-    >>> exactly("third_card", ("1RSO 2GTS",), 2)
-    (Card(1, 'red', 'oval', 'solid'), Card(2, 'green', 'squiggle', 'striped'))
-    """
-    from setwidgets.cards import Card
-
-    if len(cards) == count and all(isinstance(card, Card) for card in cards):
-        return cards  # the common case, in loops over many cards: nothing to gather or parse
-    # One item more than needed is enough to refuse: range(10**12) must not be read to the end.
-    gathered = gather(cards, at_most=count + 1)
-    if len(gathered) != count:
-        names = ", ".join("abc"[:count])
-        only = cards[0] if len(cards) == 1 else None
-        if len(gathered) < count or len(cards) != 1 or isinstance(only, str):
-            got = listed(gathered)  # every item was read
-        elif isinstance(only, Sized):
-            got = listed(gathered, total=len(only))
-        else:
-            got = f"more than {count}: " + listed(gathered).split(": ", 1)[1]
-        raise TypeError(
-            f"{func}() needs exactly {('two', 'three')[count - 2]} cards, as {func}({names}) or "
-            f"{func}([{names}]); got {got}"
-        )
-    return tuple(as_card(x) for x in gathered)
-
-
-ENOUGH_TO_REPEAT = 3**4 + 1
-"""Among this many cards one comes twice (there are 81), so an endless iterable is read no further."""
-
-
-def repeated(cards: Iterable[Card]) -> Card | None:
-    """The first card that comes a second time, or None when every card is different.
-
-    >>> repeated(as_cards("1RSO 2GTS 1RSO"))
-    Card(1, 'red', 'oval', 'solid')
-    """
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            return card
-        seen.add(card)
-    return None
-
-
-def distinct_cards(func: str, cards: Any, more: tuple[Any, ...] = ()) -> list[Card]:
-    """The cards as a list, from one list, several cards or a string of codes; each may appear once.
-
-    An endless iterable stops at the first card given twice (there are only 81).
-    """
-    from setwidgets.cards import Card
-
-    if not more and not isinstance(cards, (Card, str, Iterable)):
-        raise TypeError(f"{func}() needs a list of cards, like {func}(game.table); got {what(cards)}")
-    if more or isinstance(cards, (Card, str, bytes, bytearray)):
-        items: Iterable[Any] = gather((cards, *more))
-    else:
-        items = cards
-    found = [as_card(item) for item in islice(items, ENOUGH_TO_REPEAT)]
-    twice = repeated(found)
-    if twice is not None:
-        raise ValueError(f"{func}() got the card {twice.name} ({twice}) twice; each card appears once")
-    return found

@@ -34,16 +34,14 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, ClassVar
 
 from setwidgets import _inputs, _words
-from setwidgets._inputs import as_card, as_cards, is_whole, short
-
-# split_codes lives in _inputs; cards.split_codes stays for the code that imports it from here.
-from setwidgets._inputs import split_codes as split_codes
+from setwidgets._inputs import is_whole, short, split_codes
 
 __all__ = [
     "CODE_LETTERS",
+    "DECK",
     "FEATURES",
     "VALUES",
     "Card",
@@ -52,6 +50,7 @@ __all__ = [
     "code_key",
     "full_deck",
     "mini_deck",
+    "parse_cards",
     "written",
 ]
 
@@ -77,8 +76,6 @@ CODE_LETTERS: dict[str, tuple[str, ...]] = {
 _CODE_ORDER = ("number", "color", "shading", "shape")
 _SINGULAR_SHAPES = {_words.plural(shape): shape for shape in VALUES["shape"]}
 _EXAMPLE = "Card(number=2, color='red', shape='oval', shading='striped')"
-
-# Kept for callers that still import it from here; the one home is _inputs.what.
 
 
 def _choices(feature: str) -> str:
@@ -334,10 +331,15 @@ class Card:
             return NotImplemented
         return self.index < other.index
 
-    def _repr_svg_(self) -> str:
-        from setwidgets.draw.svg import card_svg
+    painter: ClassVar[Callable[[Card], str] | None] = None
+    """The function that draws a card as SVG for a notebook (None: shown as text).
 
-        return card_svg(self)
+    :mod:`setwidgets.draw.svg` sets it when it is imported, as ``import
+    setwidgets`` does: the drawing sits above the cards, which know nothing of it.
+    """
+
+    def _repr_svg_(self) -> str | None:
+        return None if Card.painter is None else Card.painter(self)
 
 
 def _parses(code: str) -> bool:
@@ -371,13 +373,78 @@ def full_deck() -> list[Card]:
     >>> len(deck), deck[0].name, deck[-1].name
     (81, 'one red solid oval', 'three purple open diamonds')
     """
-    return list(_FULL_DECK)
+    return list(DECK)
 
 
 # Cards are immutable, so every deck shares these 81, checked once, instead of building new ones.
-_FULL_DECK: tuple[Card, ...] = tuple(
-    Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES))
-)
+DECK: tuple[Card, ...] = tuple(Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES)))
+"""The 81 cards in the order of :func:`full_deck` (``DECK[i].index == i``), made and checked once.
+
+A tuple, so nobody can change it; code that needs a list of its own calls :func:`full_deck`.
+"""
+
+
+_EXAMPLE_CARD = "Card(2, 'red', 'oval', 'striped')"
+
+
+def as_card(obj: Any) -> Card:
+    """Return ``obj`` as a Card: a Card is returned as it is, a code is parsed.
+
+    Anything else raises a TypeError that says what a card looks like.
+
+    >>> as_card("2rto")
+    Card(2, 'red', 'oval', 'striped')
+    """
+    if isinstance(obj, Card):
+        return obj
+    if isinstance(obj, str):
+        return Card.parse(obj)
+    expected = f"expected a Card (for example {_EXAMPLE_CARD}) or a card code like '2RTO'"
+    _inputs.refuse_bytes(obj, expected)
+    hint = ""
+    if isinstance(obj, (tuple, list)) and len(obj) == 4 and all(is_whole(x) for x in obj):
+        hint = f"; four numbers make a card with Card.from_vector({short(obj)})"
+    raise TypeError(f"{expected}; got {_inputs.what(obj)}{hint}")
+
+
+def as_cards(objs: Any, what: str = "cards") -> list[Card]:
+    """Return a list of Cards from a list (or any iterable) of Cards or codes, or one string of codes.
+
+    ``what`` names the cards in the message when ``objs`` is not a list of cards.
+
+    >>> [card.code for card in as_cards("1RSO 2GTS, 3POD")]
+    ['1RSO', '2GTS', '3POD']
+    """
+    if isinstance(objs, str):
+        objs = split_codes(objs)
+    _inputs.refuse_bytes(objs, f"expected a list of {what} or a string of codes like '1RSO 2GTS'")
+    if isinstance(objs, Card) or not isinstance(objs, Iterable):
+        raise TypeError(f"expected a list of {what}; got {_inputs.what(objs)}")
+    return [as_card(obj) for obj in objs]
+
+
+def parse_cards(items: Iterable[Any], *, where: str = "", error: type[ValueError] = ValueError) -> list[Card]:
+    """Each item as a Card: Cards as they are, codes parsed; ``where`` places a bad code ("in the deck").
+
+    A code that is not a card raises ``error`` (a ValueError) quoting it in short; any other
+    kind of item raises TypeError.
+
+    >>> parse_cards(["1RSO", "2gts"])
+    [Card(1, 'red', 'oval', 'solid'), Card(2, 'green', 'squiggle', 'striped')]
+    """
+    cards = []
+    for item in items:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif isinstance(item, str):
+            try:
+                cards.append(Card.parse(item))
+            except ValueError as problem:
+                raise error(f"{short(item)}{where} is not a card: {problem}") from None
+        else:
+            got = f"{_inputs.what(item)}{_inputs.bytes_hint(item)}"
+            raise TypeError(f"each card is a Card or a code like '2RTO'; got {got}")
+    return cards
 
 
 def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
@@ -414,7 +481,7 @@ def mini_deck(*values: Any, **fixed: Any) -> list[Card]:
     if not fixed:
         fixed = {"color": "red"}
     wanted = {feature: _normalise(feature, value) for feature, value in fixed.items()}
-    return [c for c in _FULL_DECK if all(getattr(c, f) == v for f, v in wanted.items())]
+    return [c for c in DECK if all(getattr(c, f) == v for f, v in wanted.items())]
 
 
 def written(value: Any, other: Callable[[Any], str] = repr) -> str:

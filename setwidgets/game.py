@@ -69,8 +69,8 @@ from dataclasses import dataclass, field, fields
 from itertools import islice
 from typing import Any
 
-from setwidgets import _inputs, _words, variants
-from setwidgets.cards import Card, full_deck, mini_deck
+from setwidgets import _card_inputs, _inputs, _words, variants
+from setwidgets.cards import Card, full_deck, mini_deck, parse_cards
 from setwidgets.rules import Verdict, _first_positions, explain, find_sets
 from setwidgets.variants import VARIANTS
 
@@ -763,12 +763,12 @@ class Game:
             # One card more than a SET is enough to refuse: an endless iterable is read no further.
             items = list(islice(cards, 4))
             given = len(cards) if isinstance(cards, Sized) else None if len(items) > 3 else len(items)
-        chosen = _inputs.parse_cards(items, error=GameError)
+        chosen = parse_cards(items, error=GameError)
         if given != 3:
             how_many = "more than 3" if given is None else str(given)
             shown = f": {_inputs.short(_codes(chosen))[1:-1]}" if chosen else ""
             raise GameError(f"a SET is exactly three cards; got {how_many}{shown}")
-        twice = _inputs.repeated(chosen)
+        twice = _card_inputs.repeated(chosen)
         if twice is not None:
             raise GameError(
                 f"the card {twice.name} ({twice}) is chosen twice; a SET is three different cards"
@@ -1006,8 +1006,8 @@ def _deck_cards(deck: Any) -> list[Card]:
         raise GameError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
     if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
         raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
-    cards = _inputs.parse_cards(islice(deck, _inputs.ENOUGH_TO_REPEAT), where=" in the deck", error=GameError)
-    twice = _inputs.repeated(cards)
+    cards = parse_cards(islice(deck, _card_inputs.ENOUGH_TO_REPEAT), where=" in the deck", error=GameError)
+    twice = _card_inputs.repeated(cards)
     if twice is not None:
         raise GameError(f"the deck holds {twice.name} ({twice}) twice; each card appears once")
     if len(cards) < 3:
@@ -1031,7 +1031,9 @@ def _player_names(players: Any) -> list[str]:
     if not names:
         raise GameError("a game needs at least one player; got an empty list")
     if len(names) > MAX_PLAYERS:
-        raise GameError(f"a game needs from 1 to {MAX_PLAYERS} players; got more: {_inputs.listed(names)}")
+        raise GameError(
+            f"a game needs from 1 to {MAX_PLAYERS} players; got more: {_card_inputs.listed(names)}"
+        )
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"a player's name is a string like 'Ana'; got {_inputs.what(name)}")

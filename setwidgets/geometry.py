@@ -35,8 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from setwidgets import _inputs, _words
-from setwidgets.cards import FEATURES, VALUES, Card, as_card, full_deck
+from setwidgets import _card_inputs, _inputs, _words
+from setwidgets.cards import FEATURES, VALUES, Card, as_card, as_cards, full_deck
 from setwidgets.rules import find_sets, third_card
 
 __all__ = [
@@ -159,7 +159,7 @@ def lines_through(
     ['1RSO 2RSO 3RSO', '1RSO 2GTS 3POD']
     """
     card = as_card(card)
-    others = _DECK if cards is None else _inputs.distinct_cards("lines_through", cards)
+    others = _DECK if cards is None else _card_inputs.distinct_cards("lines_through", cards)
     position = {other: p for p, other in enumerate(others)}
     found = []
     for p, b in enumerate(others):
@@ -186,7 +186,7 @@ def parallel_classes(
     >>> [len(lines) for lines in classes.values()]
     [3, 3, 3, 3]
     """
-    table = list(_DECK) if cards is None else _inputs.distinct_cards("parallel_classes", cards)
+    table = list(_DECK) if cards is None else _card_inputs.distinct_cards("parallel_classes", cards)
     classes: dict[Vector, list[tuple[Card, Card, Card]]] = {}
     for triple in find_sets(table):
         classes.setdefault(direction(triple[0], triple[1]), []).append(triple)
@@ -197,8 +197,8 @@ def parallel_classes(
 
 
 def _three_not_collinear(func: str, cards: tuple[Any, ...]) -> tuple[Card, Card, Card]:
-    a, b, c = _inputs.exactly(func, cards, 3)
-    twice = _inputs.repeated((a, b, c))
+    a, b, c = _card_inputs.exactly(func, cards, 3)
+    twice = _card_inputs.repeated((a, b, c))
     if twice is not None:
         raise ValueError(
             f"{func}() needs three different cards; {twice.name} ({twice}) is given twice. "
@@ -271,7 +271,7 @@ def is_plane(cards: Iterable[Card | str] | str) -> bool:
     >>> is_plane(plane("1RSO", "2GTS", "1RSS")), is_plane(full_deck()[:9]), is_plane(full_deck()[:8])
     (True, True, False)
     """
-    table = _inputs.distinct_cards("is_plane", cards)
+    table = _card_inputs.distinct_cards("is_plane", cards)
     present = set(table)
     return len(table) == 9 and all(third_card(x, y) in present for x, y in itertools.combinations(table, 2))
 
@@ -288,10 +288,10 @@ def is_magic_square(square: Sequence[Sequence[Card | str]]) -> bool:
     """
     if isinstance(square, (str, bytes)) or not isinstance(square, Iterable):
         raise TypeError(f"a magic square is 3 rows of 3 cards; got {_inputs.what(square)}")
-    rows = [list(_inputs.exactly("is_magic_square", (row,), 3)) for row in square]
+    rows = [list(_card_inputs.exactly("is_magic_square", (row,), 3)) for row in square]
     if len(rows) != 3:
         raise ValueError(f"a magic square has 3 rows of 3 cards; got {_words.count(len(rows), 'row')}")
-    twice = _inputs.repeated(card for row in rows for card in row)
+    twice = _card_inputs.repeated(card for row in rows for card in row)
     if twice is not None:
         raise ValueError(
             f"is_magic_square() got the card {twice.name} ({twice}) twice; each card appears once"
@@ -322,7 +322,7 @@ def planes_through(*cards: Card | str | Iterable[Card | str]) -> list[list[Card]
     >>> len(planes_through("1RSO")), len(planes_through("1RSO", "2GTS"))
     (130, 13)
     """
-    given = _inputs.distinct_cards("planes_through", cards[0], cards[1:]) if cards else []
+    given = _card_inputs.distinct_cards("planes_through", cards[0], cards[1:]) if cards else []
     starts = [given[0]] if given else list(_DECK)
     found: set[frozenset[int]] = set()
     for start in starts:
@@ -393,7 +393,7 @@ def _product(m: Sequence[Sequence[int]], n: Sequence[Sequence[int]]) -> tuple[tu
 
 def _independent(func: str, cards: Sequence[Card]) -> list[Vector]:
     """The steps from the first card to the others, checked to point in independent directions."""
-    twice = _inputs.repeated(cards)
+    twice = _card_inputs.repeated(cards)
     if twice is not None:
         raise ValueError(f"{func}() got the card {twice.name} ({twice}) twice; each card appears once")
     steps = [difference(cards[0], card) for card in cards[1:]]
@@ -544,8 +544,8 @@ class AffineMap:
         when they are not a SET). So any card can be taken to any card, any SET to
         any SET, and any three cards that are not a SET to any three that are not.
         """
-        source = _inputs.as_cards(sources, "source cards")
-        target = _inputs.as_cards(targets, "target cards")
+        source = as_cards(sources, "source cards")
+        target = as_cards(targets, "target cards")
         if len(source) != len(target) or not 1 <= len(source) <= _DIMENSION + 1:
             raise ValueError(
                 "taking() needs as many target cards as source cards, 1 to 5 of each; "
@@ -582,7 +582,7 @@ class AffineMap:
 
     def image(self, cards: Iterable[Card | str] | str) -> list[Card]:
         """The images of several cards, in order."""
-        return [self(card) for card in _inputs.as_cards(cards)]
+        return [self(card) for card in as_cards(cards)]
 
     def then(self, other: AffineMap) -> AffineMap:
         """This map followed by ``other``: ``m.then(n)(card) == n(m(card))``."""
@@ -624,7 +624,7 @@ _IDENTITY: tuple[Vector, ...] = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0
 
 
 def _two_different(func: str, a: Any, b: Any) -> tuple[Card, Card]:
-    first, second = _inputs.exactly(func, (a,) if b is None else (a, b), 2)
+    first, second = _card_inputs.exactly(func, (a,) if b is None else (a, b), 2)
     if first == second:
         raise ValueError(
             f"{func}() needs two different cards; both are {first.name} ({first}). "

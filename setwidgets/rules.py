@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from setwidgets import _inputs, _words
+from setwidgets import _card_inputs, _words
 from setwidgets.cards import FEATURES, VALUES, Card, full_deck
 
 __all__ = [
@@ -72,7 +72,7 @@ def is_set(*cards: Card | str | Iterable[Card | str]) -> bool:
     >>> is_set("1RSO", "2RSO", "3PSO")
     False
     """
-    a, b, c = _inputs.exactly("is_set", cards, 3)
+    a, b, c = _card_inputs.exactly("is_set", cards, 3)
     # Two different cards decide the third, which differs from both; so c is never a or b here.
     return a != b and _third_index(a.index, b.index) == c.index
 
@@ -214,7 +214,7 @@ def explain(*cards: Card | str | Iterable[Card | str]) -> Verdict:
     - shape: all are ovals
     - shading: all are solid
     """
-    a, b, c = _inputs.exactly("explain", cards, 3)
+    a, b, c = _card_inputs.exactly("explain", cards, 3)
     va, vb, vc = a.vector, b.vector, c.vector
     return Verdict(
         (a, b, c), tuple(_FEATURE_VERDICTS[f][9 * va[f] + 3 * vb[f] + vc[f]] for f in range(len(FEATURES)))
@@ -252,7 +252,7 @@ def third_card(a: Card | str | Iterable[Card | str], b: Card | str = _ONE_ARGUME
     >>> third_card("1RSO", "2GTS").code
     '3POD'
     """
-    a, b = _inputs.exactly("third_card", (a,) if b is _ONE_ARGUMENT else (a, b), 2)
+    a, b = _card_inputs.exactly("third_card", (a,) if b is _ONE_ARGUMENT else (a, b), 2)
     if a == b:
         raise ValueError(
             f"third_card() needs two different cards; both are {a.name} ({a}). "
@@ -289,17 +289,17 @@ def _find_sets(func: str, cards: Any, more: tuple[Any, ...]) -> list[tuple[Card,
 
 
 def _distinct(func: str, cards: Any, more: tuple[Any, ...]) -> list[Card]:
-    """_inputs.distinct_cards, with a quick way through for a list of different Cards (a game's table)."""
+    """_card_inputs.distinct_cards, with a quick way through for a list of different Cards (a table)."""
     if not more and type(cards) is list and len(_quick_indices(cards)) == len(cards):
         return cards
-    return _inputs.distinct_cards(func, cards, more)
+    return _card_inputs.distinct_cards(func, cards, more)
 
 
 def _quick_indices(cards: list[Any]) -> list[int]:
     """The full-deck indices of a list of different Cards (a game's table); a shorter list otherwise.
 
     Anything but a Card is left out, and so is everything when a card comes twice, so the length
-    tells whether the list may skip the checks of :func:`_inputs.distinct_cards`.
+    tells whether the list may skip the checks of :func:`_card_inputs.distinct_cards`.
     """
     indices = [card._index for card in cards if type(card) is Card]
     return indices if len(set(indices)) == len(indices) else []
@@ -311,7 +311,7 @@ def _indices(func: str, cards: Any, more: tuple[Any, ...]) -> tuple[list[Card], 
         indices = _quick_indices(cards)
         if len(indices) == len(cards):
             return cards, indices
-    table = _inputs.distinct_cards(func, cards, more)
+    table = _card_inputs.distinct_cards(func, cards, more)
     return table, [card.index for card in table]
 
 

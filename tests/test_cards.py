@@ -491,8 +491,8 @@ def test_as_cards_says_that_bytes_are_not_text():
 
 
 def test_the_card_input_functions_keep_their_public_homes():
-    assert cards.as_card is _inputs.as_card is setwidgets.as_card
-    assert cards.as_cards is _inputs.as_cards is setwidgets.as_cards
+    assert cards.as_card is setwidgets.as_card
+    assert cards.as_cards is setwidgets.as_cards
     assert cards.split_codes is _inputs.split_codes
 
 

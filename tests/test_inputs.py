@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from setwidgets import (
     FEATURES,
     Card,
+    _card_inputs,
     _inputs,
     as_card,
     as_cards,
@@ -232,14 +233,14 @@ def test_split_codes_takes_text_only():
 
 
 def test_listed_shows_cards_by_code_and_the_rest_in_short():
-    assert _inputs.listed(()) == "none"
-    assert _inputs.listed((DECK[0], "2RSO")) == "2: 1RSO, '2RSO'"
-    assert _inputs.listed(tuple(range(7))) == "7: 0, 1, 2, 3, 4 and 2 more"
-    assert _inputs.listed(tuple(range(5))) == "5: 0, 1, 2, 3, 4"
+    assert _card_inputs.listed(()) == "none"
+    assert _card_inputs.listed((DECK[0], "2RSO")) == "2: 1RSO, '2RSO'"
+    assert _card_inputs.listed(tuple(range(7))) == "7: 0, 1, 2, 3, 4 and 2 more"
+    assert _card_inputs.listed(tuple(range(5))) == "5: 0, 1, 2, 3, 4"
     # Items are listed while the ones before them take at most 50 characters ('x' * 23 is 25 with quotes).
-    assert _inputs.listed(("x" * 23, "y" * 23, "z")) == f"3: '{'x' * 23}', '{'y' * 23}', 'z'"
-    assert _inputs.listed(("x" * 24, "y" * 24, "z")) == f"3: '{'x' * 24}', '{'y' * 24}' and 1 more"
-    long = _inputs.listed(("x" * 200,) * 5)
+    assert _card_inputs.listed(("x" * 23, "y" * 23, "z")) == f"3: '{'x' * 23}', '{'y' * 23}', 'z'"
+    assert _card_inputs.listed(("x" * 24, "y" * 24, "z")) == f"3: '{'x' * 24}', '{'y' * 24}' and 1 more"
+    long = _card_inputs.listed(("x" * 200,) * 5)
     assert long == f"5: {_inputs.short('x' * 200)} and 4 more"
 
 
@@ -253,9 +254,9 @@ def test_exactly_gathers_cards_however_they_come():
         (iter([a, b]),),
         (np.array(["1RSO", "2GTS"]),),
     ]:
-        got = _inputs.exactly("f", cards, 2)
+        got = _card_inputs.exactly("f", cards, 2)
         assert len(got) == 2 and all(isinstance(card, Card) for card in got)
-    assert _inputs.exactly("f", (a, b), 2) == (a, b)
+    assert _card_inputs.exactly("f", (a, b), 2) == (a, b)
 
 
 def test_a_single_card_given_as_the_list_is_one_card_not_its_features():

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from setwidgets import _inputs, _words
+from setwidgets import _card_inputs, _words
 from setwidgets.cards import FEATURES, VALUES, Card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.deck import SIDE, deck_grid
@@ -111,7 +111,7 @@ def space_layout(cards: Iterable[Card | str] | str) -> SpaceLayout:
 
     Any other set of cards raises a ValueError that says which cards make a space.
     """
-    shown = _inputs.distinct_cards("space_layout", cards)
+    shown = _card_inputs.distinct_cards("space_layout", cards)
     fixed = tuple(
         (feature, getattr(shown[0], feature))
         for feature in FEATURES
@@ -121,7 +121,7 @@ def space_layout(cards: Iterable[Card | str] | str) -> SpaceLayout:
     if len(shown) != 3 ** len(varying) or len(varying) < 2:
         raise ValueError(
             "a geometry picture shows 9 cards that share two features (like mini_deck('red', 'solid')), "
-            f"27 that share one (like mini_deck('red')) or the full deck; got {_inputs.listed(shown)}"
+            f"27 that share one (like mini_deck('red')) or the full deck; got {_card_inputs.listed(shown)}"
         )
 
     def card(values: dict[str, int]) -> Card:
@@ -147,7 +147,7 @@ def space_layout(cards: Iterable[Card | str] | str) -> SpaceLayout:
 def square_layout(square: Sequence[Sequence[Card | str]]) -> SpaceLayout:
     """The layout of a plane arranged as a magic square (3 rows of 3 cards, see
     :func:`setwidgets.geometry.magic_square`): kind "square"."""
-    rows = [_inputs.exactly("square_layout", (row,), 3) for row in square]
+    rows = [_card_inputs.exactly("square_layout", (row,), 3) for row in square]
     if len(rows) != 3:
         raise ValueError(f"a magic square has 3 rows of 3 cards; got {_words.count(len(rows), 'row')}")
     cells = tuple(card for row in rows for card in row)
@@ -257,14 +257,14 @@ class LinesPicture:
     ) -> None:
         self.layout = space_layout(cards)
         self.theme = get_theme(theme)
-        chosen = [] if through is None else _inputs.distinct_cards("show_lines", through)
+        chosen = [] if through is None else _card_inputs.distinct_cards("show_lines", through)
         if len(chosen) > 2:
-            raise ValueError(f"through= takes one card or two; got {_inputs.listed(chosen)}")
+            raise ValueError(f"through= takes one card or two; got {_card_inputs.listed(chosen)}")
         outside = [card for card in chosen if card not in self.layout.cards]
         if outside:
             raise ValueError(f"through= must name cards of the picture; {outside[0]} is not one of them")
         if lines is not None:
-            drawn = [tuple(_inputs.exactly("show_lines", (triple,), 3)) for triple in lines]
+            drawn = [tuple(_card_inputs.exactly("show_lines", (triple,), 3)) for triple in lines]
             off = [card for triple in drawn for card in triple if card not in self.layout.cards]
             if off:
                 raise ValueError(f"lines= must join cards of the picture; {off[0]} is not one of them")

@@ -3,7 +3,7 @@
 SVG is text, so a picture made here survives everywhere a notebook goes:
 a saved ``.ipynb``, GitHub's preview, nbgrader's feedback HTML, a printout.
 
-- :func:`card_svg` draws one card (``Card._repr_svg_`` uses it, so a card
+- :func:`card_svg` draws one card (it is ``Card.painter``, so a card
   shows itself as a picture in a notebook);
 - :func:`cards_svg` draws a row or a grid of cards, with optional letters and
   highlight frames;

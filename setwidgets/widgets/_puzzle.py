@@ -36,7 +36,7 @@ from html import escape
 from math import comb
 from typing import Any
 
-from setwidgets import _inputs, _words
+from setwidgets import _card_inputs, _inputs, _words
 from setwidgets.cards import Card, full_deck
 from setwidgets.rules import Verdict, explain, find_sets
 
@@ -129,10 +129,10 @@ class Puzzle:
                 raise TypeError(
                     "give either cards=, or seed= (with size= and sets=) for a dealt table, not both"
                 )
-            table = _inputs.distinct_cards("Puzzle", cards)
+            table = _card_inputs.distinct_cards("Puzzle", cards)
             if not find_sets(table):
                 raise ValueError(
-                    f"a puzzle needs at least one SET among its cards; got {_inputs.listed(table)}"
+                    f"a puzzle needs at least one SET among its cards; got {_card_inputs.listed(table)}"
                 )
             rng, seed_used = None, None
         else:
@@ -193,14 +193,14 @@ class Puzzle:
         Cards that are not on the table, or the same card twice, are refused
         with a ValueError (nothing counts); so is a claim on a solved puzzle.
         """
-        chosen = _inputs.exactly("claim", cards, 3)
+        chosen = _card_inputs.exactly("claim", cards, 3)
         missing = [c for c in chosen if c not in self.cards]
         if missing:
             raise ValueError(
                 f"claim() takes three cards of this puzzle; {_words.and_list([c.code for c in missing])} "
                 f"{_words.agree(len(missing), 'is', 'are')} not on the table"
             )
-        twice = _inputs.repeated(chosen)
+        twice = _card_inputs.repeated(chosen)
         if twice is not None:
             raise ValueError(f"claim() needs three different cards; {twice.name} ({twice}) is given twice")
         if self.solved:

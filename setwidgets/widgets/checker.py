@@ -20,7 +20,7 @@ from html import escape
 
 from ipywidgets import HTML, Layout
 
-from setwidgets import _inputs, _words
+from setwidgets import _card_inputs, _words
 from setwidgets._inputs import short
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
@@ -102,7 +102,7 @@ class MagicRuleChecker(CardsView):
         if len(chosen) != 3:
             raise ValueError(
                 "MagicRuleChecker needs three cards, as one list or a string of codes like "
-                f"MagicRuleChecker('1RSO 2GTS 3POD'); got {_inputs.listed(chosen)}"
+                f"MagicRuleChecker('1RSO 2GTS 3POD'); got {_card_inputs.listed(chosen)}"
             )
         self.theme = theme
         self._setup_canvas("setw-checker", width)

@@ -24,7 +24,7 @@ from html import escape
 
 from ipywidgets import HTML, Layout
 
-from setwidgets import _inputs, _words
+from setwidgets import _card_inputs, _inputs, _words
 from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
@@ -98,7 +98,7 @@ class ThirdCardExplorer(CardsView):
         width = check_width(width)
         if b is None and a is not None and not _one_card(a):
             # Both cards in one argument: a list, or a string of two codes.
-            first, second = _inputs.exactly("ThirdCardExplorer", (a,), 2)
+            first, second = _card_inputs.exactly("ThirdCardExplorer", (a,), 2)
         else:
             first = as_card(DEFAULT_PAIR[0] if a is None else a)
             second = as_card(DEFAULT_PAIR[1] if b is None else b)

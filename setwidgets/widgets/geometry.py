@@ -28,8 +28,8 @@ from html import escape
 from ipycanvas import hold_canvas
 from ipywidgets import HTML, Checkbox, Layout
 
-from setwidgets import _inputs, _words
-from setwidgets.cards import Card, as_card, mini_deck
+from setwidgets import _card_inputs, _inputs, _words
+from setwidgets.cards import Card, as_card, as_cards, mini_deck
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.lines import (
     SCALES,
@@ -181,9 +181,9 @@ class LinesExplorer(_LinesView):
         )
         self.theme = get_theme(theme)
         width = check_width(width)
-        start = [] if through is None else _inputs.distinct_cards("LinesExplorer", through)
+        start = [] if through is None else _card_inputs.distinct_cards("LinesExplorer", through)
         if len(start) > 2:
-            raise ValueError(f"through= takes one card or two; got {_inputs.listed(start)}")
+            raise ValueError(f"through= takes one card or two; got {_card_inputs.listed(start)}")
         for card in start:
             self._check_in_space(card)
         self._chosen: list[Card] = start
@@ -209,7 +209,7 @@ class LinesExplorer(_LinesView):
         if card not in self.space.cards:
             raise ValueError(
                 f"{card.name} ({card}) is not among the {len(self.space.cards)} cards shown; "
-                f"pick one of {_inputs.listed(self.space.cards)}"
+                f"pick one of {_card_inputs.listed(self.space.cards)}"
             )
 
     # -- state ----------------------------------------------------------------------------------
@@ -341,11 +341,13 @@ class PlaneBuilder(_LinesView):
         width: int | None = None,
     ) -> None:
         if a is None:
-            cards = _inputs.as_cards("1RSO 2GTS 1RSS")
+            cards = as_cards("1RSO 2GTS 1RSS")
         elif b is None and c is None:
-            cards = list(_inputs.exactly("PlaneBuilder", (a,), 3))
+            cards = list(_card_inputs.exactly("PlaneBuilder", (a,), 3))
         else:
-            cards = list(_inputs.exactly("PlaneBuilder", tuple(x for x in (a, b, c) if x is not None), 3))
+            cards = list(
+                _card_inputs.exactly("PlaneBuilder", tuple(x for x in (a, b, c) if x is not None), 3)
+            )
         self.theme = get_theme(theme)
         width = check_width(width)
         self._setup_canvas("setw-plane", width)

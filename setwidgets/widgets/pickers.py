@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from ipywidgets import Dropdown, HBox, Label, Layout
 
-from setwidgets._inputs import exactly, what
+from setwidgets._card_inputs import exactly
+from setwidgets._inputs import what
 from setwidgets.cards import FEATURES, VALUES, Card, as_card
 
 __all__ = ["CardPicker"]

@@ -24,7 +24,8 @@ from string import ascii_lowercase
 
 from ipywidgets import Layout
 
-from setwidgets._inputs import distinct_cards, listed, short, what, whole_number
+from setwidgets._card_inputs import distinct_cards, listed
+from setwidgets._inputs import short, what, whole_number
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import geometry as geo
 from setwidgets.draw.themes import Theme, get_theme
