@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from setwidgets import Card, find_sets, full_deck, is_set
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.canvas import CommandRecorder, paint_scene
 from setwidgets.draw.svg import CardRow, card_svg, cards_html, cards_svg, path_d, scene_svg, show
 from setwidgets.draw.themes import THEMES, Theme, color_distance, get_theme, simulate
@@ -29,9 +29,9 @@ def classes(element: ET.Element, name: str) -> list[ET.Element]:
 
 @pytest.mark.parametrize("shape", ["oval", "squiggle", "diamond"])
 def test_each_symbol_fills_the_symbol_box(shape):
-    x0, y0, x1, y1 = geo.bounds(geo.shape_path(shape))
-    assert x1 - x0 == pytest.approx(geo.SYMBOL_WIDTH, abs=0.6)
-    assert y1 - y0 == pytest.approx(geo.SYMBOL_HEIGHT, abs=0.6)
+    x0, y0, x1, y1 = shapes.bounds(shapes.shape_path(shape))
+    assert x1 - x0 == pytest.approx(shapes.SYMBOL_WIDTH, abs=0.6)
+    assert y1 - y0 == pytest.approx(shapes.SYMBOL_HEIGHT, abs=0.6)
     assert (x0 + x1) / 2 == pytest.approx(0, abs=0.5) and (y0 + y1) / 2 == pytest.approx(0, abs=0.5)
 
 
@@ -41,8 +41,8 @@ def test_the_three_shapes_differ_in_area_and_outline():
             abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]))) / 2
         )
 
-    areas = {s: area(geo.flatten(geo.shape_path(s))[0]) for s in ("oval", "squiggle", "diamond")}
-    box = geo.SYMBOL_WIDTH * geo.SYMBOL_HEIGHT
+    areas = {s: area(shapes.flatten(shapes.shape_path(s))[0]) for s in ("oval", "squiggle", "diamond")}
+    box = shapes.SYMBOL_WIDTH * shapes.SYMBOL_HEIGHT
     # A rhombus fills half its box exactly; a stadium most of it; the squiggle lies in between.
     assert areas["diamond"] == pytest.approx(box / 2, rel=0.01)
     assert areas["oval"] > 0.85 * box
@@ -50,7 +50,7 @@ def test_the_three_shapes_differ_in_area_and_outline():
 
 
 def test_the_squiggle_is_an_s_not_a_convex_blob():
-    polygon = geo.flatten(geo.shape_path("squiggle"))[0]
+    polygon = shapes.flatten(shapes.shape_path("squiggle"))[0]
 
     # Halfway up, the centre line leans one way at the top and the other way at the bottom.
     def middle(y):
@@ -61,64 +61,64 @@ def test_the_squiggle_is_an_s_not_a_convex_blob():
     assert top * bottom < 0, (top, bottom)
     # Not convex: the midpoint of two outline points can fall outside the shape.
     assert any(
-        not geo.point_in_polygon((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, polygon)
+        not shapes.point_in_polygon((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, polygon)
         for a, b in itertools.combinations(polygon[::4], 2)
     )
 
 
 @pytest.mark.parametrize("shape", ["oval", "squiggle", "diamond"])
 def test_stripes_are_cut_to_the_shape(shape):
-    path = geo.shape_path(shape)
-    polygon = geo.flatten(path, 24)[0]
-    segments = geo.stripes(path)
+    path = shapes.shape_path(shape)
+    polygon = shapes.flatten(path, 24)[0]
+    segments = shapes.stripes(path)
     assert len(segments) >= 15
     for x1, y1, x2, y2 in segments:
         assert y1 == y2 and x1 < x2
-        assert geo.point_in_polygon((x1 + x2) / 2, y1, polygon)
+        assert shapes.point_in_polygon((x1 + x2) / 2, y1, polygon)
         # Just outside each end is outside the shape: the stripe reaches the outline and stops.
-        assert not geo.point_in_polygon(x1 - 0.5, y1, polygon)
-        assert not geo.point_in_polygon(x2 + 0.5, y2, polygon)
+        assert not shapes.point_in_polygon(x1 - 0.5, y1, polygon)
+        assert not shapes.point_in_polygon(x2 + 0.5, y2, polygon)
     ys = sorted({s[1] for s in segments})
     gaps = {round(b - a, 6) for a, b in zip(ys, ys[1:])}
-    assert gaps == {geo.STRIPE_SPACING}
+    assert gaps == {shapes.STRIPE_SPACING}
 
 
 def test_flatten_rejects_unknown_commands_and_shapes():
     with pytest.raises(ValueError, match="'Q'"):
-        geo.flatten((("M", 0, 0), ("Q", 1, 1, 2, 2)))
+        shapes.flatten((("M", 0, 0), ("Q", 1, 1, 2, 2)))
     with pytest.raises(ValueError, match="unknown shape 'star'"):
-        geo.shape_path("star")
+        shapes.shape_path("star")
 
 
 @pytest.mark.parametrize("number", [1, 2, 3])
 def test_symbols_stand_side_by_side_centred_on_the_card(number):
-    centres = geo.symbol_centres(number)
+    centres = shapes.symbol_centres(number)
     assert len(centres) == number
     xs = [x for x, _ in centres]
-    assert sum(xs) / number == pytest.approx(geo.CARD_WIDTH / 2)
-    assert all(y == geo.CARD_HEIGHT / 2 for _, y in centres)
-    assert all(b - a >= geo.SYMBOL_WIDTH for a, b in zip(xs, xs[1:])), "symbols must not overlap"
-    assert xs[0] - geo.SYMBOL_WIDTH / 2 > 0 and xs[-1] + geo.SYMBOL_WIDTH / 2 < geo.CARD_WIDTH
+    assert sum(xs) / number == pytest.approx(shapes.CARD_WIDTH / 2)
+    assert all(y == shapes.CARD_HEIGHT / 2 for _, y in centres)
+    assert all(b - a >= shapes.SYMBOL_WIDTH for a, b in zip(xs, xs[1:])), "symbols must not overlap"
+    assert xs[0] - shapes.SYMBOL_WIDTH / 2 > 0 and xs[-1] + shapes.SYMBOL_WIDTH / 2 < shapes.CARD_WIDTH
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
 def test_every_card_picture_has_its_symbols_inside_the_card(theme):
     for card in DECK:
-        picture = geo.card_picture(card, theme)
+        picture = shapes.card_picture(card, theme)
         assert picture.title == card.name
         expected = 1 if theme == "printable" else card.number
         assert len(picture.symbols) == expected
-        assert sum(1 for i in picture.items if isinstance(i, geo.Shape) and i.role == "symbol") == expected
+        assert sum(1 for i in picture.items if isinstance(i, shapes.Shape) and i.role == "symbol") == expected
         for x, y, w, h in picture.symbols:
-            assert x > 0 and x + w < geo.CARD_WIDTH and y > 0 and y + h < geo.CARD_HEIGHT
+            assert x > 0 and x + w < shapes.CARD_WIDTH and y > 0 and y + h < shapes.CARD_HEIGHT
 
 
 def test_classic_shading_solid_striped_open():
     theme = get_theme("classic")
     for card in DECK:
-        items = geo.card_picture(card, theme).items
-        symbols = [i for i in items if isinstance(i, geo.Shape) and i.role == "symbol"]
-        stripes = [i for i in items if isinstance(i, geo.Lines)]
+        items = shapes.card_picture(card, theme).items
+        symbols = [i for i in items if isinstance(i, shapes.Shape) and i.role == "symbol"]
+        stripes = [i for i in items if isinstance(i, shapes.Lines)]
         color = theme.colors[card.color]
         assert all(s.stroke == color for s in symbols)
         if card.shading == "solid":
@@ -146,7 +146,7 @@ def test_printable_theme_maps_each_feature_one_to_one():
 
     for a, b, c in itertools.combinations(DECK[::3], 3):
         assert printable_set(a, b, c) == is_set(a, b, c)
-    picture = geo.card_picture("2RTO", theme)
+    picture = shapes.card_picture("2RTO", theme)
     assert "yellow circle with a cyan rectangle inside" in picture.description
     with pytest.raises(ValueError, match="not a printable-deck theme"):
         get_theme("classic").printable_look(DECK[0])
@@ -177,7 +177,7 @@ def test_get_theme_by_name_or_object_and_errors():
     assert get_theme(" Classic ") is THEMES["classic"]
     mine = Theme("mine", {"red": "#f00", "green": "#0f0", "purple": "#f0f"})
     assert get_theme(mine) is mine
-    assert geo.card_picture("1RSO", mine).items[1].fill == "#f00"
+    assert shapes.card_picture("1RSO", mine).items[1].fill == "#f00"
     with pytest.raises(ValueError, match="'classic', 'colorblind', 'printable'"):
         get_theme("neon")
 
@@ -187,7 +187,7 @@ def test_get_theme_by_name_or_object_and_errors():
 
 @pytest.mark.parametrize("count", [9, 12, 15, 18, 21])
 def test_table_grids_grow_by_columns_of_three(count):
-    rects, width, height = geo.grid(count, rows=3, order="columns", scale=0.9)
+    rects, width, height = shapes.grid(count, rows=3, order="columns", scale=0.9)
     assert len(rects) == count
     columns = count // 3
     assert len({x for x, *_ in rects}) == columns and len({y for _, y, *_ in rects}) == 3
@@ -197,27 +197,27 @@ def test_table_grids_grow_by_columns_of_three(count):
         assert x1 + w1 <= x2 or x2 + w2 <= x1 or y1 + h1 <= y2 or y2 + h2 <= y1
     assert all(x + w < width and y + h < height for x, y, w, h in rects)
     # Margins of half a gap plus 4 units around the grid, one gap between neighbours.
-    assert width == pytest.approx(0.9 * (columns * (geo.CARD_WIDTH + geo.CARD_GAP) + 8))
-    assert height == pytest.approx(0.9 * (3 * (geo.CARD_HEIGHT + geo.CARD_GAP) + 8))
+    assert width == pytest.approx(0.9 * (columns * (shapes.CARD_WIDTH + shapes.CARD_GAP) + 8))
+    assert height == pytest.approx(0.9 * (3 * (shapes.CARD_HEIGHT + shapes.CARD_GAP) + 8))
 
 
 def test_grid_errors():
     with pytest.raises(ValueError, match="cannot hold 7 cards"):
-        geo.grid(7, rows=2, columns=3)
+        shapes.grid(7, rows=2, columns=3)
     with pytest.raises(ValueError, match="order must be"):
-        geo.grid(3, order="diagonal")
+        shapes.grid(3, order="diagonal")
     with pytest.raises(ValueError, match="0 or more"):
-        geo.grid(-1)
+        shapes.grid(-1)
 
 
 def test_scene_checks_highlights_and_letters():
     with pytest.raises(ValueError, match="between 0 and 2"):
-        geo.scene(DECK[:3], highlight={5: "selected"})
+        shapes.scene(DECK[:3], highlight={5: "selected"})
     with pytest.raises(ValueError, match="a highlight is one of"):
-        geo.scene(DECK[:3], highlight={0: "glow"})
+        shapes.scene(DECK[:3], highlight={0: "glow"})
     with pytest.raises(ValueError, match="one per card"):
-        geo.scene(DECK[:3], letters=["a"])
-    layout = geo.scene([DECK[0], None, DECK[2]], slots=6, rows=3, order="columns")
+        shapes.scene(DECK[:3], letters=["a"])
+    layout = shapes.scene([DECK[0], None, DECK[2]], slots=6, rows=3, order="columns")
     assert [p.position for p in layout.cards] == [0, 2] and len(layout.rects) == 6
 
 
@@ -307,7 +307,7 @@ def test_path_d_writes_short_svg_commands():
 
 def test_canvas_painter_draws_the_same_scene_as_the_svg():
     cards = DECK[::7][:12]
-    layout = geo.scene(
+    layout = shapes.scene(
         cards, rows=3, order="columns", letters=list("qazwsxedcrfv"), highlight={1: "hint"}, scale=0.9
     )
     rec = CommandRecorder()
@@ -337,7 +337,7 @@ def test_canvas_painter_sends_one_message_per_redraw(monkeypatch):
     sent = []
     monkeypatch.setattr(_CANVAS_MANAGER, "_send_custom", lambda command, buffers=[]: sent.append(command))
     canvas = Canvas(width=800, height=400)
-    paint_scene(canvas, geo.scene(DECK[:12], rows=3, order="columns", scale=0.9, background="#eee"))
+    paint_scene(canvas, shapes.scene(DECK[:12], rows=3, order="columns", scale=0.9, background="#eee"))
     assert len(sent) == 1
     assert len(sent[0]) > 300  # hundreds of commands, in one batch
 
@@ -363,12 +363,14 @@ def test_every_set_is_three_distinct_pictures():
 def test_the_corner_letter_keeps_clear_of_the_symbols(theme):
     """The widest bold capital (about 0.95 of its size wide) must not touch any symbol's outline."""
     label = next(
-        i for i in geo.card_items(geo.card_picture(DECK[0], theme), theme, "w") if isinstance(i, geo.Label)
+        i
+        for i in shapes.card_items(shapes.card_picture(DECK[0], theme), theme, "w")
+        if isinstance(i, shapes.Label)
     )
     right, top = label.x + 0.95 * label.size, label.y - 0.75 * label.size
-    margin = geo.OUTLINE_WIDTH / 2 + 2
+    margin = shapes.OUTLINE_WIDTH / 2 + 2
     for card in DECK:
-        for x, y, _w, h in geo.card_picture(card, theme).symbols:
+        for x, y, _w, h in shapes.card_picture(card, theme).symbols:
             overlaps_across = x - margin < right
             overlaps_down = y - margin < label.y and top < y + h + margin
             assert not (overlaps_across and overlaps_down), (

@@ -1,6 +1,7 @@
 """Card pictures: one geometry, two painters.
 
-- :mod:`setwidgets.draw.geometry`: shapes, stripes and layouts as plain data;
+- :mod:`setwidgets.draw.shapes`: symbols, stripes, cards and layouts as plain data;
+- :mod:`setwidgets.draw.paths`: the outlines they are made of, and the sums on them;
 - :mod:`setwidgets.draw.svg`: static SVG pictures (notebooks, files, feedback);
 - :mod:`setwidgets.draw.canvas`: the same pictures on a live ipycanvas Canvas;
 - :mod:`setwidgets.draw.themes`: how the features look ("classic", "colorblind", "printable").

@@ -11,10 +11,10 @@ receives instead of drawing; tests use it, and it shows what a redraw costs.
 Example (in a notebook)::
 
     from ipycanvas import Canvas
-    from setwidgets.draw import geometry
+    from setwidgets.draw import shapes
     from setwidgets.draw.canvas import paint_scene
 
-    layout = geometry.scene(["1RSO", "2GTS", "3POD"], scale=0.8)
+    layout = shapes.scene(["1RSO", "2GTS", "3POD"], scale=0.8)
     canvas = Canvas(width=int(layout.width), height=int(layout.height))
     paint_scene(canvas, layout)
     canvas
@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 
 __all__ = ["CommandRecorder", "paint_scene"]
 
@@ -37,7 +37,7 @@ def _r(value: float) -> float:
     return round(value, 2)
 
 
-def _trace(canvas: Any, path: geo.Path) -> None:
+def _trace(canvas: Any, path: shapes.Path) -> None:
     canvas.begin_path()
     for command in path:
         op = command[0]
@@ -53,8 +53,8 @@ def _trace(canvas: Any, path: geo.Path) -> None:
             raise ValueError(f"unknown path command {op!r}")
 
 
-def _paint_item(canvas: Any, item: geo.Item) -> None:
-    if isinstance(item, geo.Shape):
+def _paint_item(canvas: Any, item: shapes.Item) -> None:
+    if isinstance(item, shapes.Shape):
         _trace(canvas, item.path)
         if item.fill is not None:
             canvas.fill_style = item.fill
@@ -63,7 +63,7 @@ def _paint_item(canvas: Any, item: geo.Item) -> None:
             canvas.stroke_style = item.stroke
             canvas.line_width = item.line_width
             canvas.stroke()
-    elif isinstance(item, geo.Lines):
+    elif isinstance(item, shapes.Lines):
         canvas.begin_path()
         for x1, y1, x2, y2 in item.segments:
             canvas.move_to(_r(x1), _r(y1))
@@ -71,8 +71,8 @@ def _paint_item(canvas: Any, item: geo.Item) -> None:
         canvas.stroke_style = item.stroke
         canvas.line_width = item.line_width
         canvas.stroke()
-    elif isinstance(item, geo.Label):
-        canvas.font = f"{item.weight} {_r(item.size)}px {geo.FONT}"
+    elif isinstance(item, shapes.Label):
+        canvas.font = f"{item.weight} {_r(item.size)}px {shapes.FONT}"
         canvas.text_align = _ALIGN[item.anchor]
         canvas.text_baseline = "alphabetic"
         canvas.fill_style = item.fill
@@ -90,8 +90,8 @@ def _hold(canvas: Any):
     return hold_canvas() if isinstance(canvas, Canvas) else contextlib.nullcontext()
 
 
-def paint_scene(canvas: Any, scene: geo.Scene, *, clear: bool = True, batch: bool = True) -> None:
-    """Paint a :class:`~setwidgets.draw.geometry.Scene` on a canvas, in one batch.
+def paint_scene(canvas: Any, scene: shapes.Scene, *, clear: bool = True, batch: bool = True) -> None:
+    """Paint a :class:`~setwidgets.draw.shapes.Scene` on a canvas, in one batch.
 
     ``canvas`` is an ipycanvas ``Canvas`` (or anything with the same methods,
     such as :class:`CommandRecorder`). Scene units are canvas pixels.
@@ -122,9 +122,9 @@ class CommandRecorder:
     ``recorder.commands`` is a list of ``(name, args)``; setting an attribute
     records ``("set " + name, (value,))``. Handy to test painters without a browser::
 
-        >>> from setwidgets.draw import geometry
+        >>> from setwidgets.draw import shapes
         >>> rec = CommandRecorder()
-        >>> paint_scene(rec, geometry.scene(["1RSO"]))
+        >>> paint_scene(rec, shapes.scene(["1RSO"]))
         >>> rec.count("fill_text")
         0
     """

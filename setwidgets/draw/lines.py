@@ -29,7 +29,7 @@ from typing import Any
 
 from setwidgets import _card_inputs, _words
 from setwidgets.cards import FEATURES, VALUES, Card
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.deck import SIDE, deck_grid
 from setwidgets.draw.svg import _n, scene_svg
 from setwidgets.draw.themes import Theme, get_theme
@@ -170,7 +170,7 @@ def line_color(d: Sequence[int], directions: Sequence[Sequence[int]]) -> str:
 
 
 def line_strokes(
-    scene: geo.Scene, cells: Sequence[Card | None], lines: Iterable[Sequence[Card]]
+    scene: shapes.Scene, cells: Sequence[Card | None], lines: Iterable[Sequence[Card]]
 ) -> list[Stroke]:
     """The strokes of some lines over a scene laid out from ``cells`` (one color per direction).
 
@@ -180,7 +180,7 @@ def line_strokes(
     place = {card: p for p, card in enumerate(cells) if card is not None}
     chosen = [tuple(triple) for triple in lines]
     present = [d for d in DIRECTIONS if any(direction(t[0], t[1]) == d for t in chosen)]
-    width = max(4.0, 14.0 * (scene.rects[0][2] / geo.CARD_WIDTH)) if scene.rects else 6.0
+    width = max(4.0, 14.0 * (scene.rects[0][2] / shapes.CARD_WIDTH)) if scene.rects else 6.0
     strokes = []
     for triple in chosen:
         positions = sorted(place[card] for card in triple)
@@ -211,7 +211,7 @@ def strokes_svg(strokes: Iterable[Stroke]) -> str:
 
 
 def lines_svg(
-    scene: geo.Scene, strokes: Iterable[Stroke], *, width: float | None = None, label: str = ""
+    scene: shapes.Scene, strokes: Iterable[Stroke], *, width: float | None = None, label: str = ""
 ) -> str:
     """A standalone ``<svg>``: the cards of the scene and the strokes over them."""
     svg = scene_svg(scene, width=width, label=label or None)
@@ -282,7 +282,7 @@ class LinesPicture:
         self.lines: list[tuple[Card, ...]] = drawn
         cells = list(self.layout.cells)
         highlight = {cells.index(card): "selected" for card in chosen}
-        self.scene = geo.scene(
+        self.scene = shapes.scene(
             cells,
             columns=self.layout.columns,
             highlight=highlight,

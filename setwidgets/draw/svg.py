@@ -12,7 +12,7 @@ a saved ``.ipynb``, GitHub's preview, nbgrader's feedback HTML, a printout.
 
 Every card carries its plain-English name in a ``<title>`` (screen readers
 read it, and a mouse pointer resting on the card shows it). All shapes come
-from :mod:`setwidgets.draw.geometry`.
+from :mod:`setwidgets.draw.shapes`.
 
 Example::
 
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
 from setwidgets.cards import Card, as_card, as_cards
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 
 __all__ = ["CardRow", "card_svg", "cards_html", "cards_svg", "path_d", "scene_svg", "show"]
@@ -42,7 +42,7 @@ def _n(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def path_d(path: geo.Path) -> str:
+def path_d(path: shapes.Path) -> str:
     """The SVG ``d`` attribute for a geometry path."""
     return " ".join(command[0] + " ".join(_n(v) for v in command[1:]) for command in path)
 
@@ -51,30 +51,30 @@ def _attr(value: str | None) -> str:
     return "none" if value is None else escape(value, quote=True)
 
 
-def _item_svg(item: geo.Item) -> str:
-    if isinstance(item, geo.Shape):
+def _item_svg(item: shapes.Item) -> str:
+    if isinstance(item, shapes.Shape):
         stroke = ""
         if item.stroke is not None and item.line_width > 0:
             stroke = (
                 f' stroke="{_attr(item.stroke)}" stroke-width="{_n(item.line_width)}" stroke-linejoin="round"'
             )
         return f'<path class="setw-{item.role}" d="{path_d(item.path)}" fill="{_attr(item.fill)}"{stroke}/>'
-    if isinstance(item, geo.Lines):
+    if isinstance(item, shapes.Lines):
         d = " ".join(f"M{_n(x1)} {_n(y1)}L{_n(x2)} {_n(y2)}" for x1, y1, x2, y2 in item.segments)
         return (
             f'<path class="setw-{item.role}" d="{d}" fill="none" stroke="{_attr(item.stroke)}" '
             f'stroke-width="{_n(item.line_width)}"/>'
         )
-    if isinstance(item, geo.Label):
+    if isinstance(item, shapes.Label):
         return (
             f'<text class="setw-{item.role}" x="{_n(item.x)}" y="{_n(item.y)}" font-size="{_n(item.size)}" '
-            f'font-family="{_attr(geo.FONT)}" font-weight="{item.weight}" fill="{_attr(item.fill)}" '
+            f'font-family="{_attr(shapes.FONT)}" font-weight="{item.weight}" fill="{_attr(item.fill)}" '
             f'text-anchor="{item.anchor}">{escape(item.text)}</text>'
         )
     raise TypeError(f"cannot draw {item!r}")
 
 
-def _card_group(placed: geo.PlacedCard, scene: geo.Scene) -> str:
+def _card_group(placed: shapes.PlacedCard, scene: shapes.Scene) -> str:
     card = placed.card
     transform = f"translate({_n(placed.x)} {_n(placed.y)})"
     if placed.scale != 1:
@@ -88,8 +88,8 @@ def _card_group(placed: geo.PlacedCard, scene: geo.Scene) -> str:
     )
 
 
-def scene_svg(scene: geo.Scene, *, width: float | None = None, label: str | None = None) -> str:
-    """A standalone ``<svg>`` of a :class:`~setwidgets.draw.geometry.Scene`.
+def scene_svg(scene: shapes.Scene, *, width: float | None = None, label: str | None = None) -> str:
+    """A standalone ``<svg>`` of a :class:`~setwidgets.draw.shapes.Scene`.
 
     ``width`` is the displayed width in pixels (the height follows); by default
     one scene unit is one pixel. ``label`` is read out for the whole picture.
@@ -117,9 +117,9 @@ def card_svg(card: Card | str, theme: str | Theme = "classic", width: float = 12
     """One card as a standalone ``<svg>``, ``width`` pixels wide, titled with the card's name."""
     card = as_card(card)
     theme = get_theme(theme)
-    picture = geo.card_picture(card, theme)
+    picture = shapes.card_picture(card, theme)
     pad = 3.0
-    vw, vh = geo.CARD_WIDTH + 2 * pad, geo.CARD_HEIGHT + 2 * pad
+    vw, vh = shapes.CARD_WIDTH + 2 * pad, shapes.CARD_HEIGHT + 2 * pad
     if not isinstance(width, (int, float)) or isinstance(width, bool) or width <= 0:
         raise ValueError(f"width is a number of pixels above 0; got {width!r}")
     body = "".join(_item_svg(item) for item in picture.items)
@@ -158,8 +158,10 @@ def cards_svg(
     items = [None if c is None else as_card(c) for c in cards]
     if isinstance(letters, str):
         letters = list(letters)
-    layout = geo.scene(items, columns=columns, order=order, letters=letters, highlight=highlight, theme=theme)
-    layout = geo.Scene(layout.width, layout.height, layout.theme, layout.cards, layout.rects, background)
+    layout = shapes.scene(
+        items, columns=columns, order=order, letters=letters, highlight=highlight, theme=theme
+    )
+    layout = shapes.Scene(layout.width, layout.height, layout.theme, layout.cards, layout.rects, background)
     if width is None:
         across = columns if columns is not None else max(len(items), 1)
         width = min(130 * across, 780)

@@ -10,7 +10,7 @@ The PDFs are written with reportlab: a well-kept library (in continuous use and
 release since 2000), installed from pure-Python wheels with no system libraries,
 that writes vector PDF, so cards and lines stay sharp at any printer's resolution.
 The cards are painted from the same geometry as the screen pictures
-(:mod:`setwidgets.draw.geometry`) by :mod:`setwidgets.printables.painter`.
+(:mod:`setwidgets.draw.shapes`) by :mod:`setwidgets.printables.painter`.
 
 Example::
 

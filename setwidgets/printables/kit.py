@@ -29,7 +29,7 @@ from setwidgets import _inputs
 from setwidgets.cards import Card, as_cards, full_deck
 from setwidgets.competition.schedules import Schedule
 from setwidgets.competition.store import DIVISIONS, Competition
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import get_theme
 from setwidgets.printables.painter import paint_card
 from setwidgets.rules import explain
@@ -50,7 +50,7 @@ __all__ = [
 
 PAPERS = {"a4": A4, "letter": LETTER}
 
-CARD_SIZE = (88.9 * mm, 88.9 * mm * geo.CARD_HEIGHT / geo.CARD_WIDTH)
+CARD_SIZE = (88.9 * mm, 88.9 * mm * shapes.CARD_HEIGHT / shapes.CARD_WIDTH)
 """A printed card, in points: 3.5 by about 2.3 inches (88.9 by 57.8 mm), the size of a real SET card."""
 
 DECK_GRID = (2, 4)
@@ -426,7 +426,7 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> P
         pdf.setFont("Helvetica-Bold", 13)
         pdf.drawString(margin, y - 12, title)
         y -= 20
-        card_h = card_w * geo.CARD_HEIGHT / geo.CARD_WIDTH
+        card_h = card_w * shapes.CARD_HEIGHT / shapes.CARD_WIDTH
         for i, card in enumerate(cards):
             paint_card(pdf, card, margin + i * (card_w + 12), y - card_h, width=card_w, theme=theme)
         y -= card_h + 6

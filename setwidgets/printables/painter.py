@@ -1,4 +1,4 @@
-"""Paint cards on a reportlab canvas: the third painter of :mod:`setwidgets.draw.geometry`.
+"""Paint cards on a reportlab canvas: the third painter of :mod:`setwidgets.draw.shapes`.
 
 The SVG pictures and the live canvas read the same geometry; so does this painter,
 so a printed card is the card on the screen. Card units have y growing downwards,
@@ -20,13 +20,13 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 
 from setwidgets.cards import Card, as_card
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 
 __all__ = ["paint_card", "paint_cards"]
 
 
-def _path(canvas: Any, path: geo.Path):
+def _path(canvas: Any, path: shapes.Path):
     p = canvas.beginPath()
     for command in path:
         op = command[0]
@@ -43,8 +43,8 @@ def _path(canvas: Any, path: geo.Path):
     return p
 
 
-def _paint_item(canvas: Any, item: geo.Item) -> None:
-    if isinstance(item, geo.Shape):
+def _paint_item(canvas: Any, item: shapes.Item) -> None:
+    if isinstance(item, shapes.Shape):
         fill = item.fill is not None
         stroke = item.stroke is not None and item.line_width > 0
         if fill:
@@ -53,11 +53,11 @@ def _paint_item(canvas: Any, item: geo.Item) -> None:
             canvas.setStrokeColor(HexColor(item.stroke))
             canvas.setLineWidth(item.line_width)
         canvas.drawPath(_path(canvas, item.path), fill=int(fill), stroke=int(stroke))
-    elif isinstance(item, geo.Lines):
+    elif isinstance(item, shapes.Lines):
         canvas.setStrokeColor(HexColor(item.stroke))
         canvas.setLineWidth(item.line_width)
         canvas.lines(list(item.segments))
-    elif isinstance(item, geo.Label):
+    elif isinstance(item, shapes.Label):
         pass  # keyboard letters belong to the screen, not to paper
     else:
         raise TypeError(f"cannot paint {item!r}")
@@ -78,15 +78,15 @@ def paint_card(
     ``edge=False`` leaves out the card's grey outline (for a printed deck cut along marks).
     """
     theme = get_theme(theme)
-    picture = geo.card_picture(as_card(card), theme)
-    scale = width / geo.CARD_WIDTH
+    picture = shapes.card_picture(as_card(card), theme)
+    scale = width / shapes.CARD_WIDTH
     canvas.saveState()
-    canvas.translate(x, y + geo.CARD_HEIGHT * scale)
+    canvas.translate(x, y + shapes.CARD_HEIGHT * scale)
     canvas.scale(scale, -scale)
     canvas.setLineJoin(1)
     for item in picture.items:
-        if not edge and isinstance(item, geo.Shape) and item.role == "face":
-            item = geo.Shape(item.path, fill=item.fill, stroke=None, role="face")
+        if not edge and isinstance(item, shapes.Shape) and item.role == "face":
+            item = shapes.Shape(item.path, fill=item.fill, stroke=None, role="face")
         _paint_item(canvas, item)
     canvas.restoreState()
 
@@ -97,4 +97,4 @@ def paint_cards(
     """Paint cards side by side from (x, y), each ``width`` wide; return the height of the row."""
     for i, card in enumerate(cards):
         paint_card(canvas, card, x + i * (width + gap), y, width=width, theme=theme)
-    return width * geo.CARD_HEIGHT / geo.CARD_WIDTH
+    return width * shapes.CARD_HEIGHT / shapes.CARD_WIDTH

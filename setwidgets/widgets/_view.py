@@ -1,7 +1,7 @@
 """What every card widget shares: a canvas painted from a scene, and a static twin.
 
 A widget subclasses :class:`CardsView`, builds its other controls, and says
-what to draw by returning a :class:`~setwidgets.draw.geometry.Scene` from
+what to draw by returning a :class:`~setwidgets.draw.shapes.Scene` from
 ``_scene()``. This base class then
 
 - keeps an ipycanvas ``Canvas`` in step with the scene (one batched message
@@ -30,7 +30,7 @@ from ipycanvas import Canvas, hold_canvas
 from ipywidgets import HTML, Layout, VBox
 
 from setwidgets._inputs import short, what, whole_number
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.canvas import paint_scene
 from setwidgets.draw.svg import scene_svg
 
@@ -116,12 +116,12 @@ def check_coordinates(x: Any, y: Any) -> tuple[float, float]:
 _HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"
 
 
-def card_names(scene: geo.Scene) -> list[str]:
+def card_names(scene: shapes.Scene) -> list[str]:
     """The cards of a scene in words, with their letters: ``['Q: one red solid oval', ...]``."""
     return [f"{p.letter.upper()}: {p.card.name}" if p.letter else p.card.name for p in scene.cards]
 
 
-def _names_html(scene: geo.Scene) -> str:
+def _names_html(scene: shapes.Scene) -> str:
     items = "".join(f"<li>{escape(name)}</li>" for name in card_names(scene))
     return f'<ul style="{_HIDDEN}" aria-label="cards">{items}</ul>'
 
@@ -161,7 +161,7 @@ class CardsView(VBox):
         self._names.add_class("setw-names")
         self.picture_box = VBox([self.canvas, self._picture, self._names], layout=Layout(width="100%"))
         self.canvas.on_client_ready(self._client_ready)
-        self._last_scene: geo.Scene | None = None
+        self._last_scene: shapes.Scene | None = None
 
     def _listen(self, click: Callable[..., Any], key: Callable[..., Any]) -> None:
         """Clicks on the cards go to ``click(x, y)``, keys to ``key(key, shift, ctrl, meta)``.
@@ -192,7 +192,7 @@ class CardsView(VBox):
 
     # -- what subclasses provide ----------------------------------------------------------------
 
-    def _scene(self) -> geo.Scene:  # pragma: no cover - every widget defines it
+    def _scene(self) -> shapes.Scene:  # pragma: no cover - every widget defines it
         raise NotImplementedError
 
     def _static_text(self) -> list[str]:
@@ -224,12 +224,12 @@ class CardsView(VBox):
         """The framed cards: position -> "selected", "hint", "odd" (odd card out) or "found"."""
         return {p.position: p.highlight for p in self._current_scene().cards if p.highlight}
 
-    def _current_scene(self) -> geo.Scene:
+    def _current_scene(self) -> shapes.Scene:
         if self._last_scene is None:
             self._last_scene = self._scene()
         return self._last_scene
 
-    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
+    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
         """Paint the current scene on the canvas (and refresh the static twin).
 
         ``before`` is painted first and shown for ``pause`` seconds (the

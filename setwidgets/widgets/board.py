@@ -48,7 +48,7 @@ from setwidgets import _words
 from setwidgets._inputs import short, what
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import Claim, Game, GameError, NoSet
 from setwidgets.widgets import _keys, _status
@@ -246,7 +246,7 @@ class Board(CardsView):
         self.game = game
         self._selected: list[Card] = []
         self._marks: dict[Card, str] = {}
-        self._flash: geo.Scene | None = None
+        self._flash: shapes.Scene | None = None
         self._acting = 0
         self._events: list[dict[str, Any]] = []
         # The clock and the computer wait for the student: a board run from "Run All" and read
@@ -592,14 +592,14 @@ class Board(CardsView):
         table: list[Card] | None = None,
         marks: Mapping[Card, str] | None = None,
         selected: tuple[Card, ...] | list[Card] | None = None,
-    ) -> geo.Scene:
+    ) -> shapes.Scene:
         table = self.game.table if table is None else table
         marks = self._marks if marks is None else marks
         selected = self._selected if selected is None else selected
         kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
         kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
         slots = max(len(table), self.game.table_size)
-        return geo.scene(
+        return shapes.scene(
             table,
             rows=ROWS,
             order="columns",
@@ -622,13 +622,13 @@ class Board(CardsView):
         self._plan_bot()
         self._scheduler.keep_ticking()
 
-    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
+    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
         """Paint the table (see :meth:`CardsView.redraw`); the lines around it keep to its width."""
         super().redraw(before, pause)
         self.layout.max_width = self.canvas.layout.max_width
 
     def _natural_width(self) -> float:
-        _, width, _ = geo.grid(self.game.table_size, rows=ROWS, order="columns", scale=self._scale())
+        _, width, _ = shapes.grid(self.game.table_size, rows=ROWS, order="columns", scale=self._scale())
         return width
 
     def _static_text(self) -> list[str]:

@@ -23,7 +23,7 @@ from ipywidgets import HTML, Layout
 from setwidgets import _card_inputs, _words
 from setwidgets._inputs import short
 from setwidgets.cards import Card, as_cards
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import FeatureVerdict, Verdict, explain
 from setwidgets.widgets._view import CardsView, check_width
@@ -182,7 +182,7 @@ class MagicRuleChecker(CardsView):
         self._features_widget.value = f'<ul style="margin:0.2em 0">{"".join(rows)}</ul>'
         self.redraw()
 
-    def _scene(self) -> geo.Scene:
+    def _scene(self) -> shapes.Scene:
         verdict = self.verdict
         if verdict.is_set:
             kinds = dict.fromkeys(range(3), "found")
@@ -190,7 +190,7 @@ class MagicRuleChecker(CardsView):
             kinds = {}
         else:
             kinds = {f.odd_index: "odd" for f in verdict.broken}
-        return geo.scene(self.cards, letters=["1", "2", "3"], highlight=kinds, theme=self.theme, scale=0.7)
+        return shapes.scene(self.cards, letters=["1", "2", "3"], highlight=kinds, theme=self.theme, scale=0.7)
 
     def _static_text(self) -> list[str]:
         return self.text.splitlines()

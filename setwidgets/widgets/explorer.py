@@ -26,7 +26,7 @@ from ipywidgets import HTML, Layout
 
 from setwidgets import _card_inputs, _inputs, _words
 from setwidgets.cards import FEATURES, Card, as_card
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import third_card
 from setwidgets.widgets._view import CardsView, check_width
@@ -167,12 +167,12 @@ class ThirdCardExplorer(CardsView):
             )
         self.redraw()
 
-    def _scene(self) -> geo.Scene:
+    def _scene(self) -> shapes.Scene:
         a, b = self.cards
         third = self.third
         cards = [a, b] if third is None else [a, b, third]
         highlight = {} if third is None else {2: "found"}
-        return geo.scene(
+        return shapes.scene(
             cards, columns=3, letters=["1", "2", "3"], highlight=highlight, theme=self.theme, scale=0.7
         )
 

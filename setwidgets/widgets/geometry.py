@@ -30,7 +30,7 @@ from ipywidgets import HTML, Checkbox, Layout
 
 from setwidgets import _card_inputs, _inputs, _words
 from setwidgets.cards import Card, as_card, as_cards, mini_deck
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.lines import (
     SCALES,
     SpaceLayout,
@@ -96,9 +96,9 @@ class _LinesView(CardsView):
     def _choose_pressed(self, card: Card) -> bool:  # pragma: no cover - each view defines it
         raise NotImplementedError
 
-    def _scene(self) -> geo.Scene:
+    def _scene(self) -> shapes.Scene:
         cells, columns, scale = self._cells()
-        return geo.scene(
+        return shapes.scene(
             cells,
             columns=columns,
             letters=self.letters,
@@ -114,7 +114,7 @@ class _LinesView(CardsView):
         cells, _, _ = self._cells()
         return line_strokes(self._current_scene(), cells, self.lines)
 
-    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
+    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
         super().redraw(before, pause)
         with hold_canvas():
             paint_strokes(self.canvas, self.strokes)

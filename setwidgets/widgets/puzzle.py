@@ -35,7 +35,7 @@ from ipywidgets import HTML, Button, HBox, Layout
 from setwidgets import _words
 from setwidgets._inputs import what
 from setwidgets.cards import Card
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.svg import cards_svg
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.widgets import _status
@@ -308,7 +308,7 @@ class PuzzleBoard(CardsView):
         self.redraw()
         self._scheduler.keep_ticking()
 
-    def _scene(self) -> geo.Scene:
+    def _scene(self) -> shapes.Scene:
         cards = list(self.puzzle.cards)
         kinds: dict[int, str] = {}
         if self._last is not None:
@@ -319,7 +319,7 @@ class PuzzleBoard(CardsView):
             else:
                 kinds.update({cards.index(c): kind for c in self._last.cards})
         kinds.update({cards.index(c): "selected" for c in self._selected})
-        return geo.scene(
+        return shapes.scene(
             cards,
             rows=ROWS,
             order="columns",
@@ -331,7 +331,7 @@ class PuzzleBoard(CardsView):
             slots=math.ceil(len(cards) / ROWS) * ROWS,
         )
 
-    def redraw(self, before: geo.Scene | None = None, pause: float = 0.0) -> None:
+    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
         """Paint the table; the lines around it keep to its width."""
         super().redraw(before, pause)
         self.layout.max_width = self.canvas.layout.max_width

@@ -27,7 +27,7 @@ from ipywidgets import Layout
 from setwidgets._card_inputs import distinct_cards, listed
 from setwidgets._inputs import short, what, whole_number
 from setwidgets.cards import Card, as_cards
-from setwidgets.draw import geometry as geo
+from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.widgets._view import CardsView, Lettering, check_position, check_width
 
@@ -177,9 +177,9 @@ class CardTable(CardsView):
         self.pick(position)
         return True
 
-    def _scene(self) -> geo.Scene:
+    def _scene(self) -> shapes.Scene:
         columns = self.columns or math.ceil(math.sqrt(len(self.cards)))
-        return geo.scene(
+        return shapes.scene(
             list(self.cards),
             columns=columns,
             letters=self.letters,

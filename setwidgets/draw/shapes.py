@@ -11,15 +11,9 @@ with the origin at its top-left corner and y growing downwards. A symbol is
 drawn upright, :data:`SYMBOL_WIDTH` wide and :data:`SYMBOL_HEIGHT` tall, and one
 to three symbols stand side by side in the middle of the card.
 
-A *path* is a tuple of commands, each a tuple whose first item says what it is:
-
-- ``("M", x, y)``: move to a point (start a new outline);
-- ``("L", x, y)``: straight line to a point;
-- ``("C", x1, y1, x2, y2, x, y)``: cubic Bezier curve with two control points;
-- ``("Z",)``: close the outline.
-
-These four are enough for every shape (a circle is four curves) and both SVG and
-the canvas API have exactly these commands.
+Every outline is a *path* of :mod:`setwidgets.draw.paths` (move, line, curve,
+close: the commands SVG and the canvas API share); the sums on paths (bounds,
+stripes, hit tests) live there too and are named here as well.
 
 A picture is a list of *items*:
 
@@ -45,6 +39,21 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from setwidgets.cards import Card, as_card
+from setwidgets.draw.paths import (
+    KAPPA,
+    STRIPE_SPACING,
+    Path,
+    bounds,
+    circle_path,
+    flatten,
+    hexagon_path,
+    moved,
+    point_in_polygon,
+    polygon_path,
+    rounded_rect,
+    stripes,
+    transformed,
+)
 from setwidgets.draw.themes import Theme, get_theme
 
 __all__ = [
@@ -54,6 +63,7 @@ __all__ = [
     "CARD_WIDTH",
     "FONT",
     "HIGHLIGHTS",
+    "STRIPE_SPACING",
     "SYMBOL_GAP",
     "SYMBOL_HEIGHT",
     "SYMBOL_WIDTH",
@@ -76,8 +86,6 @@ __all__ = [
     "symbol_centres",
 ]
 
-Command = tuple
-Path = tuple[Command, ...]
 Rect = tuple[float, float, float, float]
 
 CARD_WIDTH = 200.0
@@ -98,10 +106,6 @@ SYMBOL_GAP = 14.0
 
 OUTLINE_WIDTH = 3.0
 STRIPE_WIDTH = 1.2
-STRIPE_SPACING = 5.0
-
-# Bezier circle constant: a quarter circle of radius r is a cubic with control arms 0.5523 r.
-_KAPPA = 0.5522847498
 
 HIGHLIGHTS = ("selected", "hint", "odd", "found")
 """The kinds of highlight frame a card can have, see :func:`card_items`."""
@@ -155,63 +159,14 @@ class Label:
 Item = Shape | Lines | Label
 
 
-# -- paths -------------------------------------------------------------------------------------
-
-
-def _transform(path: Iterable[Command], fx) -> Path:
-    """Apply a point function ``fx(x, y) -> (x, y)`` to every point of a path."""
-    out = []
-    for command in path:
-        op, numbers = command[0], command[1:]
-        points = [fx(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
-        out.append((op, *(round(v, 3) for point in points for v in point)))
-    return tuple(out)
-
-
-def _move(path: Iterable[Command], dx: float, dy: float) -> Path:
-    return _transform(path, lambda x, y: (x + dx, y + dy))
-
-
-def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> Path:
-    """A rectangle with rounded corners of radius ``r``, as a path."""
-    r = min(r, w / 2, h / 2)
-    k = r * _KAPPA
-    return (
-        ("M", x + r, y),
-        ("L", x + w - r, y),
-        ("C", x + w - r + k, y, x + w, y + r - k, x + w, y + r),
-        ("L", x + w, y + h - r),
-        ("C", x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h),
-        ("L", x + r, y + h),
-        ("C", x + r - k, y + h, x, y + h - r + k, x, y + h - r),
-        ("L", x, y + r),
-        ("C", x, y + r - k, x + r - k, y, x + r, y),
-        ("Z",),
-    )
-
-
-def _circle(cx: float, cy: float, r: float) -> Path:
-    k = r * _KAPPA
-    return (
-        ("M", cx, cy - r),
-        ("C", cx + k, cy - r, cx + r, cy - k, cx + r, cy),
-        ("C", cx + r, cy + k, cx + k, cy + r, cx, cy + r),
-        ("C", cx - k, cy + r, cx - r, cy + k, cx - r, cy),
-        ("C", cx - r, cy - k, cx - k, cy - r, cx, cy - r),
-        ("Z",),
-    )
-
-
-def _polygon(points: Sequence[tuple[float, float]]) -> Path:
-    first, *rest = points
-    return (("M", *first), *(("L", *p) for p in rest), ("Z",))
+# -- symbols -----------------------------------------------------------------------------------
 
 
 def _oval() -> Path:
     """A stadium: two half circles joined by straight sides, centred on (0, 0)."""
     r = SYMBOL_WIDTH / 2
     straight = SYMBOL_HEIGHT / 2 - r
-    k = r * _KAPPA
+    k = r * KAPPA
     return (
         ("M", -r, -straight),
         ("C", -r, -straight - k, -k, -straight - r, 0.0, -straight - r),
@@ -225,7 +180,7 @@ def _oval() -> Path:
 
 def _diamond() -> Path:
     w, h = SYMBOL_WIDTH / 2, SYMBOL_HEIGHT / 2
-    return _polygon([(0.0, -h), (w, 0.0), (0.0, h), (-w, 0.0)])
+    return polygon_path([(0.0, -h), (w, 0.0), (0.0, h), (-w, 0.0)])
 
 
 # The squiggle is drawn lying down (long side horizontal) in a 100 x 44 box, where its
@@ -253,33 +208,27 @@ def _squiggle() -> Path:
     sx = SYMBOL_HEIGHT / (max(xs) - min(xs))
     sy = SYMBOL_WIDTH / (max(ys) - min(ys))
     # Turn a quarter turn: the lying x becomes the upright y, the lying y the upright -x.
-    path = _transform(_SQUIGGLE_LYING, lambda x, y: (-(y - cy) * sy, (x - cx) * sx))
+    path = transformed(_SQUIGGLE_LYING, lambda x, y: (-(y - cy) * sy, (x - cx) * sx))
     # Control points overshoot the outline a little; rescale so the curve itself fills the box.
     x0, y0, x1, y1 = bounds(path)
     fx = SYMBOL_WIDTH / (x1 - x0)
     fy = SYMBOL_HEIGHT / (y1 - y0)
     mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-    return _transform(path, lambda x, y: ((x - mx) * fx, (y - my) * fy))
-
-
-def _hexagon(cx: float, cy: float, r: float) -> Path:
-    return _polygon(
-        [(cx + r * math.cos(math.pi / 3 * i), cy + r * math.sin(math.pi / 3 * i)) for i in range(6)]
-    )
+    return transformed(path, lambda x, y: ((x - mx) * fx, (y - my) * fy))
 
 
 _SYMBOL_PATHS = {"oval": _oval, "diamond": _diamond, "squiggle": _squiggle}
 
 # The printable deck's outer symbols (about as tall as the card allows) and inner shapes.
 _OUTER = {
-    "circle": lambda: _circle(0.0, 0.0, 50.0),
+    "circle": lambda: circle_path(0.0, 0.0, 50.0),
     "square": lambda: rounded_rect(-45.0, -45.0, 90.0, 90.0, 6.0),
-    "hexagon": lambda: _hexagon(0.0, 0.0, 54.0),
+    "hexagon": lambda: hexagon_path(0.0, 0.0, 54.0),
 }
 _INNER = {
-    "triangle": lambda: _polygon([(0.0, -24.0), (24.0, 17.0), (-24.0, 17.0)]),
-    "rectangle": lambda: _polygon([(-25.0, -15.0), (25.0, -15.0), (25.0, 15.0), (-25.0, 15.0)]),
-    "diamond": lambda: _polygon([(0.0, -26.0), (18.0, 0.0), (0.0, 26.0), (-18.0, 0.0)]),
+    "triangle": lambda: polygon_path([(0.0, -24.0), (24.0, 17.0), (-24.0, 17.0)]),
+    "rectangle": lambda: polygon_path([(-25.0, -15.0), (25.0, -15.0), (25.0, 15.0), (-25.0, 15.0)]),
+    "diamond": lambda: polygon_path([(0.0, -26.0), (18.0, 0.0), (0.0, 26.0), (-18.0, 0.0)]),
 }
 
 
@@ -300,80 +249,6 @@ def shape_path(shape: str) -> Path:
         return _INNER[shape]()
     choices = ", ".join(repr(s) for s in [*_SYMBOL_PATHS, *_OUTER, *_INNER])
     raise ValueError(f"unknown shape {shape!r}; the shapes are {choices}")
-
-
-def _cubic(p0, p1, p2, p3, t: float) -> tuple[float, float]:
-    u = 1 - t
-    return (
-        u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
-        u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1],
-    )
-
-
-def flatten(path: Path, steps: int = 16) -> list[list[tuple[float, float]]]:
-    """The path as polygons (one list of points per outline); each curve becomes ``steps`` lines."""
-    polygons: list[list[tuple[float, float]]] = []
-    current: list[tuple[float, float]] = []
-    for command in path:
-        op = command[0]
-        if op == "M":
-            if current:
-                polygons.append(current)
-            current = [(command[1], command[2])]
-        elif op == "L":
-            current.append((command[1], command[2]))
-        elif op == "C":
-            p0 = current[-1]
-            p1, p2, p3 = (command[1], command[2]), (command[3], command[4]), (command[5], command[6])
-            current.extend(_cubic(p0, p1, p2, p3, i / steps) for i in range(1, steps + 1))
-        elif op == "Z":
-            if current and current[0] != current[-1]:
-                current.append(current[0])
-        else:
-            raise ValueError(f"unknown path command {op!r}; expected 'M', 'L', 'C' or 'Z'")
-    if current:
-        polygons.append(current)
-    return polygons
-
-
-def bounds(path: Path) -> tuple[float, float, float, float]:
-    """The smallest box ``(x0, y0, x1, y1)`` holding the drawn outline (not the control points)."""
-    points = [p for polygon in flatten(path, 32) for p in polygon]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def point_in_polygon(x: float, y: float, polygon: Sequence[tuple[float, float]]) -> bool:
-    """True when (x, y) lies inside the closed polygon (even-odd rule)."""
-    inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, [*polygon[1:], polygon[0]]):
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            inside = not inside
-    return inside
-
-
-def stripes(path: Path, spacing: float = STRIPE_SPACING) -> tuple[tuple[float, float, float, float], ...]:
-    """Horizontal stripes across a shape, already cut to its outline.
-
-    Each stripe is a segment ``(x1, y, x2, y)`` that lies inside the shape, so a
-    painter needs no clipping: draw the segments, then the outline on top.
-    """
-    polygons = flatten(path, 24)
-    _, y0, _, y1 = bounds(path)
-    count = int((y1 - y0) / spacing)
-    start = y0 + ((y1 - y0) - (count - 1) * spacing) / 2
-    segments = []
-    for i in range(count):
-        y = start + i * spacing
-        crossings = []
-        for polygon in polygons:
-            for (xa, ya), (xb, yb) in zip(polygon, [*polygon[1:], polygon[0]]):
-                if (ya > y) != (yb > y):
-                    crossings.append(xa + (y - ya) * (xb - xa) / (yb - ya))
-        crossings.sort()
-        for xa, xb in zip(crossings[::2], crossings[1::2]):
-            segments.append((round(xa, 3), round(y, 3), round(xb, 3), round(y, 3)))
-    return tuple(segments)
 
 
 # -- one card ----------------------------------------------------------------------------------
@@ -410,7 +285,7 @@ def _classic_symbols(card: Card, theme: Theme) -> tuple[list[Item], list[Rect]]:
     items: list[Item] = []
     boxes: list[Rect] = []
     for cx, cy in symbol_centres(card.number):
-        path = _move(outline, cx, cy)
+        path = moved(outline, cx, cy)
         if card.shading == "solid":
             items.append(Shape(path, fill=color, stroke=color, line_width=OUTLINE_WIDTH, role="symbol"))
         else:
@@ -433,8 +308,8 @@ def _move_segments(segments, dx: float, dy: float):
 def _printable_symbols(card: Card, theme: Theme) -> tuple[list[Item], list[Rect], str]:
     look = theme.printable_look(card)
     cx, cy = CARD_WIDTH / 2, CARD_HEIGHT / 2
-    outer = _move(shape_path(look["outer symbol"]), cx, cy)
-    inner = _move(_INNER[look["inner shape"]](), cx, cy)
+    outer = moved(shape_path(look["outer symbol"]), cx, cy)
+    inner = moved(_INNER[look["inner shape"]](), cx, cy)
     items: list[Item] = [
         Shape(outer, fill=theme.colors[look["outer color"]], stroke=theme.ink, line_width=2.5, role="symbol"),
         Shape(inner, fill=theme.colors[look["inner color"]], stroke=theme.ink, line_width=2.0, role="inner"),
