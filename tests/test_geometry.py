@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 
-from setwidgets import Card, find_sets, full_deck, geometry, is_set, mini_deck, third_card
+from setwidgets import FEATURES, VALUES, Card, find_sets, full_deck, geometry, is_set, mini_deck, third_card
 from setwidgets.geometry import (
     DIRECTIONS,
     AffineMap,
@@ -241,8 +241,8 @@ def test_affine_maps_send_sets_to_sets_and_can_be_undone(seed):
 def test_relabelings_are_the_4_factorial_times_6_to_the_4_monomial_maps():
     found = set()
     for order in itertools.permutations(("number", "color", "shape", "shading")):
-        for values in itertools.product(*(itertools.permutations(v) for v in geometry.VALUES.values())):
-            m = AffineMap.relabeling(order, dict(zip(geometry.FEATURES, values)))
+        for values in itertools.product(*(itertools.permutations(v) for v in VALUES.values())):
+            m = AffineMap.relabeling(order, dict(zip(FEATURES, values)))
             assert m.is_relabeling
             found.add(m)
     assert len(found) == 24 * 6**4 == 31104

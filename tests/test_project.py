@@ -184,6 +184,8 @@ DOCTESTED = [
     "setwidgets.sim",
     "setwidgets.caps",
     "setwidgets.geometry",
+    "setwidgets.geometry.space",
+    "setwidgets.geometry.maps",
     "setwidgets.draw.lines",
     "setwidgets.hub",
 ]
