@@ -12,6 +12,8 @@ alone loads no Jupyter module, so the core runs in an autograder or a plain
 script without JupyterLab.
 """
 
+import importlib
+
 from setwidgets.bot import Bot
 from setwidgets.cards import (
     CODE_LETTERS,
@@ -46,37 +48,26 @@ Card.painter = _card_svg
 
 # The widgets need ipywidgets and ipycanvas; they load on first use, not with the core
 # (and stay out of __all__, so "from setwidgets import *" in an autograder loads no Jupyter module).
-_WIDGETS = (
-    "Board",
-    "CardPicker",
-    "CardTable",
-    "LinesExplorer",
-    "MagicRuleChecker",
-    "PlaneBuilder",
-    "PuzzleBoard",
-    "Standings",
-    "ThirdCardExplorer",
-)
-
+# Their names are listed once, in setwidgets.widgets.WIDGETS, which reading loads no Jupyter module.
 
 # The engines need numpy; they too load on first use (setwidgets.sim, setwidgets.caps).
 _ENGINES = ("caps", "sim")
 
 
+def _widget_names() -> dict[str, str]:
+    return importlib.import_module("setwidgets.widgets").WIDGETS
+
+
 def __getattr__(name: str):
-    if name in _WIDGETS:
-        from setwidgets import widgets
-
-        return getattr(widgets, name)
     if name in _ENGINES:
-        import importlib
-
         return importlib.import_module(f"setwidgets.{name}")
+    if not name.startswith("__") and name in _widget_names():
+        return getattr(importlib.import_module("setwidgets.widgets"), name)
     raise AttributeError(f"module 'setwidgets' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_WIDGETS, *_ENGINES])
+    return sorted([*globals(), *_widget_names(), *_ENGINES])
 
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The Board's parts, each on its own: its wording, its seats and keys, its letters, its timers.
 
-The wording (``_status``) is pure: a game in, a sentence out, with no widget.
+The wording (:mod:`setwidgets.wording`) is pure: a game in, a sentence out, with no widget.
 The scheduler runs on a hand-made event loop whose time is the ``clock``
 fixture's, so a test moves time by hand and sees exactly which timers fire.
 """
@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from setwidgets import Bot, Game, GameError, full_deck
-from setwidgets.widgets import Board, CardTable, _keys, _status
+from setwidgets import Bot, Game, GameError, full_deck, wording
+from setwidgets.widgets import Board, CardTable, _keys
 from setwidgets.widgets._scheduler import IDLE_SECONDS, TICK_SECONDS, Scheduler
 from setwidgets.widgets._view import Lettering, check_position
 
@@ -84,15 +84,15 @@ def deck_of_one_card():
 
 def test_the_first_words_count_the_cards_and_name_the_rival(clock):
     game = Game(players=["You", "Computer"], seed=11, clock=clock)
-    assert _status.welcome(game) == "12 cards on the table. Click three cards that form a SET."
-    assert _status.welcome(game, "Computer").endswith("form a SET, before Computer does.")
-    assert _status.new_game(5, game).startswith("New game (seed 5). 12 cards on the table.")
+    assert wording.welcome(game) == "12 cards on the table. Click three cards that form a SET."
+    assert wording.welcome(game, "Computer").endswith("form a SET, before Computer does.")
+    assert wording.new_game(5, game).startswith("New game (seed 5). 12 cards on the table.")
 
 
 def test_counted_nouns_agree_with_their_number():
     game = deck_of_one_card()
-    assert _status.deck(game) == "Deck: 1 card"
-    assert _status.deck(Game(seed=1)) == "Deck: 69 cards"
+    assert wording.deck(game) == "Deck: 1 card"
+    assert wording.deck(Game(seed=1)) == "Deck: 69 cards"
     penalized = Game(players=["Ana", "Ben"], seed=11)
     table = penalized.table
     wrong = next(
@@ -102,7 +102,7 @@ def test_counted_nouns_agree_with_their_number():
         for c in table
         if len({a, b, c}) == 3 and not penalized.claim((a, b, c), "Ben").ok
     )
-    assert wrong and _status.scores(penalized) == "Ana 0 · Ben -1 (0 SETs, 1 penalty)"
+    assert wrong and wording.scores(penalized) == "Ana 0 · Ben -1 (0 SETs, 1 penalty)"
 
 
 def test_the_board_itself_says_deck_1_card(clock):
@@ -114,33 +114,33 @@ def test_the_board_itself_says_deck_1_card(clock):
 
 def test_the_timer_line_shows_the_game_time_and_the_callers_seconds(clock):
     game = Game(players=["Ana", "Ben"], seed=11, clock=clock)
-    assert _status.timer(game, 75.4) == "Time 01:15"
+    assert wording.timer(game, 75.4) == "Time 01:15"
     game.call("Ben")
     clock.advance(2.2)
-    assert _status.timer(game, 2.2) == "Time 00:02 · Ben: 3 s to pick"
+    assert wording.timer(game, 2.2) == "Time 00:02 · Ben: 3 s to pick"
     untimed = Game(players=["Ana", "Ben"], seed=11, claim_seconds=None, clock=clock)
     untimed.call(0)
-    assert _status.timer(untimed, 0) == "Time 00:00 · Ana is picking"
-    assert _status.called(untimed, 0) == "Ana called SET! Pick three cards."
-    assert _status.clock_text(-3) == "00:00" and _status.clock_text(3600) == "60:00"
+    assert wording.timer(untimed, 0) == "Time 00:00 · Ana is picking"
+    assert wording.called(untimed, 0) == "Ana called SET! Pick three cards."
+    assert wording.clock_text(-3) == "00:00" and wording.clock_text(3600) == "60:00"
 
 
 def test_the_next_caller_is_told_how_long_is_left(clock):
     game = Game(players=["Ana", "Ben"], seed=11, clock=clock)
-    assert _status.next_caller(game) == "" and _status.after("Done.", game) == "Done."
+    assert wording.next_caller(game) == "" and wording.after("Done.", game) == "Done."
     game.call("Ana")
-    assert _status.called(game, 0) == "Ana called SET! Pick three cards within 5 seconds."
+    assert wording.called(game, 0) == "Ana called SET! Pick three cards within 5 seconds."
     game.call("Ben")
     clock.advance(5.5)  # Ana's time ran out at 5; Ben's began then
     events = []
     game.on_change(events.append)
     game.expire()
-    said = _status.from_events(events, game)
+    said = wording.from_events(events, game)
     assert said == "Ana loses a point: no SET shown within 5 seconds. Ben, pick three cards within 5 seconds."
     clock.advance(4.9)
-    assert _status.next_caller(game) == "Ben, pick three cards within 1 second."
-    assert _status.from_events([], game) is None
-    assert _status.from_events([{"type": "hint"}, {"type": "claim", "message": "A."}], game) == "A."
+    assert wording.next_caller(game) == "Ben, pick three cards within 1 second."
+    assert wording.from_events([], game) is None
+    assert wording.from_events([{"type": "hint"}, {"type": "claim", "message": "A."}], game) == "A."
 
 
 @pytest.mark.parametrize(
@@ -154,7 +154,7 @@ def test_the_next_caller_is_told_how_long_is_left(clock):
 )
 def test_a_hint_says_how_much_it_shows(shown, said):
     game = Game(seed=11)
-    assert _status.hint(game.sets_on_table()[0][:shown], game) == said
+    assert wording.hint(game.sets_on_table()[0][:shown], game) == said
 
 
 NO_SET_AT_ALL = ["1RSO", "1RSS", "1RTO", "1RTS", "2RSO", "2RSS", "2RTO", "2RTS", "1GSO"]
@@ -170,38 +170,38 @@ NO_SET_AT_ALL = ["1RSO", "1RSS", "1RTO", "1RTS", "2RSO", "2RSS", "2RTO", "2RTS",
 )
 def test_the_final_words_after_a_deal_without_any_set(players, said):
     game = Game(deck=NO_SET_AT_ALL, players=players, table_size=9)
-    assert game.over and _status.game_over(game) == said + _status.AGAIN
+    assert game.over and wording.game_over(game) == said + wording.AGAIN
 
 
 def test_the_final_words_name_the_winner_in_the_singular():
     game = Game(deck=["1RSO", "2RSO", "3RSO"], players=["Ana", "Ben"], table_size=3)
-    assert _status.game_over(game) == ""
+    assert wording.game_over(game) == ""
     game.claim(game.table, "Ben")
-    assert _status.game_over(game) == "Game over: Ben wins with 1 point. " + _status.AGAIN
+    assert wording.game_over(game) == "Game over: Ben wins with 1 point. " + wording.AGAIN
     alone = Game(deck=["1RSO", "2RSO", "3RSO"], table_size=3)
     alone.claim(alone.table)
-    assert _status.game_over(alone).startswith("Game over: You kept 1 SET, score 1.")
+    assert wording.game_over(alone).startswith("Game over: You kept 1 SET, score 1.")
 
 
 def test_a_lost_solitaire_game_says_so_and_a_refused_move_then_gives_the_final_words():
     lost = Game(deck=NO_SET_AT_ALL, variant="solitaire", table_size=9)
-    assert _status.game_over(lost).startswith(
+    assert wording.game_over(lost).startswith(
         "Game over: no SET on the table, so this solitaire game is lost."
     )
-    assert _status.refused(GameError("anything"), lost) == _status.game_over(lost)
+    assert wording.refused(GameError("anything"), lost) == wording.game_over(lost)
 
 
 def test_a_refused_move_reads_as_a_sentence_and_html_is_escaped():
     game = Game(seed=1)
-    assert _status.refused(GameError("there is no player 3"), game) == "There is no player 3"
-    assert _status.html("<b>&</b>") == "<span>&lt;b&gt;&amp;&lt;/b&gt;</span>"
-    assert _status.html("x", "b") == "<b>x</b>"
+    assert wording.refused(GameError("there is no player 3"), game) == "There is no player 3"
+    assert wording.html("<b>&</b>") == "<span>&lt;b&gt;&amp;&lt;/b&gt;</span>"
+    assert wording.html("x", "b") == "<b>x</b>"
 
 
 def test_the_wording_needs_no_jupyter_module():
     code = (
         "import sys\n"
-        "from setwidgets.widgets import _status\n"
+        "from setwidgets import wording\n"
         "assert 'ipywidgets' not in sys.modules and 'ipycanvas' not in sys.modules, sorted(sys.modules)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -391,8 +391,8 @@ def test_a_board_races_the_computer_and_runs_out_the_callers_time_on_the_loop(cl
     assert game.players[0].penalties == 1, "the ticks ran out your time"
     assert board.status.startswith("You lose a point: no SET shown within 5 seconds.")
     since_the_key = expected + 0.01 + 5 + TICK_SECONDS
-    assert board.timer.startswith(f"Time {_status.clock_text(since_the_key)}")
-    assert board._timer_widget.value == _status.html(board.timer)
+    assert board.timer.startswith(f"Time {wording.clock_text(since_the_key)}")
+    assert board._timer_widget.value == wording.html(board.timer)
     board.close()
     assert loop.waiting == [], "a closed board leaves no timer behind"
 
@@ -405,7 +405,7 @@ def test_the_rules_line_names_the_variant_and_quotes_its_own_description(variant
     from setwidgets import variants
 
     players = ["You"] if variant == "solitaire" else ["Ana", "Ben"]
-    line = _status.rules(Game(players=players, variant=variant, seed=1))
+    line = wording.rules(Game(players=players, variant=variant, seed=1))
     assert line.startswith(f"Rules: {variant}. ")
     first_sentence = variants.rules_of(variant).__doc__.strip().split(".")[0]
     assert " ".join(first_sentence.split()) in line
@@ -414,14 +414,14 @@ def test_the_rules_line_names_the_variant_and_quotes_its_own_description(variant
 
 
 def test_the_competition_rules_line_says_what_happens_at_fifteen():
-    line = _status.rules(Game(players=2, variant="competition", seed=1))
+    line = wording.rules(Game(players=2, variant="competition", seed=1))
     assert "No SET among 15" in line and "back into the deck" in line
 
 
 def test_the_rules_line_gives_the_time_to_pick_or_its_absence():
-    assert "after a call, 2 seconds to pick" in _status.rules(Game(players=2, claim_seconds=2, seed=1))
-    assert "no time limit to pick" in _status.rules(Game(players=2, claim_seconds=None, seed=1))
-    assert "9 cards on the table" in _status.rules(Game(deck="mini", seed=1))
+    assert "after a call, 2 seconds to pick" in wording.rules(Game(players=2, claim_seconds=2, seed=1))
+    assert "no time limit to pick" in wording.rules(Game(players=2, claim_seconds=None, seed=1))
+    assert "9 cards on the table" in wording.rules(Game(deck="mini", seed=1))
 
 
 # -- the puzzle and the practice record (pure) ------------------------------------------------------------
@@ -430,22 +430,22 @@ def test_the_rules_line_gives_the_time_to_pick_or_its_absence():
 def test_the_puzzle_module_examples_run_as_shown():
     import doctest
 
-    from setwidgets.widgets import _puzzle
+    from setwidgets import puzzles
 
-    tried = doctest.testmod(_puzzle, optionflags=doctest.NORMALIZE_WHITESPACE)
+    tried = doctest.testmod(puzzles, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert tried.attempted > 5 and tried.failed == 0
 
 
 def test_the_status_module_examples_run_as_shown():
     import doctest
 
-    tried = doctest.testmod(_status, optionflags=doctest.NORMALIZE_WHITESPACE)
+    tried = doctest.testmod(wording, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert tried.attempted > 3 and tried.failed == 0
 
 
 def test_a_puzzle_deal_is_seeded_and_holds_the_sets_asked_for(clock):
     from setwidgets import find_sets
-    from setwidgets.widgets._puzzle import Puzzle
+    from setwidgets.puzzles import Puzzle
 
     a, b = Puzzle(seed=8, clock=clock), Puzzle(seed=8, clock=clock)
     assert a.cards == b.cards and len(a.cards) == 12 and a.seed == 8
@@ -457,7 +457,7 @@ def test_a_puzzle_deal_is_seeded_and_holds_the_sets_asked_for(clock):
 
 
 def test_a_puzzle_counts_found_repeated_and_missed_claims_and_stops_its_clock(clock):
-    from setwidgets.widgets._puzzle import Puzzle
+    from setwidgets.puzzles import Puzzle
 
     puzzle = Puzzle(seed=3, clock=clock)
     total = len(puzzle.solutions)
@@ -488,18 +488,18 @@ def test_a_puzzle_counts_found_repeated_and_missed_claims_and_stops_its_clock(cl
 
 
 def test_the_puzzle_s_last_message_says_the_seconds_its_clock_shows(clock):
-    from setwidgets.widgets._puzzle import Puzzle
+    from setwidgets.puzzles import Puzzle
 
     puzzle = Puzzle(seed=4, clock=clock)
     for triple in puzzle.solutions:
         clock.advance(6.2)
         last = puzzle.claim(triple)
-    shown = _status.clock_text(puzzle.elapsed())
+    shown = wording.clock_text(puzzle.elapsed())
     assert last.message.endswith(f"solved in {int(shown[:2]) * 60 + int(shown[3:])} seconds.")
 
 
 def test_a_puzzle_refuses_bad_claims_and_counts_nothing(clock):
-    from setwidgets.widgets._puzzle import Puzzle
+    from setwidgets.puzzles import Puzzle
 
     puzzle = Puzzle(seed=3, clock=clock)
     off_table = next(c for c in full_deck() if c not in puzzle.cards)
@@ -518,7 +518,7 @@ def test_a_puzzle_refuses_bad_claims_and_counts_nothing(clock):
 
 
 def test_a_puzzle_checks_what_it_is_made_of(clock):
-    from setwidgets.widgets._puzzle import Puzzle
+    from setwidgets.puzzles import Puzzle
 
     with pytest.raises(ValueError, match="at least one SET"):
         Puzzle(["1RSO", "2RSO", "1GSO"], clock=clock)
@@ -537,7 +537,7 @@ def test_a_puzzle_checks_what_it_is_made_of(clock):
 
 
 def test_the_practice_record_counts_boards_medians_and_misses(clock):
-    from setwidgets.widgets._puzzle import PracticeRecord, Puzzle
+    from setwidgets.puzzles import PracticeRecord, Puzzle
 
     record = PracticeRecord()
     assert record.summary() == "0 boards solved, no time yet, 0 misses."
@@ -581,7 +581,7 @@ def test_the_practice_record_plots_one_bar_per_board_and_the_median(clock):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from setwidgets.widgets._puzzle import PracticeRecord, Puzzle
+    from setwidgets.puzzles import PracticeRecord, Puzzle
 
     record = PracticeRecord()
     for seconds in (10, 40):

@@ -216,11 +216,20 @@ def test_the_readme_examples_run_and_print_what_their_comments_say(index):
 
 
 def test_widgets_come_from_the_package_on_demand_only():
-    """``from setwidgets import Board`` works, while the core alone loads no widget module."""
+    """``from setwidgets import Board`` works, while the core alone loads no widget module.
+
+    The widgets are those of ``setwidgets.widgets.WIDGETS``, their one list, which reading
+    loads no Jupyter module either.
+    """
     code = (
         "import sys, setwidgets\n"
         "from setwidgets import *\n"
-        "assert 'ipywidgets' not in sys.modules, 'the core loaded ipywidgets'\n"
+        "from setwidgets.widgets import WIDGETS\n"
+        "assert set(WIDGETS) <= set(dir(setwidgets)) and not set(WIDGETS) & set(setwidgets.__all__)\n"
+        "assert 'ipywidgets' not in sys.modules, 'the core or the list of widgets loaded ipywidgets'\n"
+        "import setwidgets.widgets as w\n"
+        "for name in WIDGETS:\n"
+        "    assert getattr(setwidgets, name) is getattr(w, name) and name in w.__all__, name\n"
         "from setwidgets import Board, MagicRuleChecker\n"
         "from setwidgets.widgets import Board as B\n"
         "assert Board is B and 'ipywidgets' in sys.modules\n"

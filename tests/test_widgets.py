@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from ipycanvas.canvas import _CANVAS_MANAGER, COMMANDS
 
-from setwidgets import Bot, Card, Game, GameError, explain, find_sets, is_set, mini_deck, third_card
-from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer, _status
+from setwidgets import Bot, Card, Game, GameError, explain, find_sets, is_set, mini_deck, third_card, wording
+from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer
 from setwidgets.widgets._view import WIDGET_VIEW
 from setwidgets.widgets.board import card_letter
 
@@ -189,7 +189,7 @@ def test_a_second_caller_waits_in_line_and_leaves_the_first_caller_s_picks_alone
     assert board.press("2")
     assert board.status == "Ben called SET too, and picks after Ana."
     assert board.selected == [0, 1] and game.caller == 0
-    assert "Ana: 5 s to pick" in _status.timer(game, 0)
+    assert "Ana: 5 s to pick" in wording.timer(game, 0)
     board.close()
 
 
@@ -789,7 +789,7 @@ def test_the_board_deals_a_game_of_any_variant_and_shows_its_rules(variant, cloc
     assert board.game.variant == variant and board.game.seed == 4
     assert board.game.table == Game(players=["Ana", "Ben"], variant=variant, seed=4).table
     assert board.rules.startswith(f"Rules: {variant}. ")
-    assert board._rules_widget.value == _status.html(board.rules, "small", _status.RULES_STYLE)
+    assert board._rules_widget.value == wording.html(board.rules, "small", wording.RULES_STYLE)
     assert board._rules_widget.value.endswith(f">{board.rules}</small>")
     assert "setw-rules" in board._rules_widget._dom_classes
     assert board.rules in board.static_html()

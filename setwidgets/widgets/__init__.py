@@ -19,10 +19,10 @@ The widgets hold no rules of their own: they call :mod:`setwidgets.game` and
 shows a static picture where no live widget can run (a saved notebook, an
 HTML export, nbgrader feedback).
 
-The widgets load on first use, so the parts that need no Jupyter module (the
-Board's wording in ``_status``, its seats and keys in ``_keys``, the puzzle
-and the practice record in ``_puzzle``) can be
-imported and tested without ipywidgets.
+The widgets load on first use. What they show but need no Jupyter for lives
+beside the core: the Board's wording in :mod:`setwidgets.wording`, the puzzle
+and the practice record in :mod:`setwidgets.puzzles`; both can be imported and
+tested without ipywidgets.
 """
 
 from __future__ import annotations
@@ -32,61 +32,62 @@ from typing import TYPE_CHECKING, Any
 
 from setwidgets import _extras
 
-if TYPE_CHECKING:
-    from setwidgets.widgets.board import Board
-    from setwidgets.widgets.checker import MagicRuleChecker
-    from setwidgets.widgets.explorer import ThirdCardExplorer
-    from setwidgets.widgets.geometry import LinesExplorer, PlaneBuilder
-    from setwidgets.widgets.pickers import CardPicker
-    from setwidgets.widgets.puzzle import PracticeRecord, Puzzle, PuzzleBoard, session_record
-    from setwidgets.widgets.standings import Standings, standings_html
-    from setwidgets.widgets.table import CardTable
+if TYPE_CHECKING:  # for type checkers and editors; at run time __getattr__ finds them
+    from setwidgets.puzzles import PracticeRecord as PracticeRecord
+    from setwidgets.puzzles import Puzzle as Puzzle
+    from setwidgets.puzzles import session_record as session_record
+    from setwidgets.widgets.board import Board as Board
+    from setwidgets.widgets.checker import MagicRuleChecker as MagicRuleChecker
+    from setwidgets.widgets.explorer import ThirdCardExplorer as ThirdCardExplorer
+    from setwidgets.widgets.geometry import LinesExplorer as LinesExplorer
+    from setwidgets.widgets.geometry import PlaneBuilder as PlaneBuilder
+    from setwidgets.widgets.pickers import CardPicker as CardPicker
+    from setwidgets.widgets.puzzle import PuzzleBoard as PuzzleBoard
+    from setwidgets.widgets.standings import Standings as Standings
+    from setwidgets.widgets.standings import standings_html as standings_html
+    from setwidgets.widgets.table import CardTable as CardTable
 
-__all__ = [
-    "Board",
-    "CardPicker",
-    "CardTable",
-    "LinesExplorer",
-    "MagicRuleChecker",
-    "PlaneBuilder",
-    "PracticeRecord",
-    "Puzzle",
-    "PuzzleBoard",
-    "Standings",
-    "ThirdCardExplorer",
-    "session_record",
-    "standings_html",
-]
-
-_HOMES = {
-    "Board": "board",
-    "CardPicker": "pickers",
-    "CardTable": "table",
-    "LinesExplorer": "geometry",
-    "MagicRuleChecker": "checker",
-    "PlaneBuilder": "geometry",
-    "PracticeRecord": "_puzzle",
-    "Puzzle": "_puzzle",
-    "PuzzleBoard": "puzzle",
-    "session_record": "_puzzle",
-    "Standings": "standings",
-    "standings_html": "standings",
-    "ThirdCardExplorer": "explorer",
+WIDGETS: dict[str, str] = {
+    "Board": "setwidgets.widgets.board",
+    "CardPicker": "setwidgets.widgets.pickers",
+    "CardTable": "setwidgets.widgets.table",
+    "LinesExplorer": "setwidgets.widgets.geometry",
+    "MagicRuleChecker": "setwidgets.widgets.checker",
+    "PlaneBuilder": "setwidgets.widgets.geometry",
+    "PuzzleBoard": "setwidgets.widgets.puzzle",
+    "Standings": "setwidgets.widgets.standings",
+    "ThirdCardExplorer": "setwidgets.widgets.explorer",
 }
+"""The widgets, each with the module that holds it: the one list of them.
+
+``from setwidgets import Board`` finds its widgets here, and so do the tests; reading the
+list loads no Jupyter module (this package imports its widgets only when one is asked for).
+"""
+
+ALSO: dict[str, str] = {
+    "PracticeRecord": "setwidgets.puzzles",
+    "Puzzle": "setwidgets.puzzles",
+    "session_record": "setwidgets.puzzles",
+    "standings_html": "setwidgets.widgets.standings",
+}
+"""What comes with the widgets without being one, each with its module (the puzzle needs no Jupyter)."""
+
+__all__ = [*WIDGETS, *ALSO]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        try:
-            module = import_module(f"{__name__}.{_HOMES[name]}")
-        except ModuleNotFoundError as error:
-            if error.name not in _extras.EXTRAS["widgets"]:
-                raise
-            raise _extras.MissingExtra(error.name, "widgets", f"setwidgets.widgets.{name}") from None
-        value = getattr(module, name)
-        globals()[name] = value  # found once, then a plain attribute
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    home = WIDGETS.get(name) or ALSO.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        module = import_module(home)
+    except ModuleNotFoundError as error:
+        if error.name not in _extras.EXTRAS["widgets"]:
+            raise
+        raise _extras.MissingExtra(error.name, "widgets", f"setwidgets.widgets.{name}") from None
+    value = getattr(module, name)
+    globals()[name] = value  # found once, then a plain attribute
+    return value
 
 
 def __dir__() -> list[str]:

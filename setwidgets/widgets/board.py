@@ -44,14 +44,14 @@ from typing import Any
 
 from ipywidgets import HTML, Button, HBox, Layout
 
-from setwidgets import _words
+from setwidgets import _words, wording
 from setwidgets._inputs import short, what
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import Claim, Game, GameError, NoSet
-from setwidgets.widgets import _keys, _status
+from setwidgets.widgets import _keys
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY, HINT_KEY, KEY_ROWS, LETTERS, card_letter
 from setwidgets.widgets._scheduler import RETRY_SECONDS, Loop, Scheduler
 from setwidgets.widgets._view import CardsView, check_position, check_width
@@ -256,9 +256,9 @@ class Board(CardsView):
         self._ended: float | None = None
         self._table_key: tuple[Card, ...] | None = None
         self._scheduler.touch()
-        self._status_text = status or _status.welcome(game, self._rival())
+        self._status_text = status or wording.welcome(game, self._rival())
         if self._waiting:
-            self._status_text = f"{self._status_text} {_status.waiting(self._rival())}"
+            self._status_text = f"{self._status_text} {wording.waiting(self._rival())}"
         self._after_change()
         game.on_change(self._on_event)  # last: a board that failed to start does not listen
 
@@ -285,18 +285,18 @@ class Board(CardsView):
     @property
     def rules(self) -> str:
         """The rules line: the variant in force and what it does, the table size, the time to pick."""
-        return _status.rules(self.game)
+        return wording.rules(self.game)
 
     @property
     def scores(self) -> str:
         """The score line as text, e.g. ``'You 2 · Computer 1'``."""
-        return _status.scores(self.game)
+        return wording.scores(self.game)
 
     @property
     def timer(self) -> str:
         """The timer line: game time, and the seconds left to the caller."""
         end = self._ended if self._ended is not None else self._clock()
-        return _status.timer(self.game, 0.0 if self._waiting else end - self._started)
+        return wording.timer(self.game, 0.0 if self._waiting else end - self._started)
 
     @property
     def waiting(self) -> bool:
@@ -364,7 +364,7 @@ class Board(CardsView):
         """
         if self.game.over:
             with self._action():
-                self._set_status(_status.game_over(self.game))
+                self._set_status(wording.game_over(self.game))
             return None
         card = self.game.table[check_position(position, self.game.table, "the top-left card")]
         with self._action():
@@ -391,7 +391,7 @@ class Board(CardsView):
         return claim
 
     def _show_claim(self, claim: Claim, before: list[Card]) -> None:
-        self._set_status(_status.after(claim.message, self.game))
+        self._set_status(wording.after(claim.message, self.game))
         if claim.ok:
             # Frame the SET on the old table, then show the new cards (one message, see redraw()).
             taken = dict.fromkeys(claim.cards, "found")
@@ -416,7 +416,7 @@ class Board(CardsView):
                 # The cards picked so far were someone else's idea; the caller starts afresh. A caller
                 # who waits in line leaves the picks of the one being served alone.
                 self._selected = []
-            self._set_status(_status.called(self.game, seat))
+            self._set_status(wording.called(self.game, seat))
             return True
 
     def no_set(self) -> NoSet | None:
@@ -436,11 +436,11 @@ class Board(CardsView):
         """Mark one more card of a SET on the table (one, then two, then all three)."""
         with self._action():
             if self.game.over:
-                self._set_status(_status.game_over(self.game))
+                self._set_status(wording.game_over(self.game))
                 return []
             cards = self.game.hint()
             self._marks = dict.fromkeys(cards, "hint")
-            self._set_status(_status.hint(cards, self.game))
+            self._set_status(wording.hint(cards, self.game))
             return cards
 
     def new_game(self, seed: int | None = None) -> Game:
@@ -462,7 +462,7 @@ class Board(CardsView):
             clock=self._clock,
         )
         old.on_change(self._on_event, remove=True)
-        self._start(game, _status.new_game(game.seed, game, self._rival()))
+        self._start(game, wording.new_game(game.seed, game, self._rival()))
         return game
 
     # -- the computer and the clock --------------------------------------------------------------------
@@ -491,7 +491,7 @@ class Board(CardsView):
                 self._selected = [c for c in self._selected if c not in result.cards]
                 self._show_claim(result, before)
             else:
-                self._set_status(_status.bot_says(self.game, self.bot_player, result.message))
+                self._set_status(wording.bot_says(self.game, self.bot_player, result.message))
             return result
 
     def tick(self) -> None:
@@ -542,7 +542,7 @@ class Board(CardsView):
         self._events = []
 
     def _refuse(self, error: GameError) -> None:
-        self._set_status(_status.refused(error, self.game))
+        self._set_status(wording.refused(error, self.game))
 
     def _on_event(self, event: dict[str, Any]) -> None:
         self._events.append(event)
@@ -551,7 +551,7 @@ class Board(CardsView):
             self._after_change()
 
     def _after_change(self) -> None:
-        said = _status.from_events(self._events, self.game)
+        said = wording.from_events(self._events, self.game)
         if said is not None:
             self._status_text = said
         self._events = []
@@ -560,7 +560,7 @@ class Board(CardsView):
         self._marks = {c: k for c, k in self._marks.items() if c in table}
         if self.game.over and self._ended is None:
             self._ended = self._clock()
-            self._status_text = f"{self._status_text} {_status.game_over(self.game)}".strip()
+            self._status_text = f"{self._status_text} {wording.game_over(self.game)}".strip()
         self._update_text()
         for name in ("call", "no_set", "hint"):
             self.buttons[name].disabled = self.game.over
@@ -572,13 +572,13 @@ class Board(CardsView):
         self._scheduler.keep_ticking()
 
     def _update_text(self) -> None:
-        self._status_widget.value = _status.html(self._status_text)
-        self._scores_widget.value = _status.html(self.scores, "b")
-        self._deck_widget.value = _status.deck(self.game)
-        rules = _status.html(self.rules, "small", _status.RULES_STYLE)
+        self._status_widget.value = wording.html(self._status_text)
+        self._scores_widget.value = wording.html(self.scores, "b")
+        self._deck_widget.value = wording.deck(self.game)
+        rules = wording.html(self.rules, "small", wording.RULES_STYLE)
         if self._rules_widget.value != rules:
             self._rules_widget.value = rules
-        timer = _status.html(self.timer)
+        timer = wording.html(self.timer)
         if self._timer_widget.value != timer:
             self._timer_widget.value = timer
 
@@ -632,7 +632,7 @@ class Board(CardsView):
         return width
 
     def _static_text(self) -> list[str]:
-        return [self.rules, self.status, self.scores, _status.deck(self.game)]
+        return [self.rules, self.status, self.scores, wording.deck(self.game)]
 
     def close(self) -> None:
         """Stop the computer and the clock, and close the widget."""

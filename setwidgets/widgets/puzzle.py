@@ -4,7 +4,7 @@ As in the puzzle mode of online SET sites, nothing is dealt and nothing is
 replaced: the table stays as it is until all of its SETs are found. The board
 shows how many SETs there are, which ones have been found (as small pictures
 under the table), the misses and the time. Each board goes into a
-:class:`~setwidgets.widgets._puzzle.PracticeRecord` (the session's, unless
+:class:`~setwidgets.puzzles.PracticeRecord` (the session's, unless
 given one), which shows the boards solved, the median time and the misses as
 a table or a plot::
 
@@ -17,7 +17,7 @@ a table or a plot::
     board.record                   # the practice record, as a table
     board.record.plot()            # ... or as a plot
 
-The rules live in :class:`~setwidgets.widgets._puzzle.Puzzle`, which knows
+The rules live in :class:`~setwidgets.puzzles.Puzzle`, which knows
 nothing of widgets; the board turns clicks into ``puzzle.claim(...)`` and
 redraws from the puzzle.
 """
@@ -32,15 +32,14 @@ from html import escape
 
 from ipywidgets import HTML, Button, HBox, Layout
 
-from setwidgets import _words
+from setwidgets import _words, wording
 from setwidgets._inputs import what
 from setwidgets.cards import Card
 from setwidgets.draw import shapes
 from setwidgets.draw.svg import cards_svg
 from setwidgets.draw.themes import Theme, get_theme
-from setwidgets.widgets import _status
+from setwidgets.puzzles import Answer, PracticeRecord, Puzzle, session_record
 from setwidgets.widgets._keys import CLEAR_KEY, KEY_ROWS, LETTERS, key_name
-from setwidgets.widgets._puzzle import Answer, PracticeRecord, Puzzle, session_record
 from setwidgets.widgets._scheduler import Loop, Scheduler
 from setwidgets.widgets._view import CardsView, check_position, check_width
 
@@ -155,7 +154,7 @@ class PuzzleBoard(CardsView):
         self._last: Answer | None = None
         self._recorded = False
         self._waiting = True  # the clock starts with the student's first click or key
-        self._status_text = f"{welcome(puzzle)} {_status.waiting()}"
+        self._status_text = f"{welcome(puzzle)} {wording.waiting()}"
         self._scheduler.touch()
         self._refresh()
 
@@ -174,7 +173,7 @@ class PuzzleBoard(CardsView):
     @property
     def timer(self) -> str:
         """``'Time 00:42'``: the time on this board (it stops when the board is solved)."""
-        return f"Time {_status.clock_text(0.0 if self._waiting else self.puzzle.elapsed())}"
+        return f"Time {wording.clock_text(0.0 if self._waiting else self.puzzle.elapsed())}"
 
     @property
     def waiting(self) -> bool:
@@ -282,7 +281,7 @@ class PuzzleBoard(CardsView):
 
     def tick(self) -> None:
         """Update the time shown (the board does this twice a second while a browser shows it)."""
-        timer = _status.html(self.timer)
+        timer = wording.html(self.timer)
         if self._timer_widget.value != timer:
             self._timer_widget.value = timer
 
@@ -301,8 +300,8 @@ class PuzzleBoard(CardsView):
     # -- drawing ---------------------------------------------------------------------------------------
 
     def _refresh(self) -> None:
-        self._progress_widget.value = _status.html(self.progress, "b")
-        self._status_widget.value = _status.html(self._status_text)
+        self._progress_widget.value = wording.html(self.progress, "b")
+        self._status_widget.value = wording.html(self._status_text)
         self._found_widget.value = found_html(self.puzzle, self.theme)
         self.tick()
         self.redraw()

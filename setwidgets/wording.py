@@ -1,7 +1,9 @@
 """What a Board says: the status sentence, the score line, the deck and the clock, as pure functions.
 
 Each function takes the game (and what just happened) and returns text; none
-keeps state or touches a widget, so each can be tested without ipywidgets.
+keeps state or touches a widget, so each can be tested without ipywidgets (the
+:class:`~setwidgets.widgets.Board` and the :class:`~setwidgets.widgets.PuzzleBoard`
+show these words; the wording lives beside the core, the widgets only display it).
 Counted nouns come from :mod:`setwidgets._words` ("Deck: 1 card").
 
 >>> from setwidgets import Game
