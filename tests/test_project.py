@@ -1,14 +1,18 @@
 """The project's own promises: one set of dependencies, a README whose commands CI runs,
 and a core that stays free of Jupyter."""
 
+import ast
 import doctest
 import importlib
 import importlib.util
+import pkgutil
 import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -133,22 +137,33 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_test_one():
     assert "python3 course.py test" in ci
 
 
-def test_the_core_imports_nothing_from_jupyter():
+def _forbidden_contracts() -> dict[str, dict]:
+    """pyproject.toml's forbidden contracts (tests/test_layers.py checks them on the import graph)."""
+    contracts = _pyproject()["tool"]["importlinter"]["contracts"]
+    return {c["id"]: c for c in contracts if c["type"] == "forbidden"}
+
+
+@pytest.mark.parametrize("contract", _forbidden_contracts())
+def test_importing_the_modules_of_a_forbidden_contract_loads_none_of_its_packages(contract):
+    """What the import graph cannot show, at run time: a package imported by its name (numpy
+    through setwidgets._extras) or by a dependency. Every module of the contract is imported, with
+    its own modules, and a missing one fails the test.
+    """
+    spec = _forbidden_contracts()[contract]
+    forbidden = {m for m in spec["forbidden_modules"] if not m.startswith("setwidgets")}
     # A fresh interpreter, so modules imported by other tests cannot hide an import.
     code = (
-        "import sys, setwidgets, setwidgets.cards, setwidgets.rules\n"
-        "for optional in ('setwidgets.game', 'setwidgets.bot', 'setwidgets.checks'):\n"
-        "    try:\n"
-        "        __import__(optional)\n"
-        "    except ModuleNotFoundError:\n"
-        "        pass\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "{'ipywidgets', 'ipycanvas', 'IPython', 'ipykernel', 'traitlets', 'jupyter_client', 'nbformat'})\n"
-        "print(','.join(bad))\n"
+        "import importlib, pkgutil, sys\n"
+        f"for name in {spec['source_modules']!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    for info in pkgutil.walk_packages(getattr(module, '__path__', []), name + '.'):\n"
+        "        importlib.import_module(info.name)\n"
+        f"print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(forbidden)!r})))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
     out = result.stdout.strip()
-    assert out == "", f"the core pulled in Jupyter modules: {out}"
+    assert out == "", f"{spec['name']}, yet importing {', '.join(spec['source_modules'])} loaded {out}"
 
 
 PUBLIC = ["Card", "full_deck", "mini_deck", "is_set", "explain", "third_card", "find_sets", "Game"]
@@ -161,42 +176,63 @@ def test_public_names_are_importable_from_the_package(name):
     assert getattr(setwidgets, name).__doc__, f"setwidgets.{name} needs a docstring a student can read"
 
 
-# The one place where the docstring examples run (no other test runs them again).
-DOCTESTED = [
-    "setwidgets.cards",
-    "setwidgets.rules",
-    "setwidgets.game",
-    "setwidgets.bot",
-    "setwidgets.save",
-    "setwidgets.variants",
-    "setwidgets._inputs",
-    "setwidgets._words",
-    "setwidgets.draw.shapes",
-    "setwidgets.draw.paths",
-    "setwidgets.draw.svg",
-    "setwidgets.competition.schedules",
-    "setwidgets.competition.store",
-    "setwidgets.competition.guide",
-    "setwidgets.printables",
-    "setwidgets.printables.kit",
-    "setwidgets.printables.painter",
-    "setwidgets.widgets.standings",
-    "setwidgets.sim",
-    "setwidgets.caps",
-    "setwidgets.geometry",
-    "setwidgets.geometry.space",
-    "setwidgets.geometry.maps",
-    "setwidgets.draw.lines",
-    "setwidgets.hub",
-]
+def _package_modules(path: Path = ROOT / "setwidgets", name: str = "setwidgets") -> Iterator[str]:
+    """Every module of the package, found in its folders: a new module is tested with no list to update."""
+    yield name
+    for info in pkgutil.iter_modules([str(path)]):
+        if info.ispkg:
+            yield from _package_modules(path / info.name, f"{name}.{info.name}")
+        else:
+            yield f"{name}.{info.name}"
 
 
-@pytest.mark.parametrize("module", DOCTESTED)
-def test_the_examples_in_the_docstrings_run_as_shown(module):
+def _doctests(module: ModuleType) -> list[doctest.DocTest]:
+    """The examples doctest finds, and those of the docstrings under assignments, which it does not.
+
+    ``THIRD: bytes = ...`` followed by a docstring documents THIRD; doctest sees no object there.
+    """
+    tests = doctest.DocTestFinder().find(module)
+    parser = doctest.DocTestParser()
+
+    def attributes(body: list[ast.stmt], prefix: str) -> None:
+        for before, node in zip(body, body[1:]):
+            if (
+                isinstance(before, ast.Assign | ast.AnnAssign)
+                and isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
+                target = before.targets[0] if isinstance(before, ast.Assign) else before.target
+                name = f"{prefix}.{ast.unparse(target)}"
+                text, where = node.value.value, node.lineno - 1
+                test = parser.get_doctest(text, dict(vars(module)), name, module.__file__, where)
+                if test.examples:
+                    tests.append(test)
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                attributes(node.body, f"{prefix}.{node.name}")
+
+    attributes(ast.parse(Path(module.__file__).read_text()).body, module.__name__)
+    return tests
+
+
+# The one place where the docstring examples run (no other test runs them again): every module of
+# the package, those that need Jupyter or numpy too.
+@pytest.mark.parametrize("name", list(_package_modules()))
+def test_the_examples_in_the_docstrings_run_as_shown(name):
     """The ``>>>`` examples a student reads with help() give the output printed beside them."""
-    tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert tried.attempted > 0, f"{module} should show at least one example"
-    assert tried.failed == 0
+    module = importlib.import_module(name)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in _doctests(module):
+        runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} examples of {name} print something else (above)"
+    tree = ast.parse(Path(module.__file__).read_text())
+    strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    shown = sum(len(doctest.DocTestParser().get_examples(string)) for string in strings)
+    assert runner.tries == shown, (
+        f"{name} shows {shown} examples and {runner.tries} of them run: doctest does not find the others "
+        "(in a nested function, say)"
+    )
 
 
 def _readme_python_blocks() -> list[str]:
