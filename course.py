@@ -33,7 +33,6 @@ Without a command, or with an unknown one, course.py prints this text and exits 
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import os
@@ -59,11 +58,6 @@ FIRST_NOTEBOOK = "lessons/00_start_here.ipynb"
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}
 }
-# mutmut's verdicts, grouped for the kill rate. The tests noticed a mutant when they failed, ran
-# out of time or crashed ("segfault" is mutmut's word for a test process killed, by a mutant that
-# reads an endless iterator to the end, say).
-KILLED = {"killed", "timeout", "caught by type check", "segfault"}
-NOT_RUN = {"not checked", "skipped", "check was interrupted by user"}
 
 
 def say(text: str) -> None:
@@ -365,57 +359,9 @@ def bench(args: list[str]) -> int:
     return status
 
 
-def mutation_summary(results: str, patterns: list[str]) -> tuple[int, int, list[tuple[str, str]]]:
-    """(killed, tested, survivors) from ``mutmut results --all true``, for the named mutants.
-
-    Mutants that were not run (not checked, skipped, interrupted) count neither way. A
-    survivor is any other mutant the tests did not notice: survived, no tests reach it, or
-    suspicious (slower than expected, though not timed out).
-    """
-    verdicts = {}
-    for line in results.splitlines():
-        name, sep, status = line.strip().rpartition(": ")
-        if sep and name and (not patterns or any(fnmatch.fnmatch(name, p) for p in patterns)):
-            verdicts[name] = status
-    run_ones = {n: s for n, s in verdicts.items() if s not in NOT_RUN}
-    killed = sum(s in KILLED for s in run_ones.values())
-    survivors = sorted((n, s) for n, s in run_ones.items() if s not in KILLED)
-    return killed, len(run_ones), survivors
-
-
-# A mutant can turn a bounded loop into an endless one that fills the memory (one took 12 GiB);
-# each mutmut process may use this much, and a mutant that needs more fails its tests.
-MUTANT_MEMORY = 6 * 2**30
-
-
-def _limit_memory() -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (MUTANT_MEMORY, MUTANT_MEMORY))
-
-
 def mutate(args: list[str]) -> int:
     ensure_venv("test", "mutation")
-    mutmut = str(BIN / "mutmut")
-    patterns = [a for a in args if not a.startswith("-")]
-    children = str(os.cpu_count() or 1)
-    say(f"mutmut: mutating the core in mutants/ ({children} at a time; slow, resumes where it stopped)")
-    status = subprocess.call(
-        [mutmut, "run", "--max-children", children, *args], cwd=ROOT, preexec_fn=_limit_memory
-    )
-    out = subprocess.run([mutmut, "results", "--all", "true"], cwd=ROOT, capture_output=True, text=True)
-    if out.returncode != 0:
-        print(out.stderr, file=sys.stderr)
-        return out.returncode
-    killed, tested, survivors = mutation_summary(out.stdout, patterns)
-    for name, verdict in survivors:
-        print(f"  survivor {name}: {verdict}   (see: .venv/bin/mutmut show {name})")
-    if tested == 0:
-        say("no mutant was run")
-        return status or 1
-    rate = 100 * killed / tested
-    say(f"kill rate {rate:.1f}%: {killed} of {tested} mutants killed, {len(survivors)} survived")
-    return status
+    return subprocess.call([str(PYTHON), "-m", "setwidgets.mutation", *args], cwd=ROOT)
 
 
 def report(args: list[str]) -> int:

@@ -26,6 +26,8 @@ import pytest
 from browser.harness import copy_course, course_lab_argv, free_port, start_course_lab
 from test_nbgrader import wait_for_formgrader
 
+from setwidgets import mutation
+
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "course.py"
 FIRST = "lessons/00_start_here.ipynb"
@@ -138,13 +140,38 @@ def test_the_mutation_summary_counts_kills_over_the_mutants_that_ran():
             "    setwidgets.rules.x_is_set__mutmut_1: survived",
         ]
     )
-    killed, tested, survivors = load_course().mutation_summary(results, ["setwidgets.cards.*"])
+    killed, tested, survivors = mutation.summary(results, ["setwidgets.cards.*"])
     assert (killed, tested) == (3, 5), "timeouts and crashes are kills; unrun mutants count neither way"
     assert survivors == [
         ("setwidgets.cards.x_parse__mutmut_2", "survived"),
         ("setwidgets.cards.x_parse__mutmut_5", "no tests"),
     ]
-    assert load_course().mutation_summary(results, [])[1] == 6, "no pattern: every mutant that ran"
+    assert mutation.summary(results, [])[1] == 6, "no pattern: every mutant that ran"
+
+
+def test_mutate_runs_mutmut_then_prints_the_survivors_and_the_kill_rate(tmp_path, monkeypatch, capfd):
+    """course.py mutate hands over to setwidgets.mutation in .venv, which runs the mutmut beside it."""
+    mutmut = tmp_path / "mutmut"
+    mutmut.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = run ]; then echo "mutmut run $*"; exit 0; fi\n'
+        'printf "    setwidgets.cards.x_a__mutmut_1: killed\\n    setwidgets.cards.x_a__mutmut_2: survived\\n'
+        '    setwidgets.rules.x_b__mutmut_1: not checked\\n"\n'
+    )
+    mutmut.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    monkeypatch.chdir(tmp_path)
+    assert mutation.main(["--debug", "setwidgets.*"]) == 0
+    out = capfd.readouterr().out.splitlines()
+    assert out[0].startswith("[course] mutmut: mutating the core in mutants/ (")
+    assert out[1].startswith("mutmut run run --max-children ") and out[1].endswith(" --debug setwidgets.*")
+    assert out[2:] == [
+        "  survivor setwidgets.cards.x_a__mutmut_2: survived   "
+        "(see: .venv/bin/mutmut show setwidgets.cards.x_a__mutmut_2)",
+        "[course] kill rate 50.0%: 1 of 2 mutants killed, 1 survived",
+    ]
+    course = Path(load_course().__file__).read_text()
+    assert '"-m", "setwidgets.mutation"' in course, "course.py runs the package's module in .venv"
 
 
 # -- the command line of `lab` ---------------------------------------------------------------------
