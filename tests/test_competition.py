@@ -211,6 +211,11 @@ def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event)
     assert _state(event) == before
     view.division.value = "B"
     assert "Division B" in view.table.value and "Ada" not in view.table.value
+    view.division.value = "Overall"
+    shown = view.table.value
+    view.close()  # a closed view stops following the competition
+    event.record(2, 1, {p: 3 for p in event.table(2, 1)})
+    assert view.table.value == shown != standings_html(event)
 
 
 # -- the file: refused in one sentence when it holds no competition of ours ---------------------
@@ -330,7 +335,32 @@ def test_a_watcher_that_fails_is_reported_and_the_change_stands(tmp_path):
 
     event.watch(broken)
     event.watch(lambda: seen.append("called"))
-    with pytest.warns(RuntimeWarning, match="the change was saved, but a watcher .* KeyError"):
+    with pytest.warns(
+        RuntimeWarning, match="the watch callback .*broken raised KeyError: .*the change was saved"
+    ):
         event.record(1, 1, {1: 5, 2: 3, 3: 4})
     assert seen == ["called"]
     assert [row.total for row in Competition(path).standings()][:1] == [5]
+
+
+def test_a_watcher_is_called_once_per_change_until_it_is_removed():
+    event = Competition(":memory:")
+    heard = []
+
+    def refresh():
+        heard.append(len(event.players()))
+
+    event.watch(refresh)
+    event.watch(refresh)  # watching twice still calls once
+    event.register(1, "Ada")
+    assert heard == [1]
+    event.watch(refresh, remove=True)
+    event.register(2, "Ben")
+    assert heard == [1], "a removed watcher hears nothing more"
+    event.watch(refresh, remove=True)  # removing what is not watched is quietly nothing
+    with pytest.raises(TypeError, match="^watch\\(\\) needs a function taking no argument, like def refresh"):
+        event.watch(lambda change: None)
+    with pytest.raises(TypeError, match="^watch\\(\\) needs a function taking no argument; got 'refresh'"):
+        event.watch("refresh")
+    event.register(3, "Cleo")
+    assert heard == [1], "a refused watcher was not added"

@@ -119,7 +119,7 @@ def board_state(board: Board):
 
 
 def table_state(table: CardTable):
-    return lambda: (table.cards, table.picked, table.columns, table.picks, table.theme, len(table._listeners))
+    return lambda: (table.cards, table.picked, table.columns, table.picks, table.theme, len(table._picks))
 
 
 def checker_state(checker: MagicRuleChecker):
@@ -136,7 +136,7 @@ def explorer_state(explorer: ThirdCardExplorer):
 
 
 def picker_state(picker: CardPicker):
-    return lambda: (picker.card, picker.description, len(picker._callbacks))
+    return lambda: (picker.card, picker.description, len(picker._changes))
 
 
 @pytest.fixture

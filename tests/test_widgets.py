@@ -745,6 +745,46 @@ def test_card_picker_tells_its_listeners_once_per_new_card():
         picker.on_change("print")
 
 
+def test_a_failing_picker_or_table_listener_is_reported_and_the_others_still_hear():
+    picker, table = CardPicker("1RSO"), CardTable(NINE)
+    heard = []
+
+    def broken(_):
+        raise ValueError("a bug in a lesson's cell")
+
+    for on, listen in ((picker.on_change, heard.append), (table.on_pick, heard.append)):
+        on(broken)
+        on(listen)
+    with pytest.warns(
+        RuntimeWarning, match="the on_change callback .*broken raised ValueError: .*new card is picked"
+    ):
+        picker.card = "2RSO"
+    assert picker.card == Card.parse("2RSO") and heard == [Card.parse("2RSO")]
+    with pytest.warns(
+        RuntimeWarning, match="the on_pick callback .*broken raised ValueError: .*cards are picked"
+    ):
+        table.pick(0), table.pick(1), table.pick(2)
+    assert heard[-1] == list(NINE[:3]) and table.picked == [0, 1, 2]
+    with pytest.raises(
+        TypeError, match="^on_pick\\(\\) needs a function taking the list of picked cards, like"
+    ):
+        table.on_pick(lambda: None)
+
+
+def test_a_card_table_stops_telling_a_listener_that_is_removed():
+    table = CardTable(NINE)
+    heard = []
+    table.on_pick(heard.append)
+    table.on_pick(heard.append)  # added twice, told once
+    for letter in "abc":
+        table.press(letter)
+    assert heard == [list(NINE[:3])]
+    table.on_pick(heard.append, remove=True)
+    for letter in "def":
+        table.press(letter)
+    assert len(heard) == 1 and table.picked == [3, 4, 5]
+
+
 @pytest.mark.notebooks
 def test_exported_html_shows_the_cards_where_no_widget_runs():
     import re

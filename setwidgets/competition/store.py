@@ -46,14 +46,14 @@ from __future__ import annotations
 import json
 import numbers
 import sqlite3
-import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from setwidgets import _inputs, _words
+from setwidgets._events import Callbacks
 from setwidgets.competition.schedules import Schedule, schedule
 
 __all__ = ["DIVISIONS", "Competition", "CompetitionError", "Standing"]
@@ -150,7 +150,7 @@ class Competition:
         if not isinstance(path, (str, Path)):
             raise TypeError(f"path must be a file name like 'class.sqlite'; got {_inputs.what(path)}")
         self.path = str(path)
-        self._watchers: list = []
+        self._watchers = Callbacks("watch", example="def refresh(): ...")
         if self.path != ":memory:":
             _check_file(Path(self.path))
         try:
@@ -196,13 +196,13 @@ class Competition:
         )
         self._db.commit()
 
-    def watch(self, callback) -> None:
-        """Call ``callback()`` after every change made through this object (a standings view uses it)."""
-        if not callable(callback):
-            raise TypeError(
-                f"callback must be a function to call after each change; got {_inputs.what(callback)}"
-            )
-        self._watchers.append(callback)
+    def watch(self, callback: Callable[[], object], remove: bool = False) -> None:
+        """Call ``callback()`` after every change made through this object (a standings view uses it).
+
+        The change is saved before the callbacks hear of it: one that raises is reported as a
+        RuntimeWarning and cannot undo the change. ``remove=True`` stops calling ``callback``.
+        """
+        self._watchers.add(callback, remove)
 
     def close(self) -> None:
         """Close the file (everything is already saved)."""
@@ -239,17 +239,9 @@ class Competition:
             ) from None
         except sqlite3.Error as error:
             raise CompetitionError(f"nothing was saved: {_file_trouble(error)}") from None
-        # The change is saved: a watcher that fails is reported, and cannot undo or half-do it.
-        for callback in list(self._watchers):
-            try:
-                callback()
-            except Exception as error:  # a view's bug must not make a saved score look unsaved
-                warnings.warn(
-                    f"the change was saved, but a watcher of the competition failed: "
-                    f"{type(error).__name__}: {_inputs.short(str(error))}",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
+        # The change is saved: a watcher that fails is reported, and cannot undo or half-do it
+        # (a view's bug must not make a saved score look unsaved).
+        self._watchers.fire(done="the change was saved", stacklevel=4)
 
     def history(self) -> list[tuple[int, str, str, dict]]:
         """Every change so far, oldest first: ``(id, time, action, details)``."""

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ipywidgets import Dropdown, HBox, Label, Layout
 
 from setwidgets._card_inputs import exactly
+from setwidgets._events import Callbacks
 from setwidgets._inputs import what
 from setwidgets.cards import FEATURES, VALUES, Card, as_card
 
@@ -26,7 +27,8 @@ class CardPicker(HBox):
     """Four dropdowns (number, color, shape, shading) that together pick one card.
 
     ``picker.card`` reads or sets the card; ``picker.on_change(callback)``
-    calls ``callback(card)`` whenever the user (or the code) picks another card.
+    calls ``callback(card)`` whenever the user (or the code) picks another card
+    (``remove=True`` stops it; see :mod:`setwidgets._events` for how every ``on_*`` behaves).
     ``picker.dropdowns`` maps each feature to its Dropdown.
     """
 
@@ -53,7 +55,7 @@ class CardPicker(HBox):
         super().__init__(children=[*children, *self.dropdowns.values()])
         self.add_class("setw-picker")
         self.description = description
-        self._callbacks: list[Callable[[Card], None]] = []
+        self._changes = Callbacks("on_change", "the new card", example="def show(card): ...")
         self._quiet = False
 
     @property
@@ -77,22 +79,14 @@ class CardPicker(HBox):
 
     def on_change(self, callback: Callable[[Card], None], remove: bool = False) -> None:
         """Call ``callback(card)`` after every change of the picked card (``remove=True`` stops it)."""
-        if not callable(callback):
-            raise TypeError(f"on_change() needs a function taking a Card; got {what(callback)}")
-        if remove:
-            if callback in self._callbacks:
-                self._callbacks.remove(callback)
-        elif callback not in self._callbacks:
-            self._callbacks.append(callback)
+        self._changes.add(callback, remove)
 
     def _changed(self, _change) -> None:
         if not self._quiet:
             self._notify()
 
     def _notify(self) -> None:
-        card = self.card
-        for callback in list(self._callbacks):
-            callback(card)
+        self._changes.fire(self.card, done="the new card is picked")
 
 
 def set_picks(view, cards) -> list[Card]:

@@ -124,6 +124,13 @@ class Standings(VBox):
         competition.watch(self.refresh)
         self.refresh()
 
+    def close(self) -> None:
+        """Stop following the competition's changes, and close the widget."""
+        competition = getattr(self, "competition", None)
+        if competition is not None:
+            competition.watch(self.refresh, remove=True)
+        super().close()
+
     def refresh(self) -> None:
         """Draw the table again from the Competition."""
         division = None if self.division.value == OVERALL else self.division.value

@@ -25,6 +25,7 @@ from string import ascii_lowercase
 from ipywidgets import Layout
 
 from setwidgets._card_inputs import distinct_cards, listed
+from setwidgets._events import Callbacks
 from setwidgets._inputs import short, what, whole_number
 from setwidgets.cards import Card, as_cards
 from setwidgets.draw import shapes
@@ -87,7 +88,7 @@ class CardTable(CardsView):
         self.picks = picks
         self.theme = theme
         self._picked: list[int] = []
-        self._listeners: list[Callable[[list[Card]], None]] = []
+        self._picks = Callbacks("on_pick", "the list of picked cards", example="def check(cards): ...")
         self._setup_canvas("setw-table", width)
         super().__init__(children=[self.picture_box], layout=Layout(width="100%"))
         self.add_class("setw-table")
@@ -109,13 +110,12 @@ class CardTable(CardsView):
         """The cards framed so far, in the order they were picked."""
         return [self.cards[p] for p in self._picked]
 
-    def on_pick(self, callback: Callable[[list[Card]], None]) -> None:
-        """Call ``callback(cards)`` each time a pick is complete (three cards, unless ``picks`` says)."""
-        if not callable(callback):
-            raise TypeError(
-                f"on_pick() needs a function taking the list of picked cards; got {what(callback)}"
-            )
-        self._listeners.append(callback)
+    def on_pick(self, callback: Callable[[list[Card]], None], remove: bool = False) -> None:
+        """Call ``callback(cards)`` each time a pick is complete (three cards, unless ``picks`` says).
+
+        ``remove=True`` stops calling it.
+        """
+        self._picks.add(callback, remove)
 
     def pick(self, position: int) -> list[Card] | None:
         """Frame the card at ``position`` (0 is the first), or unframe it if it is framed.
@@ -134,8 +134,7 @@ class CardTable(CardsView):
         if len(self._picked) < self.picks:
             return None
         cards = self.picked_cards
-        for listener in self._listeners:
-            listener(cards)
+        self._picks.fire(cards, done="the cards are picked")
         return cards
 
     def show_picked(self, cards: Iterable[Card | str]) -> None:
