@@ -42,7 +42,7 @@ exactly once. The 27 cards of the mini deck give 13 parallel classes (AG(3, 3)),
 so 27 players play up to 13 rounds without a repeat. Fifteen players follow
 Kirkman's schoolgirls (seven rounds, every pair once). Everything else comes
 from a seeded search that swaps players between tables until the count of
-repeats reaches the bound.
+repeats reaches the bound (:mod:`setwidgets.competition.search`).
 
 Example::
 
@@ -68,6 +68,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from setwidgets import _inputs, _words
+from setwidgets.competition.search import search_rounds
 
 __all__ = [
     "KIRKMAN_15",
@@ -478,7 +479,9 @@ def schedule(
     rng, used = _inputs.rng_and_seed(0 if seed is None else seed)
     games, method = _geometry(players, rounds, table_size)
     if games is None:
-        games = _search(players, rounds, sizes, fewest_repeats(players, rounds, table_size=table_size), rng)
+        games = search_rounds(
+            players, rounds, sizes, fewest_repeats(players, rounds, table_size=table_size), rng
+        )
         method = "search"
     return Schedule(players, tuple(games), tables, used, method)
 
@@ -493,139 +496,3 @@ def _geometry(players: int, rounds: int, table_size: int) -> tuple[list[Round] |
     if players == 15 and rounds <= 7:
         return [tuple(tuple(sorted(t)) for t in game) for game in KIRKMAN_15[:rounds]], "Kirkman"
     return None, ""
-
-
-_STEPS = 60_000
-# A repeat costs as much as this many extra seats at the odd table: fewest repeats come first.
-_WEIGHT = 8
-
-
-def _search(players: int, rounds: int, sizes: Sequence[int], target: int, rng: random.Random) -> list[Round]:
-    """Swap players between tables until the repeats reach ``target``; the odd table moves round.
-
-    The first round seats the players in order, later rounds at random; then a tabu
-    search swaps players within a round (see the comment in the loop). The odd table
-    counts too, after the repeats: a seat there beyond a player's fair share costs an
-    eighth of a repeat.
-    """
-    people = list(range(1, players + 1))
-    common = Counter(sizes).most_common(1)[0][0]
-    odd_table = next((t for t, size in enumerate(sizes) if size != common), None)
-    share = math.ceil(rounds * sizes[odd_table] / players) if odd_table is not None else rounds
-    if len(sizes) == 1 or rounds == 1:
-        return [tuple(_cut(people, sizes))] * rounds
-
-    seat = [[0] * (players + 1) for _ in range(rounds)]  # seat[r][p] = table index
-    tables_of = []
-    for r in range(rounds):
-        order = people[:] if r == 0 else rng.sample(people, players)
-        game = [list(t) for t in _cut(order, sizes)]
-        tables_of.append(game)
-        for t, table in enumerate(game):
-            for p in table:
-                seat[r][p] = t
-    met = [[0] * (players + 1) for _ in range(players + 1)]
-    odd = [0] * (players + 1)
-    for r in range(rounds):
-        for t, table in enumerate(tables_of[r]):
-            for a, b in itertools.combinations(table, 2):
-                met[a][b] += 1
-                met[b][a] += 1
-            if t == odd_table:
-                for p in table:
-                    odd[p] += 1
-
-    def cost_now() -> int:
-        rep = sum(max(0, met[a][b] - 1) for a in people for b in people if a < b)
-        return _WEIGHT * rep + sum(max(0, odd[p] - share) for p in people)
-
-    cost = cost_now()
-    best, best_tables = cost, [[t[:] for t in g] for g in tables_of]
-
-    def delta_of(r: int, a: int, b: int) -> int:
-        game, ta, tb = tables_of[r], seat[r][a], seat[r][b]
-        delta = 0
-        for q in game[ta]:
-            if q != a:
-                delta += _WEIGHT * ((met[b][q] >= 1) - (met[a][q] >= 2))
-        for q in game[tb]:
-            if q != b:
-                delta += _WEIGHT * ((met[a][q] >= 1) - (met[b][q] >= 2))
-        if ta == odd_table or tb == odd_table:
-            into, out = (b, a) if ta == odd_table else (a, b)
-            delta += (odd[into] + 1 > share) - (odd[out] > share)
-        return delta
-
-    def swap(r: int, a: int, b: int) -> None:
-        game, ta, tb = tables_of[r], seat[r][a], seat[r][b]
-        for q in game[ta]:
-            if q != a:
-                met[a][q] -= 1
-                met[q][a] -= 1
-                met[b][q] += 1
-                met[q][b] += 1
-        for q in game[tb]:
-            if q != b:
-                met[b][q] -= 1
-                met[q][b] -= 1
-                met[a][q] += 1
-                met[q][a] += 1
-        game[ta][game[ta].index(a)] = b
-        game[tb][game[tb].index(b)] = a
-        seat[r][a], seat[r][b] = tb, ta
-        if ta == odd_table or tb == odd_table:
-            into, out = (b, a) if ta == odd_table else (a, b)
-            odd[into] += 1
-            odd[out] -= 1
-
-    def troubled(r: int, a: int) -> bool:
-        table = tables_of[r][seat[r][a]]
-        if seat[r][a] == odd_table and odd[a] > share:
-            return True
-        return any(met[a][q] >= 2 for q in table if q != a)
-
-    # Tabu search: take a player in trouble (a repeat at their table, or too often at the odd
-    # table), make the best swap for them that was not undone lately, even if it costs a little.
-    tabu: dict[tuple[int, int], int] = {}
-    tenure = 7
-    step = 0
-    target *= _WEIGHT
-    while cost > target and step < _STEPS:
-        step += 1
-        r = rng.randrange(1, rounds)
-        a = rng.choice(people)
-        if not troubled(r, a):
-            continue
-        moves = []
-        for b in people:
-            if seat[r][b] == seat[r][a]:
-                continue
-            delta = delta_of(r, a, b)
-            # A player swapped lately stays put (the tabu), unless the swap beats the best so far.
-            if tabu.get((r, b), 0) > step and cost + delta >= best:
-                continue
-            moves.append((delta, rng.random(), b))
-        if not moves:
-            continue
-        delta, _, b = min(moves)
-        swap(r, a, b)
-        tabu[r, a] = tabu[r, b] = step + tenure + rng.randrange(3)
-        cost += delta
-        if cost < best:
-            best, best_tables = cost, [[t[:] for t in g] for g in tables_of]
-    return [_tidy(game) for game in best_tables]
-
-
-def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[Table]:
-    out, i = [], 0
-    for size in sizes:
-        out.append(tuple(order[i : i + size]))
-        i += size
-    return out
-
-
-def _tidy(game: Sequence[Sequence[int]]) -> Round:
-    """A round as the coordinator reads it: tables in order of their lowest player, the odd one last."""
-    tables = [tuple(sorted(t)) for t in game]
-    common = Counter(len(t) for t in tables).most_common(1)[0][0]
-    return tuple(sorted(tables, key=lambda t: (len(t) != common, t)))
