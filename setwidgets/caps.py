@@ -30,9 +30,10 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from setwidgets import _inputs, variants
+from setwidgets import _inputs
 from setwidgets.cards import Card
-from setwidgets.game import _deck_cards
+from setwidgets.game.inputs import deck_cards
+from setwidgets.game.variants import MOST_WITHOUT_SET
 from setwidgets.rules import THIRD, first_set
 
 __all__ = ["count_set_free", "is_set_free", "largest_set_free"]
@@ -56,7 +57,7 @@ class _Deck:
     """A deck as bit positions 0..n-1, with the bit of the third card of every pair."""
 
     def __init__(self, deck: Any) -> None:
-        self.cards = sorted(_deck_cards(deck))  # checked as Game checks its deck
+        self.cards = sorted(deck_cards(deck))  # checked as Game checks its deck
         self.size = len(self.cards)
         local = {card.index: n for n, card in enumerate(self.cards)}
         # third[x][y]: the bit of the card completing x and y, 0 when that card is not in the deck.
@@ -234,7 +235,7 @@ def largest_set_free(
     rng, _ = _inputs.rng_and_seed(seed)
     limit = None if seconds is None else _inputs.seconds(seconds, "seconds")
     # The proven most: 21 cards of the full deck always hold a SET.
-    enough = variants.MOST_WITHOUT_SET if layout.size == 81 and layout.basis is not None else layout.size
+    enough = MOST_WITHOUT_SET if layout.size == 81 and layout.basis is not None else layout.size
     start = list(layout.basis) if layout.basis is not None else []
     search = _Search(layout, rng, enough, None if limit is None else time.monotonic() + limit)
     order = _bits(layout.start(start))

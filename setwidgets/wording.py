@@ -21,9 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from setwidgets import _words, variants
+from setwidgets import _words
 from setwidgets.cards import Card
-from setwidgets.game import Game
+from setwidgets.game import Game, variants
 
 __all__ = [
     "AGAIN",

@@ -402,7 +402,7 @@ def test_a_board_races_the_computer_and_runs_out_the_callers_time_on_the_loop(cl
 
 @pytest.mark.parametrize("variant", ["standard", "solitaire", "online", "competition"])
 def test_the_rules_line_names_the_variant_and_quotes_its_own_description(variant):
-    from setwidgets import variants
+    from setwidgets.game import variants
 
     players = ["You"] if variant == "solitaire" else ["Ana", "Ben"]
     line = wording.rules(Game(players=players, variant=variant, seed=1))

@@ -553,7 +553,7 @@ HIDDEN = "is not available while this exercise is graded"
 CHEATS = {
     ("03_finding_sets", "wrapper"): [f"setwidgets.rules.first_set {HIDDEN}"],
     ("03_finding_sets", "equal"): ["should be the tuple", f"setwidgets.rules.find_sets {HIDDEN}"],
-    ("04_the_dealer", "wrapper"): [f"setwidgets.game.Game.__init__ {HIDDEN}"],
+    ("04_the_dealer", "wrapper"): [f"setwidgets.game.engine.Game.__init__ {HIDDEN}"],
     # Rewriting the engine in the kernel changes no verdict: nothing fails, and nothing is gained.
     ("04_the_dealer", "patcher"): [],
     ("05_planes", "wrapper"): [
@@ -564,7 +564,7 @@ CHEATS = {
     ("06_probability", "wrapper"): [
         f"setwidgets.sim.count_sets_many {HIDDEN}",
         "for 6 seeds: the seed should decide the tables",
-        f"setwidgets.sim.wilson {HIDDEN}",
+        f"setwidgets.sim.tally.wilson {HIDDEN}",
     ],
     ("07_caps", "wrapper"): [
         f"setwidgets.caps.is_set_free {HIDDEN}",

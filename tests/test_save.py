@@ -14,8 +14,8 @@ from conftest import Clock, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from setwidgets import Game, GameError, has_set, is_set, save
-from setwidgets.variants import VARIANTS
+from setwidgets import Game, GameError, has_set, is_set
+from setwidgets.game import VARIANTS, save
 
 CAP20 = [
     *("1GSS", "1GTS", "1GTD", "1PTO", "1POO", "1PTD", "2ROO", "2RSS", "2ROS", "2GOO"),
@@ -499,10 +499,10 @@ def test_a_clock_that_gives_no_finite_time_is_refused():
 
 
 def test_to_json_writes_every_field_of_the_state_record_and_valid_json():
-    from setwidgets.game import _Setup, _State
+    from setwidgets.game.state import Setup, State
 
     data = strict_json(Game(seed=1, claim_seconds=None).to_json())
-    fields = [f for record in (_Setup, _State) for f in record.__dataclass_fields__]
+    fields = [f for record in (Setup, State) for f in record.__dataclass_fields__]
     assert list(data) == ["format", "version", *fields]
     assert data["format"] == save.FORMAT and data["version"] == save.VERSION == 1
     assert data["claim_seconds"] is None and data["seed"] == 1

@@ -5,14 +5,18 @@ table, and with Game on every move of a game (the same SETs taken in the same or
 each variant and both decks). Its rates are compared with published values.
 """
 
+import ast
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from setwidgets import Game, first_set, sim
 from setwidgets.cards import full_deck, mini_deck
+from setwidgets.game import variants as v
 from setwidgets.rules import count_sets, find_sets, has_set
+from setwidgets.sim import kernels
 
 DECK = full_deck()
 
@@ -65,7 +69,7 @@ def test_tables_without_a_set_are_seen_as_such():
 
 def test_games_are_dealt_from_uniformly_shuffled_decks():
     rows = np.tile(np.arange(81, dtype=np.uint8), (8100, 1))
-    sim._shuffle_rows(rows, np.random.default_rng(3).random((8100, 80)))
+    kernels.shuffle_rows(rows, np.random.default_rng(3).random((8100, 80)))
     assert (np.sort(rows, axis=1) == np.arange(81)).all()  # every row still holds each card once
     # Where card 0 ends up, and which card comes first: each of the 81 about 100 times.
     places, firsts = np.argmax(rows == 0, axis=1), rows[:, 0]
@@ -88,7 +92,7 @@ def test_tables_of_any_integer_type_and_layout_give_the_same_answers():
 
 def test_the_compiled_loops_keep_their_machine_code_on_disk():
     # A lesson calls the engine in a fresh kernel: compiling anew each time would take seconds.
-    for kernel in (sim._scan_tables, sim._play_games):
+    for kernel in (kernels.scan_tables, kernels.play_games):
         assert type(kernel._cache).__name__ == "FunctionCache"
 
 
@@ -160,6 +164,117 @@ def test_the_engine_takes_the_same_sets_in_the_same_order_as_game(variant, deck)
     if variant == "competition" and deck == "full":
         # The rare move of this variant is met here: six cards went back into the deck.
         assert sent_back > 0
+
+
+# -- the variants' numbers, read from their classes ------------------------------------------------
+
+
+@pytest.fixture
+def registry():
+    """Variants defined in a test are forgotten after it."""
+    saved = dict(v._REGISTRY)
+    yield v._REGISTRY
+    v._REGISTRY.clear()
+    v._REGISTRY.update(saved)
+
+
+@pytest.mark.parametrize("deck_size", [81, 27, 12])
+@pytest.mark.parametrize("name", v.VARIANTS)
+def test_the_engine_plays_each_variant_by_the_numbers_of_its_class(name, deck_size):
+    rules, numbers = v.rules_of(name), sim.variant_numbers(name, deck_size)
+    size = rules.usual_table_size(deck_size)
+    assert numbers.table_size == size == (12 if deck_size > 27 else 9)
+    assert numbers.more == rules.more
+    assert (numbers.send_back, numbers.deal_back) == (rules.send_back, rules.deal_back)
+    assert numbers.lost_on_full_table is rules.lost_on_full_table
+    assert numbers.width == min(deck_size, rules.most_on_table(size))
+    if rules.most_extra is None or rules.deal_until_set:
+        assert numbers.limit == kernels.NEVER > numbers.width
+    else:
+        assert numbers.limit == size + rules.most_extra <= numbers.width
+
+
+def test_the_variants_numbers_are_the_rules_the_engine_used_to_name():
+    """What each variant's class says, in the numbers the compiled loop plays by."""
+    standard, solitaire, online, competition = (sim.variant_numbers(name) for name in v.VARIANTS)
+    assert (standard.table_size, standard.more, standard.limit, standard.width) == (12, 3, kernels.NEVER, 21)
+    assert (solitaire.more, solitaire.width, solitaire.lost_on_full_table) == (0, 12, True)
+    assert online == standard
+    assert (competition.limit, competition.width) == (15, 15)
+    assert (competition.send_back, competition.deal_back) == (6, 3)
+
+
+# Variants that change the numbers of the standard game: each is played by Game and by the engine.
+OTHER_NUMBERS = {
+    "generous": ("When nobody finds a SET, six more cards.", {"more": 6}),
+    "strict": (
+        "No SET among 15 sends nine back into the deck, and six are dealt.",
+        {"most_extra": 3, "send_back": 9, "deal_back": 6},
+    ),
+    "roomy": (
+        "Fifteen cards on the table (six for a small deck).",
+        {"table_size": 15, "small_table_size": 6},
+    ),
+}
+
+
+@pytest.mark.parametrize("deck", ["full", "mini"])
+@pytest.mark.parametrize("name", OTHER_NUMBERS)
+def test_a_variant_with_other_numbers_is_played_alike_by_the_engine_and_game(registry, name, deck):
+    doc, numbers = OTHER_NUMBERS[name]
+    type(name.title(), (v.Variant,), {"__doc__": doc, "name": name, **numbers})
+    games, seed = 30, 500
+    tally = sim.play(
+        games, variant=name, deck=deck, seed=seed, like_game=True, keep_sets=True, progress=False
+    )
+    lefts, sent_back = [], 0
+    for i in range(games):
+        taken, left, _, back = drive(seed + i, name, deck)
+        assert tally.taken[i] == taken, f"game {i} (Game seed {seed + i}) took other SETs"
+        lefts.append(left)
+        sent_back += back
+    assert sorted(tally.left.elements()) == sorted(lefts)
+    if name == "strict" and deck == "full":
+        assert sent_back > 0  # the changed rule was met
+    if name == "roomy":
+        assert min(tally.tables) == (15 if deck == "full" else 6)
+    if name == "generous" and deck == "full":
+        assert 18 in tally.tables  # six more at once: 12, then 18
+
+
+def test_a_variant_with_a_rule_in_code_is_refused_by_the_engine(registry):
+    class Chatty(v.Variant):
+        """Standard, with a word for every deal."""
+
+        name = "chatty"
+
+        def after_deal(self, dealer):
+            dealer.record("said", words="dealt")
+
+    assert Chatty().rules_in_code() == ["after_deal"]
+    with pytest.raises(ValueError, match="'chatty' plays its own after_deal in code, which only Game plays"):
+        sim.play(3, variant="chatty", progress=False)
+
+
+def test_the_engine_names_no_variant():
+    """The engine reads every variant's rules from its class: its code names none but the default."""
+    named = {}
+    for path in sorted(Path(sim.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        named[path.name] = [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and id(node) not in docstrings and node.value in v.VARIANTS
+        ]
+    # Only the default of play(variant="standard").
+    assert named == {"__init__.py": ["standard"], "kernels.py": [], "tally.py": []}
 
 
 @pytest.mark.parametrize("seed", [1008, 1015, 3098, 3292])

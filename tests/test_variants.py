@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import setwidgets.game
 from setwidgets import Card, Game, GameError, as_cards, full_deck, has_set, third_card
-from setwidgets import variants as v
 from setwidgets.game import VARIANTS
+from setwidgets.game import variants as v
 
 CAP20 = as_cards(
     "1GSS 1GTS 1GTD 1PTO 1POO 1PTD 2ROO 2RSS 2ROS 2GOO 2GSD 2PSS 2POS 2PSD 3RTO 3RSD 3RTD 3GTO 3GTS 3GOS"
@@ -36,9 +36,9 @@ def registry():
 def test_the_four_variants_are_registered_in_order():
     assert VARIANTS == v.VARIANTS == v.names() == ("standard", "solitaire", "online", "competition")
     classes = [type(v.rules_of(name)) for name in VARIANTS]
-    assert classes == [v.Standard, v.Solitaire, v.Online, v.Competition]
+    assert classes == [v.Standard, v.Solitaire, v.Online, v.CompetitionRules]
     assert all(issubclass(c, v.Variant) and c.name == name for c, name in zip(classes, VARIANTS))
-    assert repr(v.rules_of("competition")) == "Competition()"
+    assert repr(v.rules_of("competition")) == "CompetitionRules()"
     assert [c.players for c in classes] == [None, 1, None, None]
 
 
@@ -47,9 +47,9 @@ def test_every_variant_explains_its_rules():
         assert len(inspect.getdoc(type(v.rules_of(name)))) > 40
 
 
-def test_game_itself_names_no_variant():
-    """Each variant's rules live in its class: game.py's code (not its docs) names none of them."""
-    tree = ast.parse(Path(setwidgets.game.__file__).read_text())
+def variants_named_in(path: Path) -> list[str]:
+    """The variants' names that a module's code (not its docstrings) gives as strings."""
+    tree = ast.parse(path.read_text())
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)
@@ -58,12 +58,20 @@ def test_game_itself_names_no_variant():
         and isinstance(node.body[0], ast.Expr)
         and isinstance(node.body[0].value, ast.Constant)
     }
-    named = [
+    return [
         node.value
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and id(node) not in docstrings and node.value in VARIANTS
     ]
-    assert named == ["standard"]  # only the default of Game(variant="standard")
+
+
+def test_game_itself_names_no_variant():
+    """Each variant's rules live in its class: the game's other modules (not their docs) name none."""
+    package = Path(setwidgets.game.__file__).parent
+    named = {path.name: variants_named_in(path) for path in sorted(package.glob("*.py"))}
+    assert named.pop("variants.py")
+    assert named.pop("engine.py") == ["standard"]  # only the default of Game(variant="standard")
+    assert named == dict.fromkeys(named, [])
 
 
 @pytest.mark.parametrize(
@@ -94,8 +102,8 @@ def test_a_new_variant_is_one_class_and_game_plays_it(registry):
 
         name = "generous"
 
-        def no_set(self, game):
-            return v.Outcome("Six more.", game._deal(6))
+        def no_set(self, dealer):
+            return v.Outcome("Six more.", dealer.deal(6))
 
     assert v.names()[-1] == "generous" and "generous" not in VARIANTS
     cap21 = [*CAP20, Card.parse("1RSO")]
@@ -116,9 +124,7 @@ def test_a_no_set_that_lets_the_game_go_on_is_never_recorded_as_lost(registry):
         """Solitaire, but a full table without a SET gets three more cards instead of ending."""
 
         name = "patient"
-
-        def no_set(self, game):
-            return v.Variant.no_set(self, game)
+        more = 3
 
     g = next(
         g
@@ -169,8 +175,8 @@ def test_outcome_defaults_to_nothing_moved_and_the_game_going_on():
 def test_the_base_rules_deal_three_and_do_nothing_after_a_deal():
     g = Game(deck=full_deck(), seed=2, clock=Clock())
     table, deck = g.table, g.deck
-    assert v.Variant().after_deal(g) is None and g.table == table
-    outcome = v.Standard().no_set(g)
+    assert v.Variant().after_deal(g._dealer) is None and g.table == table
+    outcome = v.Standard().no_set(g._dealer)
     assert outcome.dealt == deck[:3] and g.table == table + deck[:3] and not outcome.ends
     assert outcome.message == "No SET among 12 cards: 3 more were dealt."
 
@@ -179,13 +185,13 @@ def test_online_deals_three_at_a_time_only_while_the_table_has_no_set():
     g = Game(deck=full_deck(), seed=2, clock=Clock())
     table = g.table
     assert has_set(table)
-    v.Online().after_deal(g)
+    v.Online().after_deal(g._dealer)
     assert g.table == table  # a SET is there: nothing dealt
     g = Game(deck=[*CAP20, Card.parse("1RSO")], table_size=12, seed=0, clock=Clock())
     assert Card.parse("1RSO") in g.deck and not has_set(g.table)
     g._state.deck.sort(key=lambda c: c == Card.parse("1RSO"))  # 1RSO dealt last
     deck = [c.code for c in g.deck]
-    v.Online().after_deal(g)
+    v.Online().after_deal(g._dealer)
     assert has_set(g.table) and g.deck == [] and len(g.table) == 21
     # The history says which cards each deal laid out, in the order they left the deck.
     assert [(e["type"], e["cards"], e["reason"]) for e in g.history[-3:]] == [
@@ -200,12 +206,12 @@ def test_solitaire_no_set_ends_the_game():
         if Card.parse("1RSO")
         in (g := Game(deck=[*CAP20, "1RSO"], table_size=12, variant="solitaire", seed=seed)).deck
     )
-    outcome = v.Solitaire().no_set(g)
+    outcome = v.Solitaire().no_set(g._dealer)
     assert outcome.ends and outcome.dealt == outcome.returned == []
     assert outcome.message == "No SET among these 12 cards: the game is lost, with 9 cards left in the deck."
     # A short table (the deck ran out) is not lost, and the rule's sentence says so.
     g = Game(deck=CAP20[:9], table_size=12, variant="solitaire", seed=1, clock=Clock())
-    outcome = v.Solitaire().no_set(g)
+    outcome = v.Solitaire().no_set(g._dealer)
     assert outcome.message == "No SET among these 9 cards: the game is over, with 0 cards left in the deck."
 
 

@@ -21,7 +21,7 @@ from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned, show
 # student's functions must play by themselves).
 tests = Tests(
     hide=[
-        "setwidgets.game.Game.__init__",
+        "setwidgets.game.engine.Game.__init__",
         "setwidgets.checks.engine_moves",
         "setwidgets.checks.competition_by_engine",
     ]

@@ -23,7 +23,7 @@ tests = Tests(
     hide=[
         "setwidgets.rules.find_sets",
         "setwidgets.rules.count_sets",
-        "setwidgets.sim.wilson",
+        "setwidgets.sim.tally.wilson",
         "setwidgets.sim.count_sets_many",
         "setwidgets.checks._wilson",
     ]

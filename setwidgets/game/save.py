@@ -1,8 +1,9 @@
 """Saving a :class:`~setwidgets.game.Game` as JSON text, and loading it back as strictly as a move.
 
-The text is written field by field from the game's two records, the setup
-fixed at the start and the state that moves change (``_Setup`` and
-``_State`` in :mod:`setwidgets.game`). Each field's ``kind`` picks its writer
+``Game.to_json`` and ``Game.from_json`` call :func:`dumps` and :func:`loads`. The
+text is written field by field from the game's two records, the setup fixed at
+the start and the state that moves change (:class:`~setwidgets.game.state.Setup`
+and :class:`~setwidgets.game.state.State`). Each field's ``kind`` picks its writer
 and its reader in :data:`_KINDS` below, so a new field of the game is saved
 and checked without a line here.
 
@@ -17,17 +18,18 @@ Loading trusts nothing in the text. It checks
    exactly one place, kept SETs that are SETs, a line of callers without
    doubles, a hint on the table, a game that is over exactly when the rules
    end it (and lost exactly when its variant says so), and no move left
-   half done.
+   half done (this last check is the game's own, ``Game.from_json``).
 
 Anything else raises :class:`~setwidgets.game.GameError` saying what is wrong.
 
 >>> from setwidgets import Game
 >>> g = Game(seed=1, clock=lambda: 0.0)
->>> loads(dumps(g), lambda: 0.0).table == g.table
-True
+>>> setup, state = loads(g.to_json(), lambda: 0.0)
+>>> setup.variant, state.table == g.table
+('standard', True)
 >>> loads('{"format": "setwidgets.game", "version": 1}')
 Traceback (most recent call last):
-setwidgets.game.GameError: this saved game is damaged: the field 'variant' is missing
+setwidgets.game.state.GameError: this saved game is damaged: the field 'variant' is missing
 """
 
 from __future__ import annotations
@@ -40,27 +42,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from setwidgets import _words, variants
+from setwidgets import _words
 from setwidgets._inputs import clock as check_clock
 from setwidgets._inputs import seconds, short, what, whole_number
 from setwidgets.cards import Card
-from setwidgets.game import (
-    Game,
-    GameError,
-    Player,
-    _Call,
-    _check_players_for,
-    _check_table_size,
-    _check_variant,
-    _deck_cards,
-    _player_names,
-    _read_clock,
-    _Setup,
-    _State,
+from setwidgets.game.inputs import (
+    check_players_for,
+    check_table_size,
+    check_variant,
+    deck_cards,
+    player_names,
+    read_clock,
 )
+from setwidgets.game.state import Call, GameError, Player, Setup, State
+from setwidgets.game.variants import rules_of
 from setwidgets.rules import has_set, is_set
 
-__all__ = ["FORMAT", "VERSION", "dumps", "loads"]
+__all__ = ["FORMAT", "VERSION", "damaged", "dumps", "loads"]
 
 FORMAT = "setwidgets.game"
 """The ``format`` every saved game starts with."""
@@ -73,25 +71,28 @@ VERSION = 1
 _RNG_VERSION, _RNG_WORDS = 3, 625
 
 
-def dumps(game: Game) -> str:
-    """The game as JSON text (always valid JSON: no NaN or Infinity)."""
+def dumps(setup: Setup, state: State, now: float | None = None) -> str:
+    """A game's setup and state as JSON text (always valid JSON: no NaN or Infinity).
+
+    ``now``, the game's time, is needed when a call is pending: the time of the save.
+    """
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    for record in (game._setup, game._state):
+    for record in (setup, state):
         for f in fields(record):
             data[f.name] = _KINDS[f.metadata["kind"]].write(getattr(record, f.name))
-    if game._state.callers:
+    if state.callers:
+        if now is None:
+            raise ValueError("a game with a pending call is saved with its time now")
         # Times of a pending call are kept relative to this moment (see loads). A caller may have
         # given expire() a time ahead of the game's clock: the save is made no earlier than the
         # latest moment it holds, so that every game loads from its own save.
-        held = [call.called_at for call in game._state.callers] + [game._state.turn_start or 0.0]
-        data["saved_at"] = max(game._now(), *held)
+        held = [call.called_at for call in state.callers] + [state.turn_start or 0.0]
+        data["saved_at"] = max(now, *held)
     return json.dumps(data, allow_nan=False)
 
 
-def loads(
-    text: str | bytes | bytearray, clock: Callable[[], float] = time.monotonic, cls: type[Game] = Game
-) -> Game:
-    """A game from the text :func:`dumps` wrote, checked; ``clock`` as for ``Game``."""
+def loads(text: str | bytes | bytearray, clock: Callable[[], float] = time.monotonic) -> tuple[Setup, State]:
+    """A game's setup and state from the text :func:`dumps` wrote, checked; ``clock`` as for ``Game``."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"from_json() needs the text made by Game.to_json(); got {what(text)}")
     check_clock(clock)
@@ -102,32 +103,29 @@ def loads(
         raise GameError(
             f"saved game version {short(data.get('version'))} is not supported (expected {VERSION})"
         )
-    expected = ["format", "version"] + [f.name for record in (_Setup, _State) for f in fields(record)]
+    expected = ["format", "version"] + [f.name for record in (Setup, State) for f in fields(record)]
     pending = bool(data.get("callers"))
     if pending:
         expected.append("saved_at")
     for key in expected:
         if key not in data:
-            raise _damaged(f"the field {key!r} is missing")
+            raise damaged(f"the field {key!r} is missing")
     for key in data:
         if key not in expected:
-            raise _damaged(f"it has a field {short(key)} that a saved game does not have")
+            raise damaged(f"it has a field {short(key)} that a saved game does not have")
     # Times of a pending call are moved to the new clock, so the caller keeps the seconds left.
     shift = now = 0.0
     if pending:
-        now = _read_clock(clock)
+        now = read_clock(clock)
         shift = now - _time(data["saved_at"], "saved_at", 0.0)
-    setup = _Setup(**_read_fields(_Setup, data, shift))
-    state = _State(**_read_fields(_State, data, shift))
+    setup = Setup(**_read_fields(Setup, data, shift))
+    state = State(**_read_fields(State, data, shift))
     # A call made after the save would hold the turn for longer than the claim time.
     late = [call.called_at for call in state.callers] + [state.turn_start or 0.0]
     if pending and max(late) > now:
-        raise _damaged("a call or a turn starts after saved_at, the time the game was saved")
+        raise damaged("a call or a turn starts after saved_at, the time the game was saved")
     _check_whole(setup, state)
-    game = cls.__new__(cls)
-    game._adopt(setup, state, clock)
-    _check_settled(game)
-    return game
+    return setup, state
 
 
 # -- writers and readers, one pair per kind of field ------------------------------------
@@ -139,7 +137,8 @@ class _Kind:
     read: Callable[[Any, str, float], Any]  # (value, field name, time shift) -> value
 
 
-def _damaged(message: str) -> GameError:
+def damaged(message: str) -> GameError:
+    """The error of a save that is no game the rules could have reached: ``message`` says why."""
     return GameError(f"this saved game is damaged: {message}")
 
 
@@ -150,19 +149,19 @@ def _reused(key: str, check: Callable[..., Any], *args: Any, **options: Any) -> 
     except (TypeError, ValueError, OverflowError) as error:
         # Most checks name the setting themselves ("table_size must be ..."): say it once.
         text = str(error)
-        raise _damaged(text if text.startswith(key) else f"{key}: {text}") from None
+        raise damaged(text if text.startswith(key) else f"{key}: {text}") from None
 
 
 def _list(value: Any, key: str, items: str) -> list[Any]:
     if type(value) is not list:
-        raise _damaged(f"{key} must be a list of {items}; got {what(value)}")
+        raise damaged(f"{key} must be a list of {items}; got {what(value)}")
     return value
 
 
 def _object(value: Any, key: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if type(value) is not dict or sorted(value) != sorted(keys):
         wanted = ", ".join(map(repr, keys))
-        raise _damaged(f"{key} must be an object with the fields {wanted}; got {what(value)}")
+        raise damaged(f"{key} must be an object with the fields {wanted}; got {what(value)}")
     return value
 
 
@@ -172,7 +171,7 @@ def _whole(value: Any, key: str) -> int:
 
 def _flag(value: Any, key: str, shift: float = 0.0) -> bool:
     if type(value) is not bool:
-        raise _damaged(f"{key} must be true or false; got {what(value)}")
+        raise damaged(f"{key} must be true or false; got {what(value)}")
     return value
 
 
@@ -182,17 +181,17 @@ def _time(value: Any, key: str, shift: float) -> float:
     except OverflowError:  # a whole number too large for a float
         moved = math.nan
     if not math.isfinite(moved):
-        raise _damaged(f"{key} must be a time in seconds (a finite number); got {what(value)}")
+        raise damaged(f"{key} must be a time in seconds (a finite number); got {what(value)}")
     return moved
 
 
 def _card(value: Any, key: str) -> Card:
     if not isinstance(value, str):
-        raise _damaged(f"{key} holds {what(value)} where a card code like '2RTO' belongs")
+        raise damaged(f"{key} holds {what(value)} where a card code like '2RTO' belongs")
     try:
         return Card.parse(value)
     except ValueError as error:
-        raise _damaged(f"{key} holds {short(value)}, which is not a card: {error}") from None
+        raise damaged(f"{key} holds {short(value)}, which is not a card: {error}") from None
 
 
 def _cards(value: Any, key: str, shift: float = 0.0) -> list[Card]:
@@ -206,35 +205,35 @@ def _codes(cards: Any) -> list[str]:
 def _three(value: Any, key: str) -> tuple[Card, Card, Card]:
     cards = _cards(value, key)
     if len(cards) != 3 or len(set(cards)) != 3:
-        raise _damaged(f"{key} must be three different cards; got {short(value)}")
+        raise damaged(f"{key} must be three different cards; got {short(value)}")
     return tuple(cards)  # type: ignore[return-value]
 
 
 def _read_deck(value: Any, key: str, shift: float) -> tuple[Card, ...]:
-    return tuple(_reused(key, _deck_cards, _list(value, key, "card codes")))
+    return tuple(_reused(key, deck_cards, _list(value, key, "card codes")))
 
 
 def _read_seed(value: Any, key: str, shift: float) -> int | None:
     if value is not None and type(value) is not int:
-        raise _damaged(f"{key} must be a whole number or null; got {what(value)}")
+        raise damaged(f"{key} must be a whole number or null; got {what(value)}")
     return value
 
 
 def _read_table_size(value: Any, key: str, shift: float) -> int:
     if value is None:
-        raise _damaged(f"{key} must be a whole number such as 12; got {what(value)}")
-    return _reused(key, _check_table_size, value, 0)
+        raise damaged(f"{key} must be a whole number such as 12; got {what(value)}")
+    return _reused(key, check_table_size, value)
 
 
 def _read_players(value: Any, key: str, shift: float) -> list[Player]:
     entries = [_object(p, key, ("name", "sets", "penalties")) for p in _list(value, key, "players")]
-    names = _reused(key, _player_names, [p["name"] for p in entries])
+    names = _reused(key, player_names, [p["name"] for p in entries])
     players = []
     for name, entry in zip(names, entries):
         sets = [_three(s, f"{name}'s SETs") for s in _list(entry["sets"], f"{name}'s SETs", "SETs")]
         for kept in sets:
             if not is_set(kept):
-                raise _damaged(f"{name} keeps {' '.join(_codes(kept))}, which is not a SET")
+                raise damaged(f"{name} keeps {' '.join(_codes(kept))}, which is not a SET")
         players.append(Player(name, sets, _whole(entry["penalties"], f"{name}'s penalties")))
     return players
 
@@ -243,20 +242,20 @@ def _write_players(players: list[Player]) -> list[dict[str, Any]]:
     return [{"name": p.name, "sets": [_codes(s) for s in p.sets], "penalties": p.penalties} for p in players]
 
 
-def _read_callers(value: Any, key: str, shift: float) -> list[_Call]:
+def _read_callers(value: Any, key: str, shift: float) -> list[Call]:
     callers = []
     for entry in _list(value, key, "callers"):
         entry = _object(entry, key, ("player", "called_at", "taken"))
         taken: dict[Card, int] = {}
         for pair in _list(entry["taken"], f"{key}' taken cards", "[card, player] pairs"):
             if type(pair) is not list or len(pair) != 2:
-                raise _damaged(f"{key}' taken cards are [card, player] pairs; got {what(pair)}")
+                raise damaged(f"{key}' taken cards are [card, player] pairs; got {what(pair)}")
             card = _card(pair[0], f"{key}' taken cards")
             if card in taken:
-                raise _damaged(f"{key}' taken cards name {card} twice")
+                raise damaged(f"{key}' taken cards name {card} twice")
             taken[card] = _whole(pair[1], f"{key}' taken cards")
         callers.append(
-            _Call(
+            Call(
                 _whole(entry["player"], f"{key}' player"),
                 _time(entry["called_at"], "called_at", shift),
                 taken,
@@ -265,7 +264,7 @@ def _read_callers(value: Any, key: str, shift: float) -> list[_Call]:
     return callers
 
 
-def _write_callers(callers: list[_Call]) -> list[dict[str, Any]]:
+def _write_callers(callers: list[Call]) -> list[dict[str, Any]]:
     return [
         {
             "player": c.player,
@@ -279,7 +278,7 @@ def _write_callers(callers: list[_Call]) -> list[dict[str, Any]]:
 def _read_rng(value: Any, key: str, shift: float) -> random.Random:
     problem = f"{key} must be a random generator's state [3, [{_RNG_WORDS} whole numbers], null]"
     if type(value) is not list or len(value) != 3 or type(value[0]) is not int:
-        raise _damaged(f"{problem}; got {short(value)}")
+        raise damaged(f"{problem}; got {short(value)}")
     version, words, gauss = value
     if (
         version != _RNG_VERSION
@@ -289,12 +288,12 @@ def _read_rng(value: Any, key: str, shift: float) -> random.Random:
         or not 0 <= words[-1] <= _RNG_WORDS - 1
         or not (gauss is None or (type(gauss) is float and math.isfinite(gauss)))
     ):
-        raise _damaged(f"{problem}; got {short(value)}")
+        raise damaged(f"{problem}; got {short(value)}")
     rng = random.Random(0)
     try:
         rng.setstate((version, tuple(words), gauss))
     except (TypeError, ValueError, OverflowError) as error:  # pragma: no cover - the checks above come first
-        raise _damaged(f"{problem}: {error}") from None
+        raise damaged(f"{problem}: {error}") from None
     return rng
 
 
@@ -307,14 +306,14 @@ def _read_history(value: Any, key: str, shift: float) -> list[dict[str, Any]]:
     events = _list(value, key, "events")
     for event in events:
         if type(event) is not dict or not isinstance(event.get("type"), str):
-            raise _damaged(f"each event of the {key} is an object with a 'type'; got {what(event)}")
+            raise damaged(f"each event of the {key} is an object with a 'type'; got {what(event)}")
     if not events or events[0]["type"] != "start":
-        raise _damaged(f"the {key} must begin with the 'start' event")
+        raise damaged(f"the {key} must begin with the 'start' event")
     return events
 
 
 _KINDS: dict[str, _Kind] = {
-    "variant": _Kind(str, lambda v, key, shift: _reused(key, _check_variant, v)),
+    "variant": _Kind(str, lambda v, key, shift: _reused(key, check_variant, v)),
     "deck": _Kind(_codes, _read_deck),
     "seed": _Kind(lambda v: v, _read_seed),
     "table_size": _Kind(lambda v: v, _read_table_size),
@@ -343,14 +342,14 @@ def _read_fields(record: type, data: dict[str, Any], shift: float) -> dict[str, 
 # -- the whole: a game the rules could have reached ---------------------------------------
 
 
-def _check_whole(setup: _Setup, state: _State) -> None:
+def _check_whole(setup: Setup, state: State) -> None:
     names = [p.name for p in state.players]
-    _reused("players", _check_players_for, setup.variant, names)
+    _reused("players", check_players_for, setup.variant, names)
     _check_cards(setup, state)
-    rules = variants.rules_of(setup.variant)
+    rules = rules_of(setup.variant)
     most = rules.most_on_table(setup.table_size)
     if state.deck and (not setup.table_size <= len(state.table) <= most or len(state.table) % 3):
-        raise _damaged(
+        raise damaged(
             f"the table holds {_words.count(len(state.table), 'card')} while cards are left in the deck, "
             f"but a {setup.variant} table then holds from {setup.table_size} to {most} cards, "
             "three at a time"
@@ -359,28 +358,27 @@ def _check_whole(setup: _Setup, state: _State) -> None:
     _check_hint(state)
     if not state.over:
         if state.lost:
-            raise _damaged("it says the game is lost, but the game is not over")
+            raise damaged("it says the game is lost, but the game is not over")
         return
     if state.callers:
-        raise _damaged("the game is over, yet players are still in line to claim")
+        raise damaged("the game is over, yet players are still in line to claim")
     if has_set(state.table):
-        raise _damaged("the game is over, yet the table still holds a SET")
+        raise damaged("the game is over, yet the table still holds a SET")
     lost = rules.lost(state.table, setup.table_size)
     if state.lost and not lost:
-        cannot = type(rules).lost is variants.Variant.lost
         why = (
-            f"a {setup.variant} game cannot be lost"
-            if cannot
-            else "the table is not a full table without a SET"
+            "the table is not a full table without a SET"
+            if rules.lost_on_full_table
+            else f"a {setup.variant} game cannot be lost"
         )
-        raise _damaged(f"it says the game is lost, but {why}")
+        raise damaged(f"it says the game is lost, but {why}")
     if lost != state.lost:
-        raise _damaged(f"it says the game is won, but by the {setup.variant} rules this table is lost")
+        raise damaged(f"it says the game is won, but by the {setup.variant} rules this table is lost")
     if not lost and has_set(state.table + state.deck):
-        raise _damaged("the game is over, yet the cards left in the deck and on the table still hold a SET")
+        raise damaged("the game is over, yet the cards left in the deck and on the table still hold a SET")
 
 
-def _check_cards(setup: _Setup, state: _State) -> None:
+def _check_cards(setup: Setup, state: State) -> None:
     held = [c for p in state.players for s in p.sets for c in s]
     places = state.deck + state.table + held
     if len(places) == len(set(places)) and set(places) == set(setup.cards):
@@ -395,7 +393,7 @@ def _check_cards(setup: _Setup, state: _State) -> None:
     strangers = sorted({c for c in places if c not in setup.cards})
     if strangers:
         problems.append(f"not among its cards {_few(strangers)}")
-    raise _damaged("its deck, table and SETs do not hold each card once: " + "; ".join(problems))
+    raise damaged("its deck, table and SETs do not hold each card once: " + "; ".join(problems))
 
 
 def _few(cards: list[Card], shown: int = 6) -> str:
@@ -404,56 +402,37 @@ def _few(cards: list[Card], shown: int = 6) -> str:
     return " ".join(_codes(cards[:shown])) + more
 
 
-def _check_callers(state: _State, names: list[str]) -> None:
+def _check_callers(state: State, names: list[str]) -> None:
     seats = f"the players are 0 to {len(names) - 1}"
     seen: set[int] = set()
     for call in state.callers:
         if call.player >= len(names):
-            raise _damaged(f"caller {call.player} is not a player; {seats}")
+            raise damaged(f"caller {call.player} is not a player; {seats}")
         if call.player in seen:
-            raise _damaged(f"{names[call.player]} is twice in the line of callers")
+            raise damaged(f"{names[call.player]} is twice in the line of callers")
         seen.add(call.player)
         for card, who in call.taken.items():
             if who >= len(names):
-                raise _damaged(f"a taken card names player {who}, who is not a player; {seats}")
+                raise damaged(f"a taken card names player {who}, who is not a player; {seats}")
             if not any(card in kept for kept in state.players[who].sets):
-                raise _damaged(f"{card} is noted as taken by {names[who]}, who does not hold it")
+                raise damaged(f"{card} is noted as taken by {names[who]}, who does not hold it")
     if bool(state.callers) != (state.turn_start is not None):
-        raise _damaged(
+        raise damaged(
             "turn_start must be a time exactly when someone is in line to claim, and null otherwise"
         )
 
 
-def _check_hint(state: _State) -> None:
+def _check_hint(state: State) -> None:
     if state.hint is None:
         if state.hint_shown:
-            raise _damaged(f"hint_shown is {state.hint_shown} but no SET is hinted at")
+            raise damaged(f"hint_shown is {state.hint_shown} but no SET is hinted at")
         return
     if not 1 <= state.hint_shown <= 3:
-        raise _damaged(f"hint_shown counts the hinted cards shown, 1 to 3; got {state.hint_shown}")
+        raise damaged(f"hint_shown counts the hinted cards shown, 1 to 3; got {state.hint_shown}")
     if not set(state.hint) <= set(state.table):
-        raise _damaged("the hinted cards are not all on the table")
+        raise damaged("the hinted cards are not all on the table")
     if not is_set(state.hint):
-        raise _damaged(f"the hint {' '.join(_codes(state.hint))} is not a SET")
-
-
-def _check_settled(game: Game) -> None:
-    """A game is saved between moves: the rules that follow a deal have nothing left to do."""
-    state = game._state
-    if state.over:
-        return
-    saved, generator = state.snapshot(), state.rng.getstate()
-    game._settle()
-    ended, dealt = state.over, len(state.table) - len(saved.table)
-    state.restore(saved)
-    state.rng.setstate(generator)
-    game._pending = []
-    if ended:
-        raise _damaged("no SET can be made from the cards left, so the game should be over")
-    if dealt:
-        raise _damaged(
-            f"by the {game.variant} rules more cards would be dealt now; a save is made between moves"
-        )
+        raise damaged(f"the hint {' '.join(_codes(state.hint))} is not a SET")
 
 
 def _parse(text: str | bytes | bytearray) -> Any:

@@ -1,0 +1,197 @@
+"""What a game is given, checked: its settings, and the three cards of a claim.
+
+``Game(...)`` and ``Game.from_json(...)`` check a game's settings with the same
+functions, so a saved game is held to the same rules as a new one, with the same
+messages; :mod:`setwidgets.sim` and :mod:`setwidgets.caps` check a deck as a game
+does (:func:`deck_cards`). Each message says what was given and what is expected,
+following the package's one policy for input (:mod:`setwidgets._inputs`).
+
+>>> len(deck_cards("full")), len(deck_cards(" Mini "))
+(81, 27)
+>>> deck_cards("huge")
+Traceback (most recent call last):
+setwidgets.game.state.GameError: unknown deck 'huge'; use 'full', 'mini' or a list of cards
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Iterable, Sized
+from itertools import islice
+from typing import Any
+
+from setwidgets import _card_inputs, _inputs, _words
+from setwidgets.cards import DECK, Card, mini_deck, parse_cards
+from setwidgets.game.state import GameError, Triple
+from setwidgets.game.variants import names as variant_names
+from setwidgets.game.variants import rules_of
+
+__all__ = [
+    "DECKS",
+    "MAX_NAME",
+    "MAX_PLAYERS",
+    "check_players_for",
+    "check_table_size",
+    "check_variant",
+    "codes",
+    "deck_cards",
+    "player_names",
+    "read_clock",
+    "three_cards",
+]
+
+DECKS: tuple[str, ...] = ("full", "mini")
+"""Deck names a game accepts: the 81 cards, or the 27 red cards."""
+
+MAX_PLAYERS = 26
+"""The most players one game seats (a class plays at several tables)."""
+MAX_NAME = 40
+"""The longest player's name, in characters: it has to fit on the board and in every message."""
+
+
+def codes(cards: Iterable[Card]) -> str:
+    """The cards' codes, separated by spaces: ``"1RSO 2GTS"``."""
+    return " ".join(c.code for c in cards)
+
+
+def check_variant(variant: Any) -> str:
+    """The name of a registered variant, whatever its case and spaces; anything else is refused."""
+    known = ", ".join(map(repr, variant_names()))
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be one of {known}; got {_inputs.what(variant)}")
+    name = variant.strip().lower()
+    if name not in variant_names():
+        raise GameError(f"unknown variant {_inputs.short(variant)}; choose one of {known}")
+    return name
+
+
+def check_players_for(variant: str, names: list[str]) -> None:
+    """Refuse a number of players that the variant is not for (solitaire is for one)."""
+    wanted = rules_of(variant).players
+    if wanted is not None and len(names) != wanted:
+        raise GameError(
+            f"{variant} is a game for {_words.count(wanted, 'player')}; "
+            f"got {_words.count(len(names), 'player')} ({_inputs.short(', '.join(names))[1:-1]})"
+        )
+
+
+def read_clock(clock: Callable[[], float]) -> float:
+    """The clock's time, which must be a finite number of seconds."""
+    reading = clock()
+    if type(reading) is float and math.isfinite(reading):
+        return reading  # the usual case; anything else gets the shared checks and messages
+    return _inputs.read_clock(lambda: reading, "the game's clock", error=GameError)
+
+
+def deck_cards(deck: Any) -> list[Card]:
+    """The cards of a deck given as ``"full"``, ``"mini"`` or a list of different cards (or codes).
+
+    The full deck is :data:`setwidgets.cards.DECK`, in its order.
+    """
+    if isinstance(deck, str) and deck.strip().lower() in DECKS:
+        return list(DECK) if deck.strip().lower() == "full" else mini_deck()
+    if isinstance(deck, str):
+        raise GameError(f"unknown deck {_inputs.short(deck)}; use 'full', 'mini' or a list of cards")
+    if isinstance(deck, (Card, bytes, bytearray)) or not isinstance(deck, Iterable):
+        raise TypeError(f"deck must be 'full', 'mini' or a list of cards; got {_inputs.what(deck)}")
+    cards = parse_cards(islice(deck, _card_inputs.ENOUGH_TO_REPEAT), where=" in the deck", error=GameError)
+    twice = _card_inputs.repeated(cards)
+    if twice is not None:
+        raise GameError(f"the deck holds {twice.name} ({twice}) twice; each card appears once")
+    if len(cards) < 3:
+        raise GameError(f"a deck needs at least three cards to make a SET; got {len(cards)}")
+    return cards
+
+
+def player_names(players: Any) -> list[str]:
+    """The players' names from a list of names, a number of players, or None (one player, "You")."""
+    if players is None:
+        return ["You"]
+    if isinstance(players, numbers.Number):
+        count = _inputs.whole_number(players, "players", example="2")
+        if not 1 <= count <= MAX_PLAYERS:
+            raise GameError(f"a game needs from 1 to {MAX_PLAYERS} players; got {count}")
+        return [f"Player {i + 1}" for i in range(count)]
+    if isinstance(players, (str, bytes, bytearray)) or not isinstance(players, Iterable):
+        raise TypeError(
+            f"players must be a number or a list of names like ['Ana', 'Ben']; got {_inputs.what(players)}"
+        )
+    names = list(islice(players, MAX_PLAYERS + 1))
+    if not names:
+        raise GameError("a game needs at least one player; got an empty list")
+    if len(names) > MAX_PLAYERS:
+        raise GameError(
+            f"a game needs from 1 to {MAX_PLAYERS} players; got more: {_card_inputs.listed(names)}"
+        )
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"a player's name is a string like 'Ana'; got {_inputs.what(name)}")
+        if not name.strip():
+            raise GameError(f"a player's name is a non-empty string; got {_inputs.short(name)}")
+        if len(name) > MAX_NAME:
+            raise GameError(
+                f"a player's name has at most {MAX_NAME} characters, to fit on the board; "
+                f"got {_inputs.short(name)}"
+            )
+    # Seats are found by name whatever the case ("ana" is Ana), so names must differ in more than case.
+    folded = [name.strip().casefold() for name in names]
+    for k, name in enumerate(folded):
+        if name in folded[:k]:
+            first, again = names[folded.index(name)], names[k]
+            called = _inputs.short(first)
+            if again != first:
+                called += f" and {_inputs.short(again)}, which differ only in case"
+            raise GameError(f"two players are called {called}; give each player a different name")
+    return names
+
+
+def check_table_size(size: Any) -> int:
+    """A table size given to a game: a positive multiple of 3."""
+    number = _inputs.whole_number(size, "table_size", example="12", error=GameError)
+    if number < 3 or number % 3:
+        raise GameError(f"table_size must be a positive multiple of 3 (such as 9 or 12); got {number}")
+    return number
+
+
+def three_cards(cards: Any, deck: frozenset[Card]) -> Triple:
+    """Three different cards of a game's ``deck`` from a claim, or an error saying what is wrong."""
+    if (
+        type(cards) in (tuple, list)
+        and len(cards) == 3
+        and all(type(c) is Card for c in cards)
+        and len(set(cards)) == 3
+        and all(c in deck for c in cards)
+    ):
+        return tuple(cards)  # type: ignore[return-value]  # the usual claim: nothing to parse or refuse
+    if isinstance(cards, (bytes, bytearray)):
+        raise TypeError(
+            f"a claim is three cards, given as text; got {_inputs.what(cards)}{_inputs.bytes_hint(cards)}"
+        )
+    if isinstance(cards, str):
+        items: list[Any] = _inputs.split_codes(cards)
+        given: int | None = len(items)
+    elif isinstance(cards, Card) or not isinstance(cards, Iterable):
+        raise TypeError(
+            f"a claim is three cards, as a list like [a, b, c] or codes like "
+            f"['1RSO', '2GTS', '3POD']; got {_inputs.what(cards)}"
+        )
+    else:
+        # One card more than a SET is enough to refuse: an endless iterable is read no further.
+        items = list(islice(cards, 4))
+        given = len(cards) if isinstance(cards, Sized) else None if len(items) > 3 else len(items)
+    chosen = parse_cards(items, error=GameError)
+    if given != 3:
+        how_many = "more than 3" if given is None else str(given)
+        shown = f": {_inputs.short(codes(chosen))[1:-1]}" if chosen else ""
+        raise GameError(f"a SET is exactly three cards; got {how_many}{shown}")
+    twice = _card_inputs.repeated(chosen)
+    if twice is not None:
+        raise GameError(f"the card {twice.name} ({twice}) is chosen twice; a SET is three different cards")
+    strangers = [c for c in chosen if c not in deck]
+    if strangers:
+        raise GameError(
+            f"{codes(strangers)} {_words.is_are(len(strangers))} not in this game's deck of "
+            f"{_words.count(len(deck), 'card')}; choose cards on the table"
+        )
+    return tuple(chosen)  # type: ignore[return-value]

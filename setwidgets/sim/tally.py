@@ -1,0 +1,144 @@
+"""What a run of :func:`setwidgets.sim.play` saw (:class:`Tally`), and the Wilson interval of a rate.
+
+>>> tally = Tally("standard", "full", "first", seed=1, games=10)
+>>> tally.tables[12], tally.no_set[12] = 1000, 60
+>>> rate, low, high = tally.rate(12)
+>>> rate, round(low, 4), round(high, 4)
+(0.06, 0.0469, 0.0765)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from setwidgets import _extras, _words
+from setwidgets.game.variants import names as variant_names
+from setwidgets.game.variants import rules_of
+
+__all__ = ["Tally", "wilson"]
+
+
+def wilson(hits: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a rate of ``hits`` out of ``trials`` (95% by default).
+
+    >>> low, high = wilson(60, 1000)
+    >>> round(low, 4), round(high, 4)
+    (0.0469, 0.0765)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    if hits == 0:
+        return 0.0, z * z / (trials + z * z)  # the closed form, without rounding below zero
+    if hits == trials:
+        return trials / (trials + z * z), 1.0
+    p = hits / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+@dataclass
+class Tally:
+    """What :func:`play` saw: games, tables by size, tables without a SET, cards left, SETs kept.
+
+    - ``games``: games played to the end;
+    - ``tables[size]``: tables of that size looked at during play, after every
+      deal and every SET taken, while cards were left in the deck (the last
+      tables of a game, dealt from no deck, are left out, as in the published
+      figures);
+    - ``no_set[size]``: how many of them had no SET;
+    - ``left[n]``: games that ended with ``n`` cards not taken (on the table
+      and, when no SET could be made any more, in the deck);
+    - ``sets[n]``: games in which ``n`` SETs were taken;
+    - ``lost``: solitaire games lost (a full table without a SET);
+    - ``interrupted``: True when the run was stopped before the end (Ctrl-C):
+      the tally holds the games finished by then;
+    - ``taken``: with ``keep_sets=True``, the SETs of each game in the order
+      taken, as triples of card indices; otherwise None.
+
+    :meth:`rate` gives the no-SET rate of a table size with its 95%
+    confidence interval; :meth:`plot` draws them all.
+    """
+
+    variant: str
+    deck: str
+    policy: str
+    seed: int | None
+    games: int = 0
+    tables: Counter = field(default_factory=Counter)
+    no_set: Counter = field(default_factory=Counter)
+    left: Counter = field(default_factory=Counter)
+    sets: Counter = field(default_factory=Counter)
+    lost: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+    taken: list[list[tuple[int, int, int]]] | None = None
+
+    def rate(self, size: int) -> tuple[float, float, float]:
+        """The share of tables of ``size`` cards without a SET, and its 95% Wilson interval.
+
+        Returns ``(rate, low, high)``; a size never seen gives ``(nan, 0.0, 1.0)``.
+        """
+        seen, none = self.tables.get(size, 0), self.no_set.get(size, 0)
+        low, high = wilson(none, seen)
+        return (none / seen if seen else math.nan), low, high
+
+    def rates(self) -> dict[int, tuple[float, float, float]]:
+        """:meth:`rate` for every table size seen, smallest first."""
+        return {size: self.rate(size) for size in sorted(self.tables)}
+
+    @property
+    def mean_sets(self) -> float:
+        """SETs taken per game, on average."""
+        return sum(n * g for n, g in self.sets.items()) / self.games if self.games else math.nan
+
+    def __repr__(self) -> str:
+        head = (
+            f"Tally: {_words.count(self.games, 'game')} of {self.variant} SET "
+            f"({self.deck} deck, {self.policy} SET taken, seed {self.seed})"
+        )
+        if self.interrupted:
+            head += ", interrupted: only the games finished before the stop are counted"
+        lines = [head]
+        if self.games:
+            lines.append(f"  SETs per game: {self.mean_sets:.2f} on average")
+            shares = ", ".join(
+                f"{n} ({g / self.games:.0%})" if g >= self.games / 100 else f"{n} ({_words.count(g, 'game')})"
+                for n, g in sorted(self.left.items())
+                if g
+            )
+            lines.append(f"  cards left at the end: {shares}")
+            if self.variant in variant_names() and rules_of(self.variant).lost_on_full_table:
+                lines.append(f"  lost: {self.lost} ({self.lost / self.games:.1%})")
+        lines.append("  tables looked at while cards were left in the deck:")
+        lines.append("  cards  tables seen  without a SET  rate    95% interval")
+        for size, (rate, low, high) in self.rates().items():
+            lines.append(
+                f"  {size:>5}  {self.tables[size]:>11}  {self.no_set[size]:>13}  "
+                f"{rate:>6.2%}  {low:.2%} to {high:.2%}"
+            )
+        return "\n".join(lines)
+
+    def plot(self, ax: Any = None) -> Any:
+        """A bar chart of the no-SET rate for each table size, with 95% intervals; returns the axes.
+
+        ``ax`` is a matplotlib axes to draw on (a new figure when None).
+        """
+        plt = _extras.require("matplotlib.pyplot", "sim", "Tally.plot")  # only a plot needs matplotlib
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3.5))
+        rates = self.rates()
+        sizes = list(rates)
+        values = [100 * rates[s][0] for s in sizes]
+        below = [100 * (rates[s][0] - rates[s][1]) for s in sizes]
+        above = [100 * (rates[s][2] - rates[s][0]) for s in sizes]
+        ax.bar([str(s) for s in sizes], values, yerr=[below, above], capsize=4, color="#6a8caf")
+        ax.set_xlabel("cards on the table")
+        ax.set_ylabel("tables without a SET (%)")
+        ax.set_title(f"{self.variant} SET, {_words.count(self.games, 'game')}, {self.policy} SET taken")
+        return ax
