@@ -1,4 +1,4 @@
-"""Seats and keys on a Board: who clicks, where the computer sits, and what each key does.
+"""Seats and keys on a Board: the game it shows, who clicks, where the computer sits, what each key does.
 
 Every seat is looked up by the game itself (:meth:`~setwidgets.game.Game.seat`),
 so a player given by number (numpy's too) or by name gets the same answer, and
@@ -16,10 +16,12 @@ the map from keys to the players who call SET with them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from setwidgets import _words
 from setwidgets._inputs import short, what
+from setwidgets.bot import Bot
 from setwidgets.game import Game, GameError
 from setwidgets.widgets._view import Lettering
 
@@ -29,9 +31,11 @@ __all__ = [
     "HINT_KEY",
     "KEY_ROWS",
     "LETTERS",
+    "board_game",
     "bot_seat",
     "call_keys",
     "card_letter",
+    "check_bot",
     "key_name",
     "player_seat",
     "seat",
@@ -63,6 +67,47 @@ def key_name(key: str) -> str:
     if key.lower() in ("space", "spacebar"):
         return CALL_KEY
     return key if key == CALL_KEY else key.lower()
+
+
+def board_game(
+    game: Any, *, variant: Any, players: Any, seed: Any, deck: Any, clock: Callable[[], float]
+) -> Game:
+    """The game a Board shows: ``game`` itself, or a new one dealt from the other arguments, not both."""
+    if game is None:
+        return Game(
+            deck="full" if deck is None else deck,
+            players=players,
+            variant="standard" if variant is None else variant,
+            seed=seed,
+            clock=clock,
+        )
+    if not isinstance(game, Game):
+        raise TypeError(
+            f"Board() shows a Game, as in Board(Game(seed=1)) or Board(variant='online', seed=1); "
+            f"got {what(game)}"
+        )
+    given = [
+        n
+        for n, v in (("variant", variant), ("players", players), ("seed", seed), ("deck", deck))
+        if v is not None
+    ]
+    if given:
+        raise TypeError(
+            f"{_words.and_list(given)}= make a new game; the game given has its own. "
+            "Use Board(game) or Board(variant=..., players=..., seed=...), not both"
+        )
+    return game
+
+
+def check_bot(bot: Any, bot_player: Any) -> None:
+    """A Board's computer is a Bot or None, and it has a seat (``bot_player``) only when it is there."""
+    if bot is not None and not isinstance(bot, Bot):
+        raise TypeError(f"bot must be a Bot, as in bot=Bot('beginner'); got {what(bot)}")
+    if bot is None and bot_player is not None:
+        raise TypeError(
+            "bot_player= is the computer's seat; give the computer too, as in Board(game, "
+            f"bot=Bot('beginner'), bot_player=1); got bot_player={short(bot_player)} and no bot"
+        )
 
 
 def seat(game: Game, who: Any, name: str) -> int:

@@ -35,17 +35,16 @@ like anyone else. While nbgrader runs a notebook the computer never moves.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from ipywidgets import HTML, Button, HBox, Layout
+from ipywidgets import Button, HBox, Layout
 
-from setwidgets import _words, wording
-from setwidgets._inputs import short, what
+from setwidgets import wording
+from setwidgets._inputs import what
 from setwidgets.bot import Bot
 from setwidgets.cards import Card
 from setwidgets.draw import shapes
@@ -54,17 +53,16 @@ from setwidgets.game import Claim, Game, GameError, NoSet
 from setwidgets.widgets import _keys
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY, HINT_KEY, KEY_ROWS, LETTERS, card_letter
 from setwidgets.widgets._scheduler import RETRY_SECONDS, Loop, Scheduler
-from setwidgets.widgets._view import CardsView, check_position, check_width
+from setwidgets.widgets._tables import ROWS, TableView
+from setwidgets.widgets._view import check_position, check_width
 
 __all__ = ["CALL_KEY", "KEY_ROWS", "Board", "card_letter"]
 
-ROWS = len(KEY_ROWS)
-"""A table has three rows; three more cards make one more column."""
 FLASH_SECONDS = 0.7
 """How long a taken SET stays framed before the new cards are shown."""
 
 
-class Board(CardsView):
+class Board(TableView):
     """A live SET table for a :class:`~setwidgets.game.Game`: click three cards that form a SET.
 
     ::
@@ -146,37 +144,8 @@ class Board(CardsView):
         seed: Any = None,
         deck: Any = None,
     ) -> None:
-        if game is None:
-            game = Game(
-                deck="full" if deck is None else deck,
-                players=players,
-                variant="standard" if variant is None else variant,
-                seed=seed,
-                clock=clock,
-            )
-        elif not isinstance(game, Game):
-            raise TypeError(
-                f"Board() shows a Game, as in Board(Game(seed=1)) or Board(variant='online', seed=1); "
-                f"got {what(game)}"
-            )
-        else:
-            given = [
-                n
-                for n, v in (("variant", variant), ("players", players), ("seed", seed), ("deck", deck))
-                if v is not None
-            ]
-            if given:
-                raise TypeError(
-                    f"{_words.and_list(given)}= make a new game; the game given has its own. "
-                    "Use Board(game) or Board(variant=..., players=..., seed=...), not both"
-                )
-        if bot is not None and not isinstance(bot, Bot):
-            raise TypeError(f"bot must be a Bot, as in bot=Bot('beginner'); got {what(bot)}")
-        if bot is None and bot_player is not None:
-            raise TypeError(
-                "bot_player= is the computer's seat; give the computer too, as in Board(game, "
-                f"bot=Bot('beginner'), bot_player=1); got bot_player={short(bot_player)} and no bot"
-            )
+        game = _keys.board_game(game, variant=variant, players=players, seed=seed, deck=deck, clock=clock)
+        _keys.check_bot(bot, bot_player)
         # Everything is checked before the board listens to the game: a refused board leaves no trace.
         self.theme = get_theme(theme)
         width = check_width(width)
@@ -198,13 +167,9 @@ class Board(CardsView):
         self._timer_widget = self._line("setw-timer")
         self._rules_widget = self._line("setw-rules")
         self.buttons = self._buttons(alone=len(game.players) == 1 and bot is None)
-        info = HBox(
-            [self._scores_widget, self._deck_widget, self._timer_widget],
-            layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
-        )
         super().__init__(
             children=[
-                info,
+                self._info(self._scores_widget, self._deck_widget, self._timer_widget),
                 self._rules_widget,
                 self.picture_box,
                 self._status_widget,
@@ -215,12 +180,6 @@ class Board(CardsView):
         self.add_class("setw-board")
         self._listen(self._mouse_down, self._key_down)
         self._start(game, "")
-
-    @staticmethod
-    def _line(css_class: str) -> HTML:
-        line = HTML()
-        line.add_class(css_class)
-        return line
 
     def _buttons(self, alone: bool) -> dict[str, Button]:
         """The buttons under the table, each wired to the move of its name."""
@@ -235,10 +194,7 @@ class Board(CardsView):
             # Alone there is nobody to race: a click on three cards is the claim.
             buttons["call"].layout.display = "none"
         moves = {"call": self.call, "no_set": self.no_set, "hint": self.hint, "new_game": self.new_game}
-        for name, button in buttons.items():
-            button.add_class(f"setw-button-{name.replace('_', '-')}")
-            button.on_click(self._keys_back(lambda _button, move=moves[name]: move()))
-        return buttons
+        return self._wire(buttons, moves)
 
     # -- state -----------------------------------------------------------------------------------
 
@@ -598,17 +554,8 @@ class Board(CardsView):
         selected = self._selected if selected is None else selected
         kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
         kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
-        slots = max(len(table), self.game.table_size)
-        return shapes.scene(
-            table,
-            rows=ROWS,
-            order="columns",
-            letters=LETTERS.letters(len(table)),
-            highlight=kinds,
-            theme=self.theme,
-            scale=self._scale(),
-            background=self.theme.table,
-            slots=math.ceil(slots / ROWS) * ROWS,
+        return self._table_scene(
+            table, kinds, scale=self._scale(), slots=max(len(table), self.game.table_size)
         )
 
     @property
@@ -622,11 +569,6 @@ class Board(CardsView):
         self._plan_bot()
         self._scheduler.keep_ticking()
 
-    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
-        """Paint the table (see :meth:`CardsView.redraw`); the lines around it keep to its width."""
-        super().redraw(before, pause)
-        self.layout.max_width = self.canvas.layout.max_width
-
     def _natural_width(self) -> float:
         _, width, _ = shapes.grid(self.game.table_size, rows=ROWS, order="columns", scale=self._scale())
         return width
@@ -636,9 +578,6 @@ class Board(CardsView):
 
     def close(self) -> None:
         """Stop the computer and the clock, and close the widget."""
-        scheduler = getattr(self, "_scheduler", None)
-        if scheduler is not None:
-            scheduler.stop()
         if hasattr(self, "_status_text"):
             self.game.on_change(self._on_event, remove=True)
         super().close()

@@ -24,13 +24,12 @@ redraws from the puzzle.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
 from html import escape
 
-from ipywidgets import HTML, Button, HBox, Layout
+from ipywidgets import Button, HBox, Layout
 
 from setwidgets import _words, wording
 from setwidgets._inputs import what
@@ -39,16 +38,15 @@ from setwidgets.draw import shapes
 from setwidgets.draw.svg import cards_svg
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.puzzles import Answer, PracticeRecord, Puzzle, session_record
-from setwidgets.widgets._keys import CLEAR_KEY, KEY_ROWS, LETTERS, key_name
+from setwidgets.widgets._keys import CLEAR_KEY, LETTERS, key_name
 from setwidgets.widgets._scheduler import Loop, Scheduler
-from setwidgets.widgets._view import CardsView, check_position, check_width
+from setwidgets.widgets._tables import TableView
+from setwidgets.widgets._view import check_position, check_width
 
 __all__ = ["PracticeRecord", "Puzzle", "PuzzleBoard", "session_record"]
 
-ROWS = len(KEY_ROWS)
 
-
-class PuzzleBoard(CardsView):
+class PuzzleBoard(TableView):
     """Find all the SETs on a table of twelve cards; the board keeps the time and the misses.
 
     Parameters
@@ -120,17 +118,10 @@ class PuzzleBoard(CardsView):
             "new_board": Button(description="New board", tooltip="Deal a new puzzle"),
             "clear": Button(description="Clear", tooltip="Unselect the cards (Escape)"),
         }
-        self.buttons["new_board"].on_click(self._keys_back(lambda _b: self.new_board()))
-        self.buttons["clear"].on_click(self._keys_back(lambda _b: self.clear()))
-        for name, button in self.buttons.items():
-            button.add_class(f"setw-button-{name.replace('_', '-')}")
-        info = HBox(
-            [self._progress_widget, self._timer_widget],
-            layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
-        )
+        self._wire(self.buttons, {"new_board": self.new_board, "clear": self.clear})
         super().__init__(
             children=[
-                info,
+                self._info(self._progress_widget, self._timer_widget),
                 self.picture_box,
                 self._status_widget,
                 HBox(list(self.buttons.values())),
@@ -141,12 +132,6 @@ class PuzzleBoard(CardsView):
         self.add_class("setw-puzzle")
         self._listen(lambda x, y: self.click(x, y), lambda key, *_: self.press(key))
         self._start(puzzle)
-
-    @staticmethod
-    def _line(css_class: str) -> HTML:
-        line = HTML()
-        line.add_class(css_class)
-        return line
 
     def _start(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -318,32 +303,10 @@ class PuzzleBoard(CardsView):
             else:
                 kinds.update({cards.index(c): kind for c in self._last.cards})
         kinds.update({cards.index(c): "selected" for c in self._selected})
-        return shapes.scene(
-            cards,
-            rows=ROWS,
-            order="columns",
-            letters=self.letters,
-            highlight=kinds,
-            theme=self.theme,
-            scale=0.9,
-            background=self.theme.table,
-            slots=math.ceil(len(cards) / ROWS) * ROWS,
-        )
-
-    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
-        """Paint the table; the lines around it keep to its width."""
-        super().redraw(before, pause)
-        self.layout.max_width = self.canvas.layout.max_width
+        return self._table_scene(cards, kinds, scale=0.9, slots=len(cards))
 
     def _static_text(self) -> list[str]:
         return [self.progress, self.status, *(f"found: {codes}" for codes in self.found)]
-
-    def close(self) -> None:
-        """Stop the clock and close the widget."""
-        scheduler = getattr(self, "_scheduler", None)
-        if scheduler is not None:
-            scheduler.stop()
-        super().close()
 
     def __repr__(self) -> str:
         return f"<PuzzleBoard: {self.progress}>"

@@ -1,0 +1,86 @@
+"""What the Board and the PuzzleBoard share: a SET table with lines of text, buttons and a clock.
+
+Both lay their cards out as a SET table grows (three rows; three more cards make one more
+column), name each card by a key of the keyboard's rows (:data:`~setwidgets.widgets._keys.LETTERS`),
+keep the lines of text around the table as wide as the table, give the keyboard back to the
+cards after a button is clicked, and run a clock (a
+:class:`~setwidgets.widgets._scheduler.Scheduler`, ``self._scheduler``) that stops when the
+widget closes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+from ipywidgets import HTML, Button, HBox, Layout
+
+from setwidgets.cards import Card
+from setwidgets.draw import shapes
+from setwidgets.draw.themes import Theme
+from setwidgets.widgets._keys import KEY_ROWS, LETTERS
+from setwidgets.widgets._scheduler import Scheduler
+from setwidgets.widgets._view import CardsView
+
+__all__ = ["ROWS", "TableView"]
+
+ROWS = len(KEY_ROWS)
+"""A table has three rows; three more cards make one more column."""
+
+
+class TableView(CardsView):
+    """A card view of a SET table; subclasses set ``theme`` and ``_scheduler`` before drawing."""
+
+    theme: Theme
+    _scheduler: Scheduler
+
+    @staticmethod
+    def _line(css_class: str) -> HTML:
+        """A line of text around the table, with its CSS class."""
+        line = HTML()
+        line.add_class(css_class)
+        return line
+
+    @staticmethod
+    def _info(*lines: HTML) -> HBox:
+        """The lines above the table, spread across its width (wrapping when narrow)."""
+        return HBox(
+            list(lines), layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap")
+        )
+
+    def _wire(
+        self, buttons: dict[str, Button], moves: Mapping[str, Callable[[], object]]
+    ) -> dict[str, Button]:
+        """Give each button its CSS class and its move; a click gives the keyboard back to the cards."""
+        for name, button in buttons.items():
+            button.add_class(f"setw-button-{name.replace('_', '-')}")
+            button.on_click(self._keys_back(lambda _button, move=moves[name]: move()))
+        return buttons
+
+    def _table_scene(
+        self, cards: Sequence[Card], highlight: Mapping[int, str], *, scale: float, slots: int
+    ) -> shapes.Scene:
+        """The cards as a SET table, with the letters of their keys; room for ``slots`` cards at least."""
+        return shapes.scene(
+            cards,
+            rows=ROWS,
+            order="columns",
+            letters=LETTERS.letters(len(cards)),
+            highlight=highlight,
+            theme=self.theme,
+            scale=scale,
+            background=self.theme.table,
+            slots=math.ceil(slots / ROWS) * ROWS,
+        )
+
+    def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
+        """Paint the table (see :meth:`CardsView.redraw`); the lines around it keep to its width."""
+        super().redraw(before, pause)
+        self.layout.max_width = self.canvas.layout.max_width
+
+    def close(self) -> None:
+        """Stop the clock, and close the widget."""
+        scheduler = getattr(self, "_scheduler", None)
+        if scheduler is not None:
+            scheduler.stop()
+        super().close()
