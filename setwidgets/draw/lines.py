@@ -31,7 +31,8 @@ from setwidgets import _card_inputs, _words
 from setwidgets.cards import FEATURES, VALUES, Card
 from setwidgets.draw import shapes
 from setwidgets.draw.deck import SIDE, deck_grid
-from setwidgets.draw.svg import _n, scene_svg
+from setwidgets.draw.svg import scene_svg
+from setwidgets.draw.svg import svg_number as _n
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.geometry import DIRECTIONS, direction, line, lines_through
 from setwidgets.rules import is_set

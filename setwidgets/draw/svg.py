@@ -31,19 +31,22 @@ from setwidgets.cards import Card, as_card, as_cards
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 
-__all__ = ["CardRow", "card_svg", "cards_html", "cards_svg", "path_d", "scene_svg", "show"]
+__all__ = ["CardRow", "card_svg", "cards_html", "cards_svg", "path_d", "scene_svg", "show", "svg_number"]
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 
 
-def _n(value: float) -> str:
-    """A number written short: 12.5, 3, -0.25."""
+def svg_number(value: float) -> str:
+    """A number as these pictures write it, short: 12.5, 3, -0.25."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
+_n = svg_number  # the many numbers below stay readable
+
+
 def path_d(path: shapes.Path) -> str:
-    """The SVG ``d`` attribute for a geometry path."""
+    """The SVG ``d`` attribute of a path (:mod:`setwidgets.draw.paths`)."""
     return " ".join(command[0] + " ".join(_n(v) for v in command[1:]) for command in path)
 
 
