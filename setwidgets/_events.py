@@ -78,7 +78,7 @@ class Callbacks:
             except Exception as error:  # noqa: BLE001 - a broken callback must not undo a change
                 warnings.warn(
                     f"the {self.method} callback {name_of(callback)} raised "
-                    f"{type(error).__name__}: {_inputs.short(str(error))} ({done}; "
+                    f"{type(error).__name__}: {_inputs.clipped(str(error))} ({done}; "
                     "the other callbacks were told)",
                     RuntimeWarning,
                     stacklevel=stacklevel,

@@ -34,6 +34,7 @@ from setwidgets import _words
 
 __all__ = [
     "bytes_hint",
+    "clipped",
     "is_whole",
     "player_index",
     "refuse_bytes",
@@ -64,8 +65,7 @@ def short(obj: Any) -> str:
     "'1RSO'"
     """
     text = _SHORT.repr(obj)  # reprlib names an object whose own repr fails
-    if len(text) > _LONGEST_QUOTE:
-        text = text[: _LONGEST_QUOTE - 3] + "..."
+    text = clipped(text)
     try:
         size = len(obj)
     except Exception:
@@ -75,6 +75,17 @@ def short(obj: Any) -> str:
     if isinstance(obj, (str, bytes, bytearray)) and size > _SHORT.maxstring:
         return f"{text} ({size} characters)"
     return text
+
+
+def clipped(text: str) -> str:
+    """A message from elsewhere (an error's text) cut to a readable length, not quoted.
+
+    >>> clipped("no such player")
+    'no such player'
+    >>> len(clipped("x" * 1000))
+    100
+    """
+    return text if len(text) <= _LONGEST_QUOTE else text[: _LONGEST_QUOTE - 3] + "..."
 
 
 def path_text(path: Any, width: int = 80) -> str:
