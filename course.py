@@ -259,65 +259,20 @@ def ensure_proxy() -> Path:
     return proxy
 
 
-def unreachable(path: str | Path) -> Path | None:
-    """The first folder on the way to ``path`` that other users cannot enter (or read), or None."""
-    path = Path(path).resolve()
-    for folder in [*reversed(path.parents), path]:
-        mode = folder.stat().st_mode
-        if not mode & 0o001 or (folder == path and not mode & 0o004):
-            return folder
-    return None
-
-
-def hub_python() -> str:
-    """A Python 3.11+ that every user can run, stdlib included, to make the hub's environment.
-
-    Each user's server runs as that user: an interpreter under a private folder (pyenv in
-    /root, say) would quietly start another Python, or none, in their place.
-    """
-    probe = "import sys, sysconfig; print(sys.version_info >= (3, 11), sysconfig.get_paths()['stdlib'])"
-    tried = []
-    for candidate in [
-        getattr(sys, "_base_executable", sys.executable),
-        "/usr/bin/python3",
-        "/usr/local/bin/python3",
-    ]:
-        path = shutil.which(candidate)
-        if path is None or path in tried:
-            continue
-        tried.append(path)
-        try:
-            recent, stdlib = subprocess.run(
-                [path, "-c", probe], capture_output=True, text=True, check=True
-            ).stdout.split()
-        except (OSError, subprocess.CalledProcessError, ValueError):
-            continue
-        if recent == "True" and unreachable(path) is None and unreachable(stdlib) is None:
-            return path
-    sys.exit(
-        f"course.py hub needs a Python 3.11 or newer that every user can run; none of {', '.join(tried)} is "
-        "(too old, or inside a folder closed to other users). Install Debian's python3 (3.11 or newer)."
-    )
-
-
 def hub(args: list[str]) -> int:
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        print(
-            "course.py hub starts each user's server as that Linux user, which only root may do: "
-            "run it as root (sudo python3 course.py hub). deploy/README.md explains the set-up.",
-            file=sys.stderr,
-        )
+    # The checks run with this Python, before any environment exists: they use the stdlib only.
+    sys.path.insert(0, str(ROOT))
+    from setwidgets.hub import preflight
+
+    refused = preflight.problem(ROOT)
+    if refused:
+        print(refused, file=sys.stderr)
         return 2
-    blocked = unreachable(ROOT)
-    if blocked:
-        print(
-            f"Every user's server runs the course from {ROOT}, but {blocked} is closed to other users: "
-            "put the repository where everyone can read it (for example /opt/setwidgets) "
-            "and run course.py there.",
-            file=sys.stderr,
-        )
-        return 2
-    ensure_venv("hub", venv=HUB_VENV, python=hub_python())
+    try:
+        python = preflight.hub_python()
+    except preflight.PreflightError as error:
+        sys.exit(str(error))
+    ensure_venv("hub", venv=HUB_VENV, python=python)
     ensure_bubblewrap()
     ensure_proxy()
     say(f"starting JupyterHub with {DEPLOY / 'jupyterhub_config.py'}; Ctrl-C stops it and every server.")

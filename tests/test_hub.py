@@ -37,6 +37,8 @@ import nbformat
 import pytest
 from browser.harness import free_ports
 
+from setwidgets.hub.preflight import unreachable
+
 requests = pytest.importorskip(
     "requests", reason="the hub's tests talk HTTP with requests (a JupyterHub dependency)"
 )
@@ -245,9 +247,6 @@ class Person:
 
 @pytest.fixture(scope="module")
 def hub():
-    sys.path.insert(0, str(ROOT))
-    from course import unreachable
-
     blocked = unreachable(ROOT)
     if blocked:
         pytest.fail(f"the users cannot reach the repository: {blocked} is closed to them")
