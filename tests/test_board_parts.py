@@ -427,22 +427,6 @@ def test_the_rules_line_gives_the_time_to_pick_or_its_absence():
 # -- the puzzle and the practice record (pure) ------------------------------------------------------------
 
 
-def test_the_puzzle_module_examples_run_as_shown():
-    import doctest
-
-    from setwidgets import puzzles
-
-    tried = doctest.testmod(puzzles, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert tried.attempted > 5 and tried.failed == 0
-
-
-def test_the_status_module_examples_run_as_shown():
-    import doctest
-
-    tried = doctest.testmod(wording, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert tried.attempted > 3 and tried.failed == 0
-
-
 def test_a_puzzle_deal_is_seeded_and_holds_the_sets_asked_for(clock):
     from setwidgets import find_sets
     from setwidgets.puzzles import Puzzle

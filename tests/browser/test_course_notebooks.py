@@ -229,6 +229,12 @@ def open_course_notebook(
     lab.shutdown_kernels()
 
 
+def test_every_lesson_and_released_exercise_is_opened_here() -> None:
+    notebooks = [*ROOT.glob("lessons/*.ipynb"), *ROOT.glob("exercises/release/*/*.ipynb")]
+    every = sorted(str(path.relative_to(ROOT)) for path in notebooks)
+    assert sorted(course.path for course in NOTEBOOKS) == every
+
+
 @pytest.mark.parametrize("course", NOTEBOOKS, ids=[c.id for c in NOTEBOOKS])
 def test_course_notebook_runs_and_shows_its_widgets(course: CourseNotebook, open_course_notebook) -> None:
     page = open_course_notebook(course)

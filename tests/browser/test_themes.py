@@ -28,7 +28,7 @@ import pytest
 
 from setwidgets import Game
 from setwidgets.cards import Card
-from setwidgets.draw.themes import Theme, get_theme
+from setwidgets.draw.themes import THEMES, Theme, get_theme
 from setwidgets.widgets import Board
 
 from .harness import NotebookPage, python_cells, rgb
@@ -37,7 +37,7 @@ from .painted import CLASSIC, _runs, assert_card_shown, card_background_share, i
 pytestmark = pytest.mark.browser
 
 SEED = 7  # its 12 cards show every value of every feature
-THEME_NAMES = ["classic", "colorblind", "printable"]
+THEME_NAMES = list(THEMES)
 CLICKED = 4
 
 
