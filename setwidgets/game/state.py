@@ -27,7 +27,18 @@ from typing import Any
 from setwidgets.cards import Card
 from setwidgets.rules import Verdict
 
-__all__ = ["Call", "Claim", "Dealer", "GameError", "NoSet", "Player", "Setup", "State", "Triple"]
+__all__ = [
+    "Call",
+    "Claim",
+    "Dealer",
+    "GameError",
+    "NoSet",
+    "Player",
+    "Setup",
+    "State",
+    "TableAndDeck",
+    "Triple",
+]
 
 Triple = tuple[Card, Card, Card]
 
@@ -275,7 +286,23 @@ def _nothing(*args: Any, **data: Any) -> None:
     """Neither an event to record nor a generator to save (a dealer outside a game)."""
 
 
-class Dealer:
+class TableAndDeck:
+    """The table and the deck of a :class:`State`, as copies: what a game's view and a dealer show."""
+
+    _state: State
+
+    @property
+    def table(self) -> list[Card]:
+        """The cards face up, in layout order (a copy)."""
+        return list(self._state.table)
+
+    @property
+    def deck(self) -> list[Card]:
+        """The cards still to deal, next card first (a copy)."""
+        return list(self._state.deck)
+
+
+class Dealer(TableAndDeck):
     """What a variant may see of a game, and the moves it may make on its table.
 
     A game hands its variant one, over its own state: ``record`` adds an event to
@@ -296,16 +323,6 @@ class Dealer:
         self._before_shuffle = before_shuffle
         self.table_size = table_size
         """How many cards lie on the table normally."""
-
-    @property
-    def table(self) -> list[Card]:
-        """The cards face up, in layout order (a copy)."""
-        return list(self._state.table)
-
-    @property
-    def deck(self) -> list[Card]:
-        """The cards still to deal, next card first (a copy)."""
-        return list(self._state.deck)
 
     def deal(self, count: int) -> list[Card]:
         """Lay out up to ``count`` cards from the deck at the end of the table; returns them."""

@@ -17,13 +17,13 @@ from typing import Any
 
 from setwidgets import _inputs
 from setwidgets.cards import Card
-from setwidgets.game.state import GameError, Player, Setup, State, Triple
+from setwidgets.game.state import GameError, Player, Setup, State, TableAndDeck, Triple
 from setwidgets.rules import find_sets
 
 __all__ = ["GameView"]
 
 
-class GameView:
+class GameView(TableAndDeck):
     """The parts of a game anyone may look at; :class:`~setwidgets.game.Game` adds the moves.
 
     It reads the game's two records, the setup fixed at the start and the state
@@ -32,16 +32,6 @@ class GameView:
 
     _setup: Setup
     _state: State
-
-    @property
-    def table(self) -> list[Card]:
-        """The cards face up, in layout order (a copy)."""
-        return list(self._state.table)
-
-    @property
-    def deck(self) -> list[Card]:
-        """The cards still to deal, next card first (a copy)."""
-        return list(self._state.deck)
 
     @property
     def cards(self) -> list[Card]:

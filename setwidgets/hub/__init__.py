@@ -10,12 +10,8 @@ user starts with, and the exchange); every name is also here, as ``from setwidge
 - each user's server is given the Jupyter configuration of their role
   (``deploy/jupyter/teacher`` or ``deploy/jupyter/student``): the Formgrader and the
   course list for the teacher only, the Assignments tab and Validate for everyone;
-- on the first start of a server, the lessons are copied into ``~/setwidgets-lessons``,
-  and for the teacher the course (``exercises/``, without any student work) into
-  ``~/setwidgets-course``, the course root where nbgrader runs and the Formgrader looks;
-- home folders are made private (mode 700): a student cannot read another one's work;
-- the exchange, where assignments are released and submitted, is one folder every user
-  may write to, with the sticky bit (mode 1777, as nbgrader documents it).
+- each user's home starts private, with the lessons (and for the teacher the course),
+  and the exchange is open to all: :mod:`setwidgets.hub.homes` says how.
 
 It imports nothing from JupyterHub.
 

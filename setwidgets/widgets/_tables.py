@@ -33,6 +33,21 @@ class TableView(CardsView):
 
     theme: Theme
     _scheduler: Scheduler
+    _waiting: bool
+
+    @property
+    def waiting(self) -> bool:
+        """True until the student's first click or key: till then the clock (and a computer player) waits."""
+        return self._waiting
+
+    def _begin(self) -> None:
+        """The student is here: what waited starts (:meth:`_on_begin`), once."""
+        if self._waiting:
+            self._waiting = False
+            self._on_begin()
+
+    def _on_begin(self) -> None:
+        """What starts with the student's first click or key; each board says."""
 
     @staticmethod
     def _line(css_class: str) -> HTML:

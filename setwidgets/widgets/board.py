@@ -254,17 +254,10 @@ class Board(TableView):
         end = self._ended if self._ended is not None else self._clock()
         return wording.timer(self.game, 0.0 if self._waiting else end - self._started)
 
-    @property
-    def waiting(self) -> bool:
-        """True until the student's first click or key: till then the clock and the computer wait."""
-        return self._waiting
-
-    def _begin(self) -> None:
+    def _on_begin(self) -> None:
         """The student is here: the game's clock starts, and the computer starts looking."""
-        if self._waiting:
-            self._waiting = False
-            self._started = self._clock()
-            self._plan_bot()
+        self._started = self._clock()
+        self._plan_bot()
 
     # -- input: mouse, keys, buttons ---------------------------------------------------------------
 

@@ -160,15 +160,9 @@ class PuzzleBoard(TableView):
         """``'Time 00:42'``: the time on this board (it stops when the board is solved)."""
         return f"Time {wording.clock_text(0.0 if self._waiting else self.puzzle.elapsed())}"
 
-    @property
-    def waiting(self) -> bool:
-        """True until the student's first click or key: till then the clock waits."""
-        return self._waiting
-
-    def _begin(self) -> None:
-        if self._waiting:
-            self._waiting = False
-            self.puzzle.start()
+    def _on_begin(self) -> None:
+        """The student is here: the puzzle's clock starts."""
+        self.puzzle.start()
 
     @property
     def found(self) -> list[str]:
