@@ -31,22 +31,10 @@ A short game::
 Cards may be given as :class:`~setwidgets.cards.Card` objects or as codes
 such as ``"2RTO"``; ``g.claim("1RSO 2GTS 3POD")`` works too.
 
-Variants (``variant=``; each variant's rules live in one class of
-:mod:`setwidgets.game.variants`):
-
-``"standard"``
-    No turns; if nobody sees a SET, :meth:`Game.no_set` lays out three more
-    cards. Cards above the usual table size are not replaced when a SET is
-    taken, so the table shrinks back.
-``"solitaire"``
-    One player; a full table (12 cards, 9 for the mini deck) without a SET
-    loses the game, whether the player says "no SET" or the deck has run out.
-``"online"``
-    Whenever the table has no SET after a deal, three more cards are dealt,
-    again and again, until there is one (or the deck is empty).
-``"competition"``
-    A judged table: no SET among 12 gives 3 more; no SET among 15 sends 6 of
-    them back into the deck, which is reshuffled, and 3 are dealt (back to 12).
+Variants (``variant=``): ``"standard"``, ``"solitaire"``, ``"online"`` and
+``"competition"``. Each one's rules live in one class of
+:mod:`setwidgets.game.variants` (``help(variants.Online)`` tells one), and
+the course's page ``docs/rules.md`` describes them all, beside the rules of SET.
 
 Every game ends: as soon as no SET can be made any more from the cards on
 the table and in the deck together (when the deck is empty, that is the

@@ -268,11 +268,9 @@ class Game(GameView):
         """Say "there is no SET on the table" (``player`` None: everyone agrees).
 
         If the table has a SET, nothing changes and ``ok`` is False. Otherwise
-        the variant decides (see :mod:`setwidgets.game.variants`): standard and
-        online deal three more cards; solitaire: the game is over, lost on a
-        full table; competition: three more cards, or with three extra
-        already on the table, six go back into the deck, it is reshuffled,
-        and three are dealt.
+        the variant's rule decides what happens to the table (each variant's
+        class in :mod:`setwidgets.game.variants` says); the returned
+        :class:`NoSet` tells what was dealt, sent back, or whether the game ended.
         """
         with self._move():
             s = self._state
