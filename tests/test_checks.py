@@ -13,7 +13,6 @@ from setwidgets import is_set as reference_is_set
 from setwidgets.checks import (
     NO_SET_RATES,
     CheckResult,
-    Referee,
     check_all_sets,
     check_competition_no_set,
     check_confidence_interval,
@@ -39,6 +38,7 @@ from setwidgets.checks import (
     engine_moves,
     no_set_tolerance,
 )
+from setwidgets.grading.referee import Referee
 
 # -- answers a student might write ---------------------------------------------------------
 
@@ -666,6 +666,36 @@ def test_the_referee_blocks_the_game_engine():
         Game(variant="solitaire", seed=1)
     referee.untouched()
     assert referee.moves("solitaire", 1)[-1]["lost"] is True
+
+
+def test_the_referee_watches_the_checks_and_itself():
+    import setwidgets.checks.ex7_caps as caps_checks
+    from setwidgets.grading import referee as module
+
+    referee = Referee()
+    saved_guard, saved_cap_problem = Referee.guard, caps_checks.cap_problem
+    Referee.guard = lambda self, *args, **kwargs: None
+    try:
+        with pytest.raises(AssertionError, match="Referee.guard"):
+            referee.untouched()
+    finally:
+        Referee.guard = saved_guard
+    caps_checks.cap_problem = lambda *args, **kwargs: None
+    try:
+        with pytest.raises(AssertionError, match="setwidgets.checks.ex7_caps.cap_problem"):
+            referee.untouched()
+    finally:
+        caps_checks.cap_problem = saved_cap_problem
+    referee.untouched()
+    assert module.__name__ in referee._modules
+
+
+def test_the_students_checks_do_not_offer_the_graders_referee():
+    import setwidgets.checks
+
+    assert "Referee" not in setwidgets.checks.__all__ and "Referee" not in dir(setwidgets.checks)
+    for module in ("runner", "ex1_magic_rule", "ex4_the_dealer", "ex7_caps"):
+        assert not hasattr(getattr(setwidgets.checks, module), "Referee")
 
 
 # -- planes (exercise 5) ------------------------------------------------------------------------

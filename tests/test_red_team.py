@@ -317,9 +317,9 @@ def is_set(a, b, c):
     return len({a, b, c}) == 3 and Card.from_vector([(-x - y) % 3 for x, y in zip(a.vector, b.vector)]) == c
 """
 REFEREE_OFF = """
-from setwidgets import checks
+from setwidgets.grading import referee
 
-checks.Referee.guard = lambda self, *args, **kwargs: __import__("contextlib").nullcontext()
+referee.Referee.guard = lambda self, *args, **kwargs: __import__("contextlib").nullcontext()
 from setwidgets.rules import is_set
 """
 TOKEN_GUESS = """

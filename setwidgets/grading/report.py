@@ -247,7 +247,7 @@ def code_reasons(source: str, given: frozenset[str] | None = None) -> list[str]:
                     if (
                         alias.name in REFERENCES
                         or alias.name == "*"
-                        or module.startswith("setwidgets.checks")
+                        or module.startswith(("setwidgets.checks", "setwidgets.grading"))
                     ):
                         references.add(f"from {module} import {alias.name}")
                     elif given is not None and alias.name not in given:

@@ -22,8 +22,8 @@ from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned, show
 tests = Tests(
     hide=[
         "setwidgets.game.engine.Game.__init__",
-        "setwidgets.checks.engine_moves",
-        "setwidgets.checks.competition_by_engine",
+        "setwidgets.checks.ex4_the_dealer.engine_moves",
+        "setwidgets.checks.ex4_the_dealer.competition_by_engine",
     ]
 )
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from setwidgets import Card, full_deck, mini_deck, third_card
 from setwidgets.caps import is_set_free
-from setwidgets.checks import Referee
 from setwidgets.geometry import magic_square
 from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned, show
+from setwidgets.grading.referee import Referee
 
 # The exercise asks for these: the grading kernel sees the package without them.
 tests = Tests(
