@@ -660,7 +660,7 @@ def test_the_referee_blocks_the_game_engine():
 
     referee = Referee()
     with (
-        pytest.raises(AssertionError, match=r"play used setwidgets.game.Game.__init__"),
+        pytest.raises(AssertionError, match=r"play used setwidgets.game.engine.Game.__init__"),
         referee.guard("play", ["setwidgets.game"]),
     ):
         Game(variant="solitaire", seed=1)

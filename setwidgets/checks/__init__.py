@@ -95,14 +95,3 @@ __all__ = [
     "engine_moves",
     "no_set_tolerance",
 ]
-
-
-def __getattr__(name: str):
-    # The grader's Referee lives in setwidgets.grading.referee. The locked setup cells of the
-    # exercises 1 and 2 (the source notebooks and the student copies already released) still import
-    # it from here: it is found on demand for them, and is no part of this module's names.
-    if name == "Referee":
-        from setwidgets.grading.referee import Referee
-
-        return Referee
-    raise AttributeError(f"module 'setwidgets.checks' has no attribute {name!r}")

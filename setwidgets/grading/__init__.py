@@ -19,5 +19,7 @@ setwidgets never imports it. ``exercises/nbgrader_config.py`` puts it to work:
   not, without its code;
 - :mod:`setwidgets.grading.watch`: the kernel's side of a question autograde asks around each
   test: did any of the student's code run in it?
+- :mod:`setwidgets.grading.referee`: the visible tests' referee, which keeps the package's own
+  answers out of reach of a student's function while it runs;
 - :mod:`setwidgets.grading.report`: the submissions a teacher should look at, cell by cell.
 """

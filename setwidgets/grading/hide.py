@@ -7,9 +7,10 @@ graded notebook could call the package's own. Its ``hidden_tests.py`` names them
 
 and while that exercise is graded, the sandbox (:class:`setwidgets.grading.sandbox.SandboxedKernelManager`)
 shows the kernel, in place of each module file concerned, a copy in which those functions' code is
-gone: each one raises :class:`ReferenceHidden` when called. This is not a guard the notebook could
-switch off: the code is not in the kernel's file system at all, and reloading the module reads the
-same copy. Everything else of the module works as before.
+gone: each one raises :class:`~setwidgets.checks.runner.ReferenceHidden` when called (the checks
+catch it and say so). This is not a guard the notebook could switch off: the code is not in the
+kernel's file system at all, and reloading the module reads the same copy. Everything else of the
+module works as before.
 """
 
 from __future__ import annotations
@@ -19,11 +20,9 @@ import importlib.util
 from collections.abc import Iterable
 from pathlib import Path
 
+# The home of the error a hidden function raises, where the checks catch it.
+_RAISED_FROM = "setwidgets.checks.runner"
 MESSAGE = "{name} is not available while this exercise is graded: the exercise asks you to write it yourself"
-
-
-class ReferenceHidden(RuntimeError):
-    """Raised by a function of the package that the exercise being graded asks the student to write."""
 
 
 def _split(dotted: str) -> tuple[str, str]:
@@ -69,7 +68,7 @@ def without(source: str, names: Iterable[str], module: str) -> str:
                 docstring = ast.get_docstring(node, clean=False)
                 message = MESSAGE.format(name=f"{module}.{name}")
                 raising = ast.parse(
-                    f"from setwidgets.grading.hide import ReferenceHidden\nraise ReferenceHidden({message!r})"
+                    f"from {_RAISED_FROM} import ReferenceHidden\nraise ReferenceHidden({message!r})"
                 ).body
                 node.body = ([ast.Expr(ast.Constant(docstring))] if docstring else []) + raising
                 node.decorator_list = [d for d in node.decorator_list if not _is_overload(d)]

@@ -12,6 +12,8 @@ The students' side, the instant checks, is :mod:`setwidgets.checks`.
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -21,7 +23,6 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
-import setwidgets.checks
 from setwidgets import _inputs, _words
 from setwidgets.cards import Card, full_deck
 from setwidgets.checks.ex4_the_dealer import competition_by_engine, engine_moves
@@ -33,24 +34,26 @@ __all__ = ["Referee"]
 
 _MISSING: Any = object()
 
-_CORE = (
-    "setwidgets",
-    "setwidgets.cards",
-    "setwidgets.rules",
-    "setwidgets.game",
-    "setwidgets.variants",
-    "setwidgets.bot",
-    "setwidgets.save",
-    "setwidgets.sim",
-    "setwidgets.geometry",
-    "setwidgets.caps",
-    "setwidgets._inputs",
-    "setwidgets._words",
-    "setwidgets.checks",
-    # every module of the checks, whose references the referee uses, and the referee itself
-    *sorted(f"setwidgets.checks.{m.name}" for m in pkgutil.iter_modules(setwidgets.checks.__path__)),
-    __name__,
+# The parts of the package whose answers the referee keeps out of reach: the core, the engines
+# and the checks (whose references the referee uses), every module of each, and the referee itself.
+_WATCHED = (
+    *("cards", "rules", "game", "bot", "sim", "geometry", "caps"),
+    *("_inputs", "_card_inputs", "_words", "checks"),
 )
+
+
+def _watched_modules() -> tuple[str, ...]:
+    names = ["setwidgets", __name__]
+    for part in _WATCHED:
+        name = f"setwidgets.{part}"
+        names.append(name)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            names += [m.name for m in pkgutil.walk_packages(spec.submodule_search_locations, f"{name}.")]
+    return tuple(names)
+
+
+_CORE = _watched_modules()
 _FEATURE_ATTRIBUTES = ("number", "color", "shape", "shading", "_index", "index", "vector", "code", "name")
 
 
@@ -105,7 +108,6 @@ class Referee:
     """
 
     def __init__(self) -> None:
-        import importlib
         import sys
 
         import setwidgets.rules as rules
@@ -171,9 +173,15 @@ class Referee:
 
     def _functions(self, modules: Iterable[str] | None = None) -> Iterator[Callable]:
         """The plain functions of the modules, and of the classes defined there, methods included."""
-        chosen = (
-            self._modules if modules is None else {m: self._modules[m] for m in modules if m in self._modules}
-        )
+        if modules is None:
+            chosen = self._modules
+        else:  # a package stands for all of its modules
+            wanted = tuple(modules)
+            chosen = {
+                name: module
+                for name, module in self._modules.items()
+                if any(name == m or name.startswith(f"{m}.") for m in wanted)
+            }
         for name, module in chosen.items():
             for obj in list(vars(module).values()):
                 if inspect.isfunction(obj) and obj.__module__ == name:
