@@ -273,16 +273,15 @@ def code_reasons(source: str, given: frozenset[str] | None = None) -> list[str]:
             touched = [name for name in node.names if name.startswith("_")]
             if touched:
                 hooks.add(f"global {', '.join(touched)}")
-    if hooks:
-        reasons.append(f"changes how cells run or touches the grader ({', '.join(sorted(hooks))})")
-    if references:
-        reasons.append(f"uses the package's reference functions ({', '.join(sorted(references))})")
-    if beyond:
-        reasons.append(f"uses the package beyond what the exercise hands out ({', '.join(sorted(beyond))})")
-    if system:
-        reasons.append(f"reaches files, processes or the system ({', '.join(sorted(system))})")
-    if dynamic:
-        reasons.append(f"runs or opens code and files itself ({', '.join(sorted(dynamic))})")
+    for found, reason in (
+        (hooks, "changes how cells run or touches the grader"),
+        (references, "uses the package's reference functions"),
+        (beyond, "uses the package beyond what the exercise hands out"),
+        (system, "reaches files, processes or the system"),
+        (dynamic, "runs or opens code and files itself"),
+    ):
+        if found:
+            reasons.append(f"{reason} ({', '.join(sorted(found))})")
     return reasons
 
 

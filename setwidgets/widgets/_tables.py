@@ -63,6 +63,18 @@ class TableView(CardsView):
             list(lines), layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap")
         )
 
+    def _press_card(self, name: str, cards: int) -> bool:
+        """The key ``name`` selects the card whose letter it is among ``cards``; False for any other key."""
+        position = LETTERS.position(name, cards)
+        if position is None:
+            return False
+        self.select(position)
+        return True
+
+    def select(self, position: int) -> object:
+        """Select or deselect the card at ``position``; each board says what a third card does."""
+        raise NotImplementedError
+
     def _wire(
         self, buttons: dict[str, Button], moves: Mapping[str, Callable[[], object]]
     ) -> dict[str, Button]:

@@ -298,11 +298,7 @@ class Board(TableView):
             with self._action():
                 self._selected = []
             return True
-        position = LETTERS.position(name, len(self.game.table))
-        if position is None:
-            return False
-        self.select(position)
-        return True
+        return self._press_card(name, len(self.game.table))
 
     def select(self, position: int) -> Claim | None:
         """Select or deselect the card at a table position (0 is the top-left card).

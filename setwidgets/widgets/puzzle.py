@@ -198,11 +198,7 @@ class PuzzleBoard(TableView):
         if name == CLEAR_KEY:
             self.clear()
             return True
-        position = LETTERS.position(name, len(self.puzzle.cards))
-        if position is None:
-            return False
-        self.select(position)
-        return True
+        return self._press_card(name, len(self.puzzle.cards))
 
     def select(self, position: int) -> Answer | None:
         """Select or deselect the card at ``position`` (0 is the top-left card; positions run down).
