@@ -364,3 +364,131 @@ def test_a_watcher_is_called_once_per_change_until_it_is_removed():
         event.watch("refresh")
     event.register(3, "Cleo")
     assert heard == [1], "a refused watcher was not added"
+
+
+# -- the final follows the scores as they are now; a table's SETs; every schedule option ---------
+
+
+def _everything(event: Competition):
+    stages = ("round", "final", "tiebreak")
+    return event.players(), {s: event.scores(s) for s in stages}, event.history()
+
+
+def _play_all(event: Competition, wins: dict[int, int]) -> None:
+    for r in range(1, event.rounds + 1):
+        for t, table in enumerate(event.schedule().rounds[r - 1], 1):
+            event.record(r, t, {p: wins[p] for p in table})
+
+
+def test_a_correction_after_the_final_that_changes_the_finalists_names_no_stale_champion(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    assert event.finalists() == [1, 4]
+    event.record_final({1: 5, 4: 3})
+    assert event.champion() == 1
+
+    event.correct(1, 2, 10)  # player 2 now leads division A: 16 against player 1's 15
+    assert event.finalists() == [2, 4]
+    before = _everything(event)
+    for ask in (event.champion, event.still_tied):
+        with pytest.raises(CompetitionError, match="names no champion") as refused:
+            ask()
+        said = str(refused.value)
+        assert "played by 1 and 4" in said and "makes the finalists 2 and 4" in said
+        assert (
+            "player 1, who played it, no longer goes on" in said
+            and "player 2 now goes on but did not" in said
+        )
+    with pytest.raises(CompetitionError, match="names no champion"):
+        event.record_tiebreak({1: 3, 4: 3})
+    assert _everything(event) == before
+
+    event.correct(1, 2, 3)  # the correction was a mistake: put back, the final stands again
+    assert event.finalists() == [1, 4] and event.champion() == 1
+
+
+def test_a_table_cannot_keep_more_sets_than_one_game_gives(event):
+    seated = event.table(1, 1)
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match=r"at most 27 SETs at a table .*got 28") as refused:
+        event.record(1, 1, dict(zip(seated, (10, 10, 8), strict=True)))
+    assert "penalties are not counted" in str(refused.value)
+    assert _everything(event) == before
+
+    # Penalties are entered apart and do not count towards the 27.
+    event.record(1, 1, dict(zip(seated, ((10, 5), 9, 8), strict=True)))
+    assert event.scores()[1, seated[0]] == 5
+
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="round 1, table 1: .*at most 27 .*got 28"):
+        event.correct(1, seated[1], 10)
+    assert _everything(event) == before
+    event.correct(1, seated[1], 8)  # within the 27: accepted
+    assert event.scores()[1, seated[1]] == 8
+
+
+def test_the_final_and_a_tie_breaker_keep_within_one_games_sets_too(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="the final: one game gives at most 27 SETs"):
+        event.record_final({1: 14, 4: 14})
+    assert _everything(event) == before
+    event.record_final({1: 13, 4: 13})
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="tie-breaker 1: one game gives at most 27 SETs"):
+        event.record_tiebreak({1: 20, 4: (8, 2)})
+    assert _everything(event) == before
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda e: e.record(1, 2, {4: 1, 5: 2, 6: 3, 1: 3}), "player 1 did not play at round 1, table 2"),
+        (
+            lambda e: e.record(2, 1, {**{p: 1 for p in e.table(2, 1)}, **{p: 1 for p in e.table(2, 2)}}),
+            "did not play at round 2, table 1",
+        ),
+        (lambda e: e.record_final({1: 5, 4: 3, 2: 1}), "player 2 did not play at the final"),
+    ],
+)
+def test_scores_for_players_not_at_that_table_are_refused(event, call, message):
+    if "final" in message:
+        _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match=message):
+        call(event)
+    assert _everything(event) == before
+
+
+def test_plan_passes_every_option_of_schedule_on():
+    import inspect
+
+    from setwidgets.competition.schedules import schedule
+
+    options = {
+        name
+        for name, param in inspect.signature(schedule).parameters.items()
+        if param.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    assert options <= set(inspect.signature(Competition.plan).parameters)
+
+    with Competition(":memory:") as event:
+        for n in range(1, 12):
+            event.register(n, f"P{n}")
+        plan = event.plan(3, table_size=4, tables=2, seed=7)
+        assert plan.rounds == schedule(11, 3, table_size=4, tables=2, seed=7).rounds
+        assert [len(table) for table in plan.rounds[0]] == [4, 4, 3]
+        assert event.schedule().rounds == plan.rounds and event.schedule().tables == 2
+        assert event.history()[-1][3] == {"rounds": 3, "seed": 7, "tables": 2, "table_size": 4}
+
+
+def test_players_without_a_division_form_a_group_whose_best_goes_on():
+    with Competition(":memory:") as event:
+        for n, div in enumerate(["A", "A", "A", "B", "B", "B", None, None, None], 1):
+            event.register(n, f"P{n}", div)
+        event.plan(3)
+        _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0, 7: 9, 8: 4, 9: 4})
+        assert event.divisions() == ["A", "B"]
+        assert [row.number for row in event.standings("no division")] == [7, 8, 9]
+        assert event.finalists() == [1, 4, 7]
+        with pytest.raises(CompetitionError, match="division must be one of A, B, no division; got 'C'"):
+            event.standings("C")

@@ -9,10 +9,18 @@ there. SQLite comes with Python (:mod:`sqlite3`), needs no server and keeps each
 change whole: a change either is in the file completely or not at all.
 
 A score is the number of SETs a player kept minus their penalty points, as the
-judge writes it on the score sheet. Standings add a player's preliminary scores;
+judge writes it on the score sheet. SETs and penalties are entered apart: one game
+deals a deck of 81 cards, so the SETs kept at one table add up to at most 27 (penalties
+do not count towards it). Standings add a player's preliminary scores;
 the players who go on to the final are each division's champion (or the top 5
-without divisions); players tied for such a place all go on, and the final and
-as many tie-breaker games as needed decide the champion.
+without divisions); when some players have a division and others none, those without
+one form a group of their own, "no division", whose best goes on like a division's
+champion (nobody is left out of the final for a box left empty on the entry card).
+Players tied for such a place all go on, and the final and
+as many tie-breaker games as needed decide the champion. The finalists and the
+champion are worked out from the scores as they are now: if a preliminary score
+corrected after the final changes who the finalists are, the final no longer
+names a champion and :meth:`Competition.champion` says so.
 
 Several notebooks may open the same file: one that shows the standings never blocks one
 that records (SQLite's write-ahead log), and a writer kept waiting by another for more than
@@ -23,7 +31,7 @@ version's) is refused with the reason, never taken for a new competition.
 
 Bad input changes nothing and says what was wrong: a score entered twice (use
 :meth:`Competition.correct` to change it), an unknown player, a player who did not
-sit at that table, a negative number of SETs.
+sit at that table, a negative number of SETs, more than 27 SETs at one table.
 
 Example::
 
@@ -56,10 +64,16 @@ from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
 from setwidgets.competition.schedules import Schedule, schedule
 
-__all__ = ["DIVISIONS", "Competition", "CompetitionError", "Standing"]
+__all__ = ["DIVISIONS", "NO_DIVISION", "Competition", "CompetitionError", "Standing"]
 
 DIVISIONS = ("A", "B", "C", "D")
 """The guide's divisions, for example A up to 10 years old, B 11-20, C 21-55, D over 55."""
+
+NO_DIVISION = "no division"
+"""The name of the group of players registered without a division when others have one."""
+
+SETS_PER_GAME = 27
+"""A game deals the 81 cards of a deck, three to a SET: the SETs kept at one table add up to at most 27."""
 
 TOP_WITHOUT_DIVISIONS = 5
 """Without divisions, this many players go on to the final (more when tied for the last place)."""
@@ -298,8 +312,14 @@ class Competition:
 
     # -- the schedule --------------------------------------------------------------------------
 
-    def plan(self, rounds: int = 4, *, seed: int = 0, tables: int | None = None) -> Schedule:
-        """Make and keep the schedule of the preliminary rounds (see :func:`.schedules.schedule`)."""
+    def plan(
+        self, rounds: int = 4, *, table_size: int = 3, tables: int | None = None, seed: int = 0
+    ) -> Schedule:
+        """Make and keep the schedule of the preliminary rounds (see :func:`.schedules.schedule`).
+
+        Every option of :func:`.schedules.schedule` is passed on: ``table_size`` (players at a
+        table where possible), ``tables`` (how many the room has) and ``seed``.
+        """
         numbers_ = sorted(self.players())
         if numbers_ != list(range(1, len(numbers_) + 1)) or len(numbers_) < 3:
             raise CompetitionError(
@@ -309,7 +329,7 @@ class Competition:
             raise CompetitionError(
                 "the schedule is already made; it stays the same for the whole competition"
             )
-        plan = schedule(len(numbers_), rounds, tables=tables, seed=seed)
+        plan = schedule(len(numbers_), rounds, table_size=table_size, tables=tables, seed=seed)
         statements = [
             ("INSERT INTO seats VALUES (?, ?, ?)", (r, t, p))
             for r, game in enumerate(plan.rounds, 1)
@@ -317,7 +337,8 @@ class Competition:
             for p in table
         ]
         statements.append(("INSERT INTO settings VALUES ('tables', ?)", (str(plan.tables),)))
-        self._change("plan", {"rounds": len(plan.rounds), "seed": seed, "tables": plan.tables}, statements)
+        details = {"rounds": len(plan.rounds), "seed": seed, "tables": plan.tables, "table_size": table_size}
+        self._change("plan", details, statements)
         return plan
 
     @property
@@ -406,6 +427,7 @@ class Competition:
                     f"player {number} did not play at {where}; the players there are {_listed(allowed)}"
                 )
             checked[number] = self._score(number, entry)
+        _check_table_sets(where, {p: sets for p, (sets, _) in checked.items()})
         missing = [p for p in allowed if p not in checked]
         if missing:
             raise CompetitionError(
@@ -414,7 +436,11 @@ class Competition:
         return checked
 
     def record(self, round: int, table: int, scores: Mapping[int, Any]) -> None:
-        """Enter the scores of one table: ``{player: SETs}`` or ``{player: (SETs, penalties)}``."""
+        """Enter the scores of one table: ``{player: SETs}`` or ``{player: (SETs, penalties)}``.
+
+        Every player seated there, and nobody else, gets a score. One game deals 81 cards, so
+        the SETs at one table add up to at most 27 (penalties are apart and not counted in it).
+        """
         round, table = self._round_and_table(round, table)
         where = f"round {round}, table {table}"
         seated = self.table(round, table)
@@ -443,7 +469,10 @@ class Competition:
         self._change(action, details, statements)
 
     def correct(self, round: int, player: int, sets: int, penalties: int = 0) -> None:
-        """Change one preliminary score already entered; the old and new scores go into the history."""
+        """Change one preliminary score already entered; the old and new scores go into the history.
+
+        The new SETs must keep the table's total within the 27 SETs of one game.
+        """
         rounds = self.rounds
         round = _inputs.whole_number(round, "round", minimum=1, example="2", error=CompetitionError)
         if not rounds or round > rounds:
@@ -460,6 +489,16 @@ class Competition:
             raise CompetitionError(
                 f"player {player} has no score in round {round} to correct; enter it with record()"
             )
+        table = self._db.execute(
+            "SELECT tableno FROM seats WHERE round = ? AND player = ?", (round, player)
+        ).fetchone()[0]
+        others = self._db.execute(
+            "SELECT scores.player, scores.sets FROM scores JOIN seats ON seats.round = scores.round "
+            "AND seats.player = scores.player WHERE scores.stage = 'round' AND scores.round = ? "
+            "AND seats.tableno = ? AND scores.player != ?",
+            (round, table, player),
+        ).fetchall()
+        _check_table_sets(f"round {round}, table {table}", {**dict(others), player: new[0]})
         self._change(
             "correct",
             {"round": round, "player": player, "old": list(old), "new": list(new)},
@@ -484,17 +523,18 @@ class Competition:
     def standings(self, division: str | None = None) -> list[Standing]:
         """The standings after the rounds entered so far, best first; ties share a rank.
 
-        ``division`` keeps only that division's players (None: everyone).
+        ``division`` keeps only that division's players (None: everyone). When some players
+        have a division and others none, ``NO_DIVISION`` ("no division") keeps those without one.
         """
-        if division is not None and division not in self.divisions():
+        groups = self._groups()
+        if division is not None and division not in groups:
             raise CompetitionError(
-                f"division must be one of {', '.join(self.divisions()) or 'none'}; "
-                f"got {_inputs.short(division)}"
+                f"division must be one of {', '.join(groups) or 'none'}; got {_inputs.short(division)}"
             )
         scores = self.scores()
         rows = []
         for number, (name, div) in self.players().items():
-            if division is not None and div != division:
+            if division is not None and (div or NO_DIVISION) != division:
                 continue
             own = tuple(scores.get((r, number)) for r in range(1, self.rounds + 1))
             rows.append((number, name, div, own, sum(s for s in own if s is not None)))
@@ -506,6 +546,13 @@ class Competition:
             out.append(Standing(rank, *row))
         return out
 
+    def _groups(self) -> list[str]:
+        """The divisions that have players, then NO_DIVISION when some players have none."""
+        groups = self.divisions()
+        if groups and any(d is None for _, d in self.players().values()):
+            groups.append(NO_DIVISION)
+        return groups
+
     def complete(self) -> bool:
         """True when every preliminary score is entered."""
         return bool(self.rounds) and len(self.scores()) == self.rounds * len(self.players())
@@ -514,28 +561,66 @@ class Competition:
         """Who goes on to the final: each division's champion, or the top 5 without divisions.
 
         Players tied for a champion's place (or for 5th place) all go on; the final decides.
+        When some players have a division and others none, the players without one form a
+        group of their own ("no division", :data:`NO_DIVISION`) and its best goes on like a
+        division's champion: nobody is left out of the final because a division was not given.
+        Worked out from the scores as they are now, corrections included.
         """
         if not self.complete():
             raise CompetitionError("the finalists are known once every preliminary score is entered")
-        if self.divisions():
-            return sorted(row.number for d in self.divisions() for row in self.standings(d) if row.rank == 1)
+        groups = self._groups()
+        if groups:
+            return sorted(row.number for g in groups for row in self.standings(g) if row.rank == 1)
         rows = self.standings()
         cut = rows[min(TOP_WITHOUT_DIVISIONS, len(rows)) - 1].total
         return sorted(row.number for row in rows if row.total >= cut)
 
     def record_final(self, scores: Mapping[int, Any]) -> None:
-        """Enter the final's scores (every finalist's)."""
+        """Enter the final's scores (every finalist's, at one table: at most 27 SETs in all)."""
         if self.scores("final"):
             raise CompetitionError("the final already has scores")
         checked = self._scores_of(scores, self.finalists(), "the final")
         self._save_scores("final", "final", 1, checked, {})
 
+    def _final(self) -> dict[int, int]:
+        """The final's scores ``{player: score}``, checked against the finalists as they are now.
+
+        Refused when a preliminary score corrected after the final changed who the finalists
+        are: the final then no longer decides between the right players.
+        """
+        final = {p: s for (_, p), s in self.scores("final").items()}
+        if not final:
+            return final
+        played, now = sorted(final), self.finalists()
+        if played != now:
+            gone = [p for p in played if p not in now]
+            new = [p for p in now if p not in played]
+            why = []
+            for group, words in (
+                (gone, ", who played it, no longer {} on"),
+                (new, " now {} on but did not play it"),
+            ):
+                if group:
+                    one = len(group) == 1
+                    who = f"{'player' if one else 'players'} {_listed(group)}"
+                    why.append(who + words.format("goes" if one else "go"))
+            raise CompetitionError(
+                f"the final was played by {_listed(played)}, but a preliminary score corrected since then "
+                f"makes the finalists {_listed(now)} ({'; '.join(why)}), so the final names no champion; "
+                "if that correction was a mistake, put the score back with correct(round, player, sets, "
+                "penalties)"
+            )
+        return final
+
     def still_tied(self) -> list[int]:
-        """The players who must play the next tie-breaker (empty when there is a champion or no final yet)."""
-        final = self.scores("final")
+        """The players who must play the next tie-breaker (empty when there is a champion or no final yet).
+
+        Refused, like :meth:`champion`, when the final's players are no longer the finalists.
+        """
+        final = self._final()
         if not final:
             return []
-        tied = _best({p: s for (_, p), s in final.items()})
+        tied = _best(final)
         breaks = self.scores("tiebreak")
         game = 1
         while len(tied) > 1 and any(r == game for r, _ in breaks):
@@ -553,17 +638,35 @@ class Competition:
         self._save_scores("tiebreak", "tiebreak", game, checked, {})
 
     def champion(self) -> int | None:
-        """The champion's number, once the final (and any tie-breakers) decided; otherwise None."""
-        final = self.scores("final")
+        """The champion's number, once the final (and any tie-breakers) decided; otherwise None.
+
+        Worked out afresh from the scores at every call. When a preliminary score corrected
+        after the final changed who the finalists are, the final's players are no longer the
+        finalists: that is refused with a sentence naming them, never answered with a player
+        who is no longer a finalist.
+        """
+        final = self._final()
         if not final or self.still_tied():
             return None
-        tied = _best({p: s for (_, p), s in final.items()})
+        tied = _best(final)
         breaks = self.scores("tiebreak")
         game = 1
         while len(tied) > 1:
             tied = _best({p: breaks[game, p] for p in tied})
             game += 1
         return tied[0]
+
+
+def _check_table_sets(where: str, sets: Mapping[int, int]) -> None:
+    """Refuse a table whose SETs add up to more than one game can give (27: 81 cards, 3 to a SET)."""
+    total = sum(sets.values())
+    if total > SETS_PER_GAME:
+        each = ", ".join(f"{p}: {n}" for p, n in sorted(sets.items()))
+        raise CompetitionError(
+            f"{where}: one game gives at most {SETS_PER_GAME} SETs at a table (81 cards, 3 to a SET), "
+            f"so the players' SETs there add up to at most {SETS_PER_GAME}; got {total} ({each}); "
+            "penalties are not counted in it"
+        )
 
 
 def _best(totals: Mapping[int, int]) -> list[int]:
