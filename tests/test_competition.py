@@ -283,17 +283,17 @@ def test_sqlites_own_words_become_a_remedy(said, words):
     """Read-only files cannot be made as root, who writes them anyway: SQLite's message is given."""
     import sqlite3
 
-    from setwidgets.competition.store import _file_trouble
+    from setwidgets.competition.database import file_trouble
 
-    assert words in _file_trouble(sqlite3.OperationalError(said))
+    assert words in file_trouble(sqlite3.OperationalError(said))
 
 
 def test_a_file_held_by_another_writer_says_what_holds_it_and_saves_nothing(tmp_path, monkeypatch):
     import sqlite3
 
-    from setwidgets.competition import store
+    from setwidgets.competition import database
 
-    monkeypatch.setattr(store, "_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(database, "WAIT_SECONDS", 0.2)
     path = tmp_path / "class.sqlite"
     event = Competition(path)
     _players(event)

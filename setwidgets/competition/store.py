@@ -22,12 +22,13 @@ champion are worked out from the scores as they are now: if a preliminary score
 corrected after the final changes who the finalists are, the final no longer
 names a champion and :meth:`Competition.champion` says so.
 
-Several notebooks may open the same file: one that shows the standings never blocks one
-that records (SQLite's write-ahead log), and a writer kept waiting by another for more than
-5 seconds is told so and saves nothing. While the file is open, recent changes are kept in a
-second file beside it (``class.sqlite-wal``): close the competition before copying the file.
-A file that holds no competition (empty, cut short, another program's database, another
-version's) is refused with the reason, never taken for a new competition.
+Several notebooks may open the same file: one that shows the standings never blocks one that
+records (SQLite's write-ahead log), and a writer kept waiting by another for more than a few
+seconds (:data:`~setwidgets.competition.database.WAIT_SECONDS`) is told so and saves nothing.
+While the file is open, recent changes are kept in a second file beside it
+(``class.sqlite-wal``): close the competition before copying the file. A file that holds no
+competition (empty, cut short, another program's database, another version's) is refused with
+the reason, never taken for a new competition.
 
 Bad input changes nothing and says what was wrong: a score entered twice (use
 :meth:`Competition.correct` to change it), an unknown player, a player who did not
@@ -44,7 +45,7 @@ Example::
     >>> event.record(1, 1, {1: 5, 2: 3, 3: (4, 1)})
     >>> event.record(1, 1, {1: 5, 2: 3, 3: 4})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    setwidgets.competition.store.CompetitionError: round 1, table 1 already has scores; to change one, ...
+    setwidgets.competition.database.CompetitionError: round 1, table 1 already has scores; to change one, ...
     >>> [(row.number, row.total) for row in event.standings()][:3]
     [(1, 5), (2, 3), (3, 3)]
 """
@@ -62,6 +63,7 @@ from typing import Any
 
 from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
+from setwidgets.competition.database import CompetitionError, file_trouble, open_file
 from setwidgets.competition.schedules import Schedule, schedule
 
 __all__ = ["DIVISIONS", "NO_DIVISION", "Competition", "CompetitionError", "Standing"]
@@ -77,66 +79,6 @@ SETS_PER_GAME = 27
 
 TOP_WITHOUT_DIVISIONS = 5
 """Without divisions, this many players go on to the final (more when tied for the last place)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS players (
-    number INTEGER PRIMARY KEY, name TEXT NOT NULL, division TEXT);
-CREATE TABLE IF NOT EXISTS seats (
-    round INTEGER NOT NULL, tableno INTEGER NOT NULL, player INTEGER NOT NULL,
-    PRIMARY KEY (round, player));
-CREATE TABLE IF NOT EXISTS scores (
-    stage TEXT NOT NULL, round INTEGER NOT NULL, player INTEGER NOT NULL,
-    sets INTEGER NOT NULL, penalties INTEGER NOT NULL,
-    PRIMARY KEY (stage, round, player));
-CREATE TABLE IF NOT EXISTS history (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, action TEXT NOT NULL, details TEXT NOT NULL);
-"""
-
-
-class CompetitionError(ValueError):
-    """Something the scoreboard cannot accept; the message says what and what to do instead."""
-
-
-SCHEMA_VERSION = 1
-"""The version of the file's tables, kept in its settings; a file of another version is refused."""
-
-_TABLES = frozenset({"settings", "players", "seats", "scores", "history"})
-_WAIT_SECONDS = 5.0
-"""How long a change waits for another notebook or program that is writing the same file."""
-
-
-def _check_file(path: Path) -> None:
-    """Refuse, in one sentence, a path that cannot hold a competition, before SQLite touches it."""
-    where = _inputs.path_text(path)
-    if path.is_dir():
-        raise CompetitionError(f"{where} is a folder; give a file name inside it, like {where}/class.sqlite")
-    if not path.parent.is_dir():
-        raise CompetitionError(f"the folder of {where} does not exist; make it, or choose another place")
-    if path.is_file():
-        with path.open("rb") as file:
-            head = file.read(16)
-        if head != b"SQLite format 3\x00":
-            what = "empty" if not head else "not an SQLite database"
-            raise CompetitionError(
-                f"{where} is {what}, so it holds no competition: it may have been cut short or "
-                "overwritten; open a copy saved earlier, or give a new file name"
-            )
-
-
-def _file_trouble(error: sqlite3.Error) -> str:
-    """What went wrong with the file, in words: SQLite's own message names no remedy."""
-    text = str(error).lower()
-    if "locked" in text or "busy" in text:
-        return (
-            f"another notebook or program kept the file busy for {_WAIT_SECONDS:g} s; "
-            "wait until it is done, or close it there, and try again"
-        )
-    if "readonly" in text or "read-only" in text:
-        return "the file cannot be written (it is read-only); copy it somewhere you can write"
-    if "not a database" in text or "malformed" in text:
-        return "the file is damaged; open a copy saved earlier"
-    return f"SQLite says {_inputs.short(str(error))}"
 
 
 @dataclass(frozen=True)
@@ -165,50 +107,7 @@ class Competition:
             raise TypeError(f"path must be a file name like 'class.sqlite'; got {_inputs.what(path)}")
         self.path = str(path)
         self._watchers = Callbacks("watch", example="def refresh(): ...")
-        if self.path != ":memory:":
-            _check_file(Path(self.path))
-        try:
-            self._db = sqlite3.connect(self.path, timeout=_WAIT_SECONDS)
-            self._open()
-        except sqlite3.Error as error:
-            if hasattr(self, "_db"):
-                self._db.close()
-            trouble = _file_trouble(error)
-            raise CompetitionError(f"{_inputs.path_text(self.path)} cannot be opened: {trouble}") from None
-
-    def _open(self) -> None:
-        """Check that the file is a competition of this version (or new), then make its tables."""
-        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        others = tables - _TABLES - {"sqlite_sequence"}
-        if others:
-            raise CompetitionError(
-                f"{_inputs.path_text(self.path)} is another program's database (it holds the tables "
-                f"{_words.and_list(sorted(others)[:4])}): a competition needs a file of its own"
-            )
-        if tables:
-            row = None
-            if "settings" in tables:
-                row = self._db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone()
-            if row is not None and row[0] != str(SCHEMA_VERSION):
-                raise CompetitionError(
-                    f"{_inputs.path_text(self.path)} was written by another version of setwidgets (file "
-                    f"version {_inputs.short(row[0])}, this one reads {SCHEMA_VERSION})"
-                )
-            missing = _TABLES - tables
-            if missing:
-                lost = _words.and_list(sorted(missing))
-                raise CompetitionError(
-                    f"{_inputs.path_text(self.path)} is damaged: its tables {lost} are missing; "
-                    "open a copy saved earlier"
-                )
-        if self.path != ":memory:":
-            # Write-ahead logging: a notebook that reads the standings never blocks one that records.
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
-        self._db.execute(
-            "INSERT OR IGNORE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-        )
-        self._db.commit()
+        self._db = open_file(self.path)
 
     def watch(self, callback: Callable[[], object], remove: bool = False) -> None:
         """Call ``callback()`` after every change made through this object (a standings view uses it).
@@ -252,7 +151,7 @@ class Competition:
                 "nothing was saved from here: look at the standings and enter what is still missing"
             ) from None
         except sqlite3.Error as error:
-            raise CompetitionError(f"nothing was saved: {_file_trouble(error)}") from None
+            raise CompetitionError(f"nothing was saved: {file_trouble(error)}") from None
         # The change is saved: a watcher that fails is reported, and cannot undo or half-do it
         # (a view's bug must not make a saved score look unsaved).
         self._watchers.fire(done="the change was saved", stacklevel=4)
@@ -270,7 +169,7 @@ class Competition:
         >>> event = Competition(":memory:")
         >>> event.register(1, "Ada", "E")
         Traceback (most recent call last):
-        setwidgets.competition.store.CompetitionError: division must be one of A, B, C, D or None; got 'E'
+        setwidgets.competition.database.CompetitionError: division must be one of A, B, C, D or None; got 'E'
         """
         number = _inputs.whole_number(number, "number", minimum=1, example="7", error=CompetitionError)
         if not isinstance(name, str):
