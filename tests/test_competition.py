@@ -208,6 +208,8 @@ def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event)
     assert not view.submit() and "already has scores" in view.message.value
     view.scores.value = "4 = 2"
     assert not view.submit() and "write each score as 'player: SETs'" in view.message.value
+    view.round.value, view.table_number.value, view.scores.value = 2, 1, "4: 5, 4: 3"
+    assert not view.submit() and "player 4 is written twice in '4: 5, 4: 3'" in view.message.value
     assert _state(event) == before
     view.division.value = "B"
     assert "Division B" in view.table.value and "Ada" not in view.table.value

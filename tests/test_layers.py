@@ -362,3 +362,13 @@ def test_private_names_used_from_another_module_are_found(tmp_path):
         "setwidgets/game/__init__.py:1: from setwidgets.game.engine import _deal"
         " (a private name of setwidgets.game.engine)",
     ]
+
+
+def test_no_module_is_longer_than_a_newcomer_reads_at_once():
+    longest = 600
+    long_ones = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "setwidgets").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > longest
+    }
+    assert not long_ones, f"modules over {longest} lines: split them along a seam: {long_ones}"

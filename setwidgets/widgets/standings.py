@@ -85,6 +85,9 @@ def parse_scores(text: str) -> dict[int, tuple[int, int]]:
                 f"got {_inputs.short(part)}"
             )
         player, sets, penalties = match.groups()
+        if int(player) in scores:
+            twice = f"player {int(player)} is written twice in {_inputs.short(text)}"
+            raise CompetitionError(f"{twice}; give each player's score once")
         scores[int(player)] = (int(sets), int(penalties or 0))
     return scores
 
