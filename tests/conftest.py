@@ -76,6 +76,17 @@ class Clock:
 
 
 @pytest.fixture
+def registry() -> Iterator[dict]:
+    """The registry of variants; variants defined in a test are forgotten after it."""
+    from setwidgets.game import variants
+
+    saved = dict(variants._REGISTRY)
+    yield variants._REGISTRY
+    variants._REGISTRY.clear()
+    variants._REGISTRY.update(saved)
+
+
+@pytest.fixture
 def clock() -> Clock:
     """A fresh hand-moved clock at t = 100 s."""
     return Clock()

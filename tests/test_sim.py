@@ -169,15 +169,6 @@ def test_the_engine_takes_the_same_sets_in_the_same_order_as_game(variant, deck)
 # -- the variants' numbers, read from their classes ------------------------------------------------
 
 
-@pytest.fixture
-def registry():
-    """Variants defined in a test are forgotten after it."""
-    saved = dict(v._REGISTRY)
-    yield v._REGISTRY
-    v._REGISTRY.clear()
-    v._REGISTRY.update(saved)
-
-
 @pytest.mark.parametrize("deck_size", [81, 27, 12])
 @pytest.mark.parametrize("name", v.VARIANTS)
 def test_the_engine_plays_each_variant_by_the_numbers_of_its_class(name, deck_size):

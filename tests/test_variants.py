@@ -24,15 +24,6 @@ CYCLE18 = as_cards(
 )
 
 
-@pytest.fixture
-def registry():
-    """Variants defined in a test are forgotten after it."""
-    saved = dict(v._REGISTRY)
-    yield v._REGISTRY
-    v._REGISTRY.clear()
-    v._REGISTRY.update(saved)
-
-
 def test_the_four_variants_are_registered_in_order():
     assert VARIANTS == v.VARIANTS == v.names() == ("standard", "solitaire", "online", "competition")
     classes = [type(v.rules_of(name)) for name in VARIANTS]
