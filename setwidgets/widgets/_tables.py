@@ -63,6 +63,17 @@ class TableView(CardsView):
             list(lines), layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap")
         )
 
+    def click(self, x: float, y: float) -> int | None:
+        """A click at canvas pixel (x, y): selects or deselects the card there.
+
+        Returns the card's position, or None when the click is between cards.
+        """
+        self._begin()
+        position = self.position_at(x, y)
+        if position is not None:
+            self.select(position)
+        return position
+
     def _press_card(self, name: str, cards: int) -> bool:
         """The key ``name`` selects the card whose letter it is among ``cards``; False for any other key."""
         position = LETTERS.position(name, cards)

@@ -268,17 +268,6 @@ class Board(TableView):
         if not (ctrl or meta):
             self.press(key)
 
-    def click(self, x: float, y: float) -> int | None:
-        """A click at canvas pixel (x, y): selects or deselects the card there.
-
-        Returns the card's position, or None when the click is between cards.
-        """
-        self._begin()
-        position = self.position_at(x, y)
-        if position is not None:
-            self.select(position)
-        return position
-
     def press(self, key: str) -> bool:
         """A key press: a card letter, space (call SET), a player's call key, ``?`` or Escape.
 

@@ -181,14 +181,6 @@ class PuzzleBoard(TableView):
 
     # -- input ---------------------------------------------------------------------------------------
 
-    def click(self, x: float, y: float) -> int | None:
-        """A click at canvas pixel (x, y): selects the card there; returns its position or None."""
-        self._begin()
-        position = self.position_at(x, y)
-        if position is not None:
-            self.select(position)
-        return position
-
     def press(self, key: str) -> bool:
         """A key press: a card's letter selects it, Escape clears. True when it did something."""
         if not isinstance(key, str):
