@@ -149,6 +149,46 @@ def test_the_mutation_summary_counts_kills_over_the_mutants_that_ran():
     assert mutation.summary(results, [])[1] == 6, "no pattern: every mutant that ran"
 
 
+def test_the_mutation_summary_groups_the_mutants_by_module():
+    results = "\n".join(
+        [
+            "    setwidgets.cards.x_parse__mutmut_1: killed",
+            "    setwidgets.cards.xǁCardǁ__str____mutmut_2: survived",
+            "    setwidgets.game.state.xǁStateǁsend_back__mutmut_1: timeout",
+            "    setwidgets.game.state.x_deal__mutmut_4: not checked",
+            "    setwidgets.sim.x_play__mutmut_1: killed",
+            "    setwidgets.sim.tally.x_wilson__mutmut_3: no tests",
+        ]
+    )
+    assert mutation.per_module(results, []) == {
+        "setwidgets.cards": (1, 2),
+        "setwidgets.game.state": (1, 1),
+        "setwidgets.sim": (1, 1),
+        "setwidgets.sim.tally": (0, 1),
+    }, "a package's __init__.py is the package; unrun mutants count neither way"
+    assert mutation.per_module(results, ["setwidgets.sim.*"]) == {
+        "setwidgets.sim": (1, 1),
+        "setwidgets.sim.tally": (0, 1),
+    }
+    assert mutation.table({"setwidgets.sim": (9, 10), "setwidgets.sim.tally": (8, 9)}) == [
+        "module                killed  tested    rate  goal 90%",
+        "setwidgets.sim             9      10   90.0%  met",
+        "setwidgets.sim.tally       8       9   88.9%  NOT MET",
+    ]
+
+
+def test_mutate_runs_one_mutant_at_a_time_when_told_to(tmp_path, monkeypatch, capfd):
+    mutmut = tmp_path / "mutmut"
+    mutmut.write_text('#!/bin/sh\nif [ "$1" = run ]; then echo "mutmut $*"; fi\n')
+    mutmut.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    monkeypatch.chdir(tmp_path)
+    assert mutation.main(["--max-children", "1", "setwidgets.caps.*"]) == 1, "no mutant was run"
+    out = capfd.readouterr().out.splitlines()
+    assert out[0].startswith("[course] mutmut: mutating the core in mutants/ (1 at a time;")
+    assert out[1] == "mutmut run --max-children 1 setwidgets.caps.*"
+
+
 def test_mutate_runs_mutmut_then_prints_the_survivors_and_the_kill_rate(tmp_path, monkeypatch, capfd):
     """course.py mutate hands over to setwidgets.mutation in .venv, which runs the mutmut beside it."""
     mutmut = tmp_path / "mutmut"
@@ -168,6 +208,9 @@ def test_mutate_runs_mutmut_then_prints_the_survivors_and_the_kill_rate(tmp_path
     assert out[2:] == [
         "  survivor setwidgets.cards.x_a__mutmut_2: survived   "
         "(see: .venv/bin/mutmut show setwidgets.cards.x_a__mutmut_2)",
+        "[course] kill rate per module (goal 90%):",
+        "  module            killed  tested    rate  goal 90%",
+        "  setwidgets.cards       1       2   50.0%  NOT MET",
         "[course] kill rate 50.0%: 1 of 2 mutants killed, 1 survived",
     ]
     course = Path(load_course().__file__).read_text()

@@ -298,3 +298,129 @@ def test_bad_maps_are_refused_with_their_reason():
         AffineMap.relabeling(values={"colour": ("red", "green", "purple")})
     with pytest.raises(TypeError, match=r"another AffineMap"):
         AffineMap.identity().then(lambda card: card)
+
+
+# -- what a wrong call says, and behaviours the tests above leave open -------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: line("1RSO"), TypeError, "line() needs exactly two cards, as line(a, b)"),
+        (lambda: line("1RSO", "1RSO"), ValueError, "line() needs two different cards; both are one red"),
+        (lambda: direction("1RSO", "1RSO"), ValueError, "direction() needs two different cards"),
+        (lambda: along("2RSO", "2RSO", 1), ValueError, "along() needs two different cards"),
+        (lambda: along("1RSO", "2RSO", 1.5), TypeError, "t must be a whole number like 2; got 1.5"),
+        (lambda: plane("1RSO", "2GTS"), TypeError, "plane() needs exactly three cards"),
+        (lambda: magic_square("1RSO 2GTS"), TypeError, "magic_square() needs exactly three cards"),
+        (lambda: magic_square("1RSO 2GTS 1RSO"), ValueError, "magic_square() needs three different cards"),
+        (lambda: plane("1RSO 2RSO 3RSO"), ValueError, "plane() needs three cards that are not in one SET"),
+        (lambda: lines_through("1RSO", "2RSO 2RSO"), ValueError, "lines_through() got the card two red"),
+        (lambda: parallel_classes("2RSO 2RSO"), ValueError, "parallel_classes() got the card two red"),
+        (lambda: is_plane("2RSO 2RSO"), ValueError, "is_plane() got the card two red"),
+        (lambda: planes_through("1RSO", "1RSO"), ValueError, "planes_through() got the card one red"),
+        (lambda: is_magic_square([["1RSO", "2RSO"]]), TypeError, "is_magic_square() needs exactly three"),
+        (lambda: is_magic_square(5), TypeError, "a magic square is 3 rows of 3 cards; got 5 (a number)"),
+        (lambda: is_magic_square(["1RSO 2RSO 3RSO"]), ValueError, "3 rows of 3 cards; got 1 row"),
+    ],
+)
+def test_each_function_names_itself_in_what_a_wrong_call_says(call, error, message):
+    with pytest.raises(error) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+def test_a_reason_ends_each_refusal_of_a_plane_or_a_line():
+    with pytest.raises(
+        ValueError, match=r"is given twice\. Three different cards not in one SET span a plane\.$"
+    ):
+        plane("1RSO", "2GTS", "1RSO")
+    with pytest.raises(ValueError, match=r"not in one plane\. Pick a third card off that line\.$"):
+        magic_square("1RSO 2RSO 3RSO")
+    with pytest.raises(
+        ValueError, match=r"\(1RSO\)\. Through two different cards passes exactly one line\.$"
+    ):
+        line("1RSO", "1RSO")
+
+
+def test_a_step_is_read_mod_3_and_a_wrong_one_is_refused_by_name():
+    assert translate("1RSO", (-1, 0, 0, 0)).code == "3RSO"
+    assert translate("1RSO", (4, 3, 0, -3)).code == "2RSO"
+    assert AffineMap.translation((5, 0, 0, 0))("1RSO").code == "3RSO"
+    for call, name in [
+        (lambda step: translate("1RSO", step), "step"),
+        (AffineMap.translation, "step"),
+        (lambda step: AffineMap(AffineMap.identity().matrix, step), "shift"),
+        (lambda step: AffineMap([step, (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)]), "a row of the matrix"),
+    ]:
+        with pytest.raises(
+            TypeError, match=rf"^{name} must be four whole numbers like \(1, 0, 0, 2\); got 5 \("
+        ):
+            call(5)
+        with pytest.raises(
+            ValueError, match=rf"^{name} must be four whole numbers like \(1, 0, 0, 2\); got \(1, 2\)$"
+        ):
+            call((1, 2))
+        with pytest.raises(TypeError, match=rf"^each entry of {name} must be a whole number like 2; got 1.5"):
+            call((1, 0, 0, 1.5))
+
+
+def test_an_endless_step_is_refused_without_reading_it_to_the_end():
+    with pytest.raises(ValueError, match=r"step must be four whole numbers"):
+        translate("1RSO", itertools.count())
+
+
+def test_the_planes_come_in_order_each_in_deck_order():
+    for planes in (planes_through("1RSO"), planes_through("2GTS", "3POD")):
+        assert planes == sorted(planes)
+        assert all(p == sorted(p) for p in planes)
+
+
+def test_random_maps_draw_each_entry_and_step_evenly():
+    maps = [AffineMap.random(seed) for seed in range(300)]
+    shifts = [x for m in maps for x in m.shift]
+    assert all(350 <= shifts.count(x) <= 450 for x in range(3)), "1200 entries, about 400 each"
+    entries = [x for m in maps for row in m.matrix for x in row]
+    # Each column of an invertible matrix is any of the 80 non-zero vectors: 26 in 80 entries are 0.
+    assert 0.29 < entries.count(0) / len(entries) < 0.36
+    assert abs(entries.count(1) - entries.count(2)) < 150
+
+
+def test_what_a_wrong_map_says():
+    with pytest.raises(TypeError, match=r"four rows of four whole numbers; got 'identity' \(a string\)"):
+        AffineMap("identity")
+    with pytest.raises(ValueError, match=r"four rows of four whole numbers; got 1 row$"):
+        AffineMap([[1, 0, 0, 0]])
+    with pytest.raises(ValueError, match=r"in a new order; got \('color', 'color', 'shape', 'shading'\)"):
+        AffineMap.relabeling(("color", "color", "shape", "shading"))
+    with pytest.raises(
+        TypeError, match=r"^values must map features to their three values .*; got \['color'\]"
+    ):
+        AffineMap.relabeling(values=["color"])
+    with pytest.raises(ValueError, match=r"^values names 'colour', which is not a feature"):
+        AffineMap.relabeling(values={"colour": ("red", "green", "purple")})
+    for values in [("red", "teal", "purple"), 5, "rgp"]:
+        with pytest.raises(ValueError, match=r"values\['color'\] must list the three colors"):
+            AffineMap.relabeling(values={"color": values})
+    with pytest.raises(TypeError, match=r"then\(\) takes another AffineMap; got <function"):
+        AffineMap.identity().then(lambda card: card)
+
+
+def test_what_a_wrong_taking_says():
+    with pytest.raises(TypeError, match=r"source cards; got 5"):
+        AffineMap.taking(5, ["1RSO"])
+    with pytest.raises(TypeError, match=r"target cards; got 5"):
+        AffineMap.taking(["1RSO"], 5)
+    six = "1RSO 2RSO 1GSO 1RSS 1RTO 2GTS"
+    with pytest.raises(
+        ValueError,
+        match=r"^taking\(\) needs as many target cards as source cards, 1 to 5 of each; got 6 and 6$",
+    ):
+        AffineMap.taking(six, six)
+    for sources, targets in [("1RSO 1RSO", "1RSO 2RSO"), ("1RSO 2RSO", "1RSO 1RSO")]:
+        with pytest.raises(ValueError, match=r"^taking\(\) got the card one red solid oval \(1RSO\) twice"):
+            AffineMap.taking(sources, targets)
+    with pytest.raises(
+        ValueError, match=r"^taking\(\) needs cards in general position .*; 1RSO, 2RSO and 3RSO are not"
+    ):
+        AffineMap.taking("1RSO 2GTS 1RSS", "1RSO 2RSO 3RSO")

@@ -7,6 +7,8 @@ each variant and both decks). Its rates are compared with published values.
 
 import ast
 import math
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -397,3 +399,217 @@ def test_solitaire_is_lost_on_a_full_table_without_a_set():
     assert 0 < tally.lost < 400
     assert set(tally.tables) == {12}
     assert tally.no_set[12] <= tally.lost
+
+
+# -- the tally, number by number -----------------------------------------------------------------
+
+Z = 1.959963984540054
+
+
+@pytest.mark.parametrize(("hits", "trials"), [(1, 2), (3, 7), (60, 1000), (999, 1000), (1, 1000)])
+def test_a_wilson_interval_ends_where_the_rate_is_z_standard_errors_away(hits, trials):
+    """Each end p of the interval solves (hits / trials - p)^2 = z^2 p (1 - p) / trials."""
+    observed = hits / trials
+    low, high = sim.wilson(hits, trials)
+    assert 0 < low < observed < high < 1
+    for end in (low, high):
+        assert (observed - end) ** 2 == pytest.approx(Z * Z * end * (1 - end) / trials, rel=1e-9)
+
+
+def test_a_wilson_interval_at_none_or_all_ends_at_0_or_1():
+    assert sim.wilson(0, 0) == (0.0, 1.0) == sim.wilson(0, -1)
+    assert sim.wilson(0, 1) == (0.0, pytest.approx(Z * Z / (1 + Z * Z)))
+    assert sim.wilson(1, 1) == (pytest.approx(1 / (1 + Z * Z)), 1.0)
+    assert sim.wilson(0, 10) == (0.0, pytest.approx(Z * Z / (10 + Z * Z)))
+    assert sim.wilson(10, 10) == (pytest.approx(10 / (10 + Z * Z)), 1.0)
+
+
+def test_a_size_seen_without_a_table_lacking_a_set_has_rate_zero():
+    tally = sim.Tally("standard", "full", "first", seed=1, games=1)
+    tally.tables[12] = 10
+    assert tally.rate(12) == (0.0, 0.0, sim.wilson(0, 10)[1])
+    assert tally.rates() == {12: tally.rate(12)}
+
+
+def test_the_tally_says_each_line_plainly():
+    tally = sim.Tally("solitaire", "full", "first", seed=1, games=20200, lost=101, interrupted=True)
+    tally.left.update({0: 19797, 3: 202, 6: 201})
+    tally.sets.update({27: 20200})
+    tally.tables[12], tally.no_set[12] = 1000, 60
+    assert repr(tally).splitlines() == [
+        "Tally: 20200 games of solitaire SET (full deck, first SET taken, seed 1), "
+        "interrupted: only the games finished before the stop are counted",
+        "  SETs per game: 27.00 on average",
+        "  cards left at the end: 0 (98%), 3 (1%), 6 (201 games)",
+        "  lost: 101 (0.5%)",
+        "  tables looked at while cards were left in the deck:",
+        "  cards  tables seen  without a SET  rate    95% interval",
+        "     12         1000             60   6.00%  4.69% to 7.65%",
+    ]
+    tally.variant = "standard"
+    assert "lost" not in repr(tally), "only a variant that can be lost says how often"
+    tally.variant = "a variant of the class's own"
+    assert "lost" not in repr(tally)
+
+
+def test_the_plot_shows_each_rate_with_its_interval(monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_rgba
+    from matplotlib.container import BarContainer
+
+    tally = sim.Tally("standard", "full", "first", seed=1, games=5)
+    tally.tables.update({12: 1000, 15: 100})
+    tally.no_set.update({12: 60, 15: 2})
+    ax = tally.plot()
+    assert tuple(ax.figure.get_size_inches()) == (6, 3.5)
+    assert ax.get_xlabel() == "cards on the table"
+    assert ax.get_ylabel() == "tables without a SET (%)"
+    assert ax.get_title() == "standard SET, 5 games, first SET taken"
+    (bars,) = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert [bar.get_height() for bar in bars] == pytest.approx([6.0, 2.0])
+    assert all(bar.get_facecolor() == to_rgba("#6a8caf") for bar in bars)
+    caps = bars.errorbar.lines[1]
+    assert caps and all(cap.get_markersize() == 8 for cap in caps), "caps 4 points wide each side"
+    ends = [sorted(y for _, y in segment) for segment in bars.errorbar.lines[2][0].get_segments()]
+    for (low, high), size in zip(ends, (12, 15)):
+        _, wilson_low, wilson_high = tally.rate(size)
+        assert (low, high) == pytest.approx((100 * wilson_low, 100 * wilson_high))
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(
+        ModuleNotFoundError, match=r"^Tally.plot needs matplotlib.pyplot, .*setwidgets\[sim\]"
+    ):
+        tally.plot()
+
+
+# -- arguments and defaults of the engine --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: sim.deal_tables(1.5, 12), TypeError, "n must be a whole number like 1000; got 1.5"),
+        (lambda: sim.deal_tables(-1, 12), ValueError, "n must be 0 or more tables; got -1"),
+        (lambda: sim.deal_tables(3, 1.5), TypeError, "size must be a whole number like 12; got 1.5"),
+        (lambda: sim.count_sets_many("abc"), TypeError, "one table a row; got 'abc' (a string)"),
+        (lambda: sim.has_set_many([[0, 1, 90]]), ValueError, "card indices are 0 to 80; got 90 in table 0"),
+        (lambda: sim.count_sets_many([[80, 80, 1]]), ValueError, "table 0 holds a card twice: [80, 80, 1]"),
+        (lambda: sim.play(1.5), TypeError, "games must be a whole number like 10000; got 1.5"),
+        (lambda: sim.play(1, variant="chess"), ValueError, "variant must be one of 'standard', 'solitaire'"),
+        (lambda: sim.play(1, variant="chess"), ValueError, "; got 'chess'"),
+        (lambda: sim.play(1, variant=5), TypeError, "variant must be one of"),
+        (lambda: sim.play(1, policy="last"), ValueError, "policy must be 'first' or 'random'; got 'last'"),
+        (lambda: sim.play(1, policy=5), TypeError, "policy must be 'first' or 'random'; got 5"),
+        (
+            lambda: sim.play(1, seed=1.5, like_game=True),
+            TypeError,
+            "like_game=True needs a whole-number seed, as Game takes; got 1.5 (a number)",
+        ),
+    ],
+)
+def test_a_wrong_argument_is_named_with_what_it_should_be(call, error, message):
+    with pytest.raises(error) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+def test_a_variant_with_rules_in_code_says_them_all_and_what_sim_plays_instead(registry):
+    class Busy(v.Variant):
+        """Standard, with a word for every deal and its own refill."""
+
+        name = "busy"
+
+        def refill(self, on_table, table_size):
+            return super().refill(on_table, table_size)
+
+        def after_deal(self, dealer):
+            dealer.record("said", words="dealt")
+
+    with pytest.raises(ValueError) as raised:
+        sim.play(3, variant="busy", progress=False)
+    assert str(raised.value) == (
+        "the variant 'busy' plays its own refill, after_deal in code, which only Game plays; "
+        "sim plays the variants whose rules are all in their numbers"
+    )
+
+
+def test_nothing_at_all_and_whole_decks_can_be_asked_for():
+    assert sim.deal_tables(0, 12).shape == (0, 12)
+    assert sorted(sim.deal_tables(1, 81, seed=2)[0].tolist()) == list(range(81))
+    assert sim.play(0, progress=False).games == 0
+    assert sim.count_sets_many([0, 1, 2]).tolist() == [1], "one table as a flat list"
+    assert sim.has_set_many([[0, 1, 2], [0, 1, 3]]).dtype == np.bool_
+
+
+def test_more_tables_than_one_draw_of_random_numbers_are_all_dealt():
+    tables = sim.deal_tables(kernels.DEAL_BATCH + 5, 3, seed=4)
+    assert tables.shape == (kernels.DEAL_BATCH + 5, 3)
+    assert all(len(set(t)) == 3 for t in tables[-5:].tolist())
+
+
+def test_play_by_default_shows_a_bar_keeps_no_sets_and_deals_its_own_way(capsys):
+    tally = sim.play(3, seed=1)
+    bar = capsys.readouterr().err
+    assert "playing: 100%" in bar and "game/s" in bar
+    assert tally.taken is None
+    assert (tally.variant, tally.deck, tally.policy) == ("standard", "full", "first")
+    mine = sim.play(20, seed=1, progress=False, keep_sets=True).taken
+    assert mine != sim.play(20, seed=1, progress=False, keep_sets=True, like_game=True).taken
+
+
+def test_like_game_without_a_seed_picks_one_and_keeps_it():
+    tally = sim.play(2, like_game=True, progress=False)
+    assert isinstance(tally.seed, int) and 0 <= tally.seed < 2**32
+
+
+def test_a_run_in_batches_plays_each_game_as_alone_and_counts_them_all(monkeypatch):
+    monkeypatch.setattr(sim, "_BATCH", 4)
+    tally = sim.play(10, variant="solitaire", seed=3, like_game=True, keep_sets=True, progress=False)
+    alone = [
+        sim.play(1, variant="solitaire", seed=3 + i, like_game=True, keep_sets=True, progress=False)
+        for i in range(10)
+    ]
+    assert tally.games == 10 and tally.taken == [one.taken[0] for one in alone]
+    assert tally.lost == sum(one.lost for one in alone) > 0
+
+
+def test_a_competition_run_sends_cards_back_the_same_way_each_time_with_its_seed():
+    first, again = (sim.play(300, variant="competition", seed=1, progress=False) for _ in range(2))
+    assert first.no_set[15] > 0, "some tables of 15 had no SET: cards were sent back"
+    assert (first.sets, first.left, first.tables) == (again.sets, again.left, again.tables)
+
+
+def test_a_deck_without_a_set_is_played_to_its_first_table():
+    cap = [card for card in DECK if max(card.vector) < 2][:12]  # values 0 and 1 only: no SET
+    tally = sim.play(5, deck=cap, seed=1, progress=False)
+    assert tally.left == {12: 5} and tally.sets == {0: 5}
+
+
+def test_the_tally_times_the_run():
+    before = time.perf_counter()
+    tally = sim.play(5, seed=1, progress=False)
+    assert 0 < tally.seconds <= time.perf_counter() - before
+
+
+def test_what_a_wrong_table_or_seed_says_in_full():
+    with pytest.raises(TypeError) as raised:
+        sim.count_sets_many([[0.5, 1.0]])
+    assert str(raised.value) == (
+        "tables must be a 2-d array of card indices 0 to 80, one table a row, like "
+        "deal_tables(1000, 12); got array([[0.5, 1. ]]) of shape (1, 2)"
+    )
+    with pytest.raises(ValueError, match=r"^seed must be a whole number 0 or more; got -1$"):
+        sim.play(1, seed=-1, progress=False)
+    with pytest.raises(TypeError, match=r"a numpy Generator or None; got 'x' \(a string\)$"):
+        sim.play(1, seed="x", progress=False)
+
+
+def test_no_tables_of_any_type_hold_no_sets():
+    assert sim.count_sets_many(np.empty((0, 12))).tolist() == []
+    assert sim.has_set_many(np.empty((0, 12))).tolist() == []
+
+
+def test_a_fresh_seed_is_32_bits_and_kept():
+    seeds = {sim.play(0, progress=False).seed for _ in range(20)}
+    assert all(isinstance(s, int) and 0 <= s < 2**32 for s in seeds) and len(seeds) > 1
