@@ -3,6 +3,7 @@
 import itertools
 import math
 import random
+import re
 
 import pytest
 
@@ -112,3 +113,32 @@ def test_progress_bars_show_and_change_nothing(capsys):
     assert "tables of 6" in capsys.readouterr().err
     assert len(caps.largest_set_free("mini", progress=True)) == 9
     assert "largest SET-free table" in capsys.readouterr().err
+
+
+def test_is_set_free_takes_the_cards_one_by_one_too():
+    assert not caps.is_set_free("1RSO", "2RSO", "3RSO")
+    assert caps.is_set_free("1RSO", "2RSO", "1GSO")
+
+
+def test_the_search_repeats_with_its_seed_and_starts_from_seed_0():
+    assert caps.largest_set_free(progress=False) == caps.largest_set_free(seed=0, progress=False)
+    assert caps.largest_set_free(seed=1, progress=False) != caps.largest_set_free(seed=0, progress=False)
+    assert caps.largest_set_free(seed=5, progress=False) == caps.largest_set_free(seed=5, progress=False)
+
+
+def test_a_search_out_of_time_before_it_starts_returns_the_cards_it_starts_from():
+    # An affine deck's search starts from a basis: 1 + 3 cards of the mini deck, in general position.
+    assert len(caps.largest_set_free("mini", progress=False, seconds=1e-9)) == 4
+    assert len(caps.largest_set_free("mini", progress=False, seconds=60)) == 9
+    with pytest.raises(ValueError, match=r"^seconds must be a finite number of seconds above 0"):
+        caps.largest_set_free("mini", progress=False, seconds=-1)
+    with pytest.raises(TypeError, match=r"^seconds must be a number of seconds or None"):
+        caps.largest_set_free("mini", progress=False, seconds="x")
+
+
+def test_the_search_shows_its_bar_by_default_branch_by_branch(capsys):
+    assert len(caps.largest_set_free("mini")) == 9
+    bar = capsys.readouterr().err.split("\r")[-1]
+    assert bar.startswith("largest SET-free table: 100%")
+    assert re.search(r" (\d+)/\1 ", bar), "every branch counted once"
+    assert "branch/s, best=9]" in bar

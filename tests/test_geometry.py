@@ -400,8 +400,9 @@ def test_what_a_wrong_map_says():
     with pytest.raises(ValueError, match=r"^values names 'colour', which is not a feature"):
         AffineMap.relabeling(values={"colour": ("red", "green", "purple")})
     for values in [("red", "teal", "purple"), 5, "rgp"]:
-        with pytest.raises(ValueError, match=r"values\['color'\] must list the three colors"):
+        with pytest.raises(ValueError, match=r"values\['color'\] must list the three colors") as raised:
             AffineMap.relabeling(values={"color": values})
+        assert str(raised.value).endswith(f"in a new order; got {values!r}")
     with pytest.raises(TypeError, match=r"then\(\) takes another AffineMap; got <function"):
         AffineMap.identity().then(lambda card: card)
 

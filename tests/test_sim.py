@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from setwidgets import Game, first_set, sim
+from setwidgets import Card, Game, first_set, sim
 from setwidgets.cards import full_deck, mini_deck
 from setwidgets.game import variants as v
 from setwidgets.rules import count_sets, find_sets, has_set
@@ -613,3 +613,14 @@ def test_no_tables_of_any_type_hold_no_sets():
 def test_a_fresh_seed_is_32_bits_and_kept():
     seeds = {sim.play(0, progress=False).seed for _ in range(20)}
     assert all(isinstance(s, int) and 0 <= s < 2**32 for s in seeds) and len(seeds) > 1
+
+
+def test_twenty_cards_without_a_set_are_played_to_the_end_not_assumed_to_hold_one():
+    """21 cards of the full deck always hold a SET, 20 need not: such a table is looked at."""
+    cap = (
+        "1RSO 1RTO 1RSS 1ROS 1GSO 1GTO 1GSS 1GOS 2RSO 2ROS 2RSD 2ROD 2GTD 2PTD 3ROD 3GTO 3GSS 3GSD 3GTD 3POD"
+    )
+    deck = [Card.parse(code) for code in cap.split()]
+    assert not has_set(deck)
+    tally = sim.play(3, deck=deck, seed=1, progress=False)
+    assert tally.left == {20: 3} and tally.sets == {0: 3}
