@@ -142,3 +142,10 @@ def test_the_search_shows_its_bar_by_default_branch_by_branch(capsys):
     assert bar.startswith("largest SET-free table: 100%")
     assert re.search(r" (\d+)/\1 ", bar), "every branch counted once"
     assert "branch/s, best=9]" in bar
+
+
+def test_the_largest_set_free_table_of_any_list_of_cards_is_found_by_a_full_search():
+    deck = random.Random(4).sample(full_deck(), 14)
+    found = caps.largest_set_free(deck, progress=False)
+    assert caps.is_set_free(found) and set(found) <= set(deck)
+    assert len(found) == max(n for n in range(15) if caps.count_set_free(n, deck) > 0)
