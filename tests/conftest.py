@@ -48,6 +48,32 @@ JUPYTER_DIRS = {
 }
 
 
+def variants_named_in(path: Path) -> list[str]:
+    """The variants' names that a module's code (not its docstrings) gives as strings.
+
+    The tests of each module that must name no variant (their rules live in the variants'
+    classes) read its code with this.
+    """
+    import ast
+
+    from setwidgets.game import VARIANTS
+
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and id(node) not in docstrings and node.value in VARIANTS
+    ]
+
+
 def _isolate_jupyter() -> None:
     for name, path in JUPYTER_DIRS.items():
         path.mkdir(parents=True, exist_ok=True)

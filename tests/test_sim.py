@@ -5,7 +5,6 @@ table, and with Game on every move of a game (the same SETs taken in the same or
 each variant and both decks). Its rates are compared with published values.
 """
 
-import ast
 import math
 import sys
 import time
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import variants_named_in
 
 from setwidgets import Card, Game, first_set, sim
 from setwidgets.cards import full_deck, mini_deck
@@ -251,21 +251,7 @@ def test_a_variant_with_a_rule_in_code_is_refused_by_the_engine(registry):
 
 def test_the_engine_names_no_variant():
     """The engine reads every variant's rules from its class: its code names none but the default."""
-    named = {}
-    for path in sorted(Path(sim.__file__).parent.glob("*.py")):
-        tree = ast.parse(path.read_text())
-        docstrings = {
-            id(node.body[0].value)
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
-            and node.body
-            and isinstance(node.body[0], ast.Expr)
-        }
-        named[path.name] = [
-            node.value
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and id(node) not in docstrings and node.value in v.VARIANTS
-        ]
+    named = {path.name: variants_named_in(path) for path in sorted(Path(sim.__file__).parent.glob("*.py"))}
     # Only the default of play(variant="standard").
     assert named == {"__init__.py": ["standard"], "kernels.py": [], "tally.py": []}
 

@@ -1,12 +1,11 @@
 """The variants: one class of rules each, registered by name, and every variant's games end."""
 
-import ast
 import inspect
 import itertools
 from pathlib import Path
 
 import pytest
-from conftest import Clock, examples
+from conftest import Clock, examples, variants_named_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,24 +35,6 @@ def test_the_four_variants_are_registered_in_order():
 def test_every_variant_explains_its_rules():
     for name in VARIANTS:
         assert len(inspect.getdoc(type(v.rules_of(name)))) > 40
-
-
-def variants_named_in(path: Path) -> list[str]:
-    """The variants' names that a module's code (not its docstrings) gives as strings."""
-    tree = ast.parse(path.read_text())
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
-    return [
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and id(node) not in docstrings and node.value in VARIANTS
-    ]
 
 
 def test_game_itself_names_no_variant():
