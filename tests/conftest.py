@@ -88,6 +88,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_JUPYTER_HOME, ignore_errors=True)
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The fuzz tests' outcomes by module (tests/fuzzing.py), when any ran."""
+    import fuzzing
+
+    lines = fuzzing.report(Path(__file__).resolve().parents[1] / "test-artifacts")
+    if lines:
+        terminalreporter.section("fuzzing: outcomes of odd inputs by module")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
 class Clock:
     """A clock the test moves by hand: ``clock()`` is the time, ``clock.advance(s)`` moves it."""
 
