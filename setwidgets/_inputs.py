@@ -42,6 +42,7 @@ __all__ = [
     "seconds",
     "short",
     "split_codes",
+    "true_or_false",
     "what",
     "whole_hint",
     "whole_number",
@@ -162,6 +163,23 @@ def whole_number(
     if minimum is not None and number < minimum:
         raise error(f"{name} must be at least {minimum}; got {short(number)}")
     return number
+
+
+def true_or_false(value: Any, name: str) -> bool:
+    """``value`` when it is True or False (numpy's too); anything else is refused as the wrong kind.
+
+    A string such as ``"no"`` would count as true, so only a bool is taken.
+
+    >>> true_or_false(False, "progress")
+    False
+    >>> true_or_false("no", "progress")
+    Traceback (most recent call last):
+    TypeError: progress must be True or False; got 'no' (a string)
+    """
+    kind = type(value)
+    if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False; got {what(value)}")
 
 
 def seconds(
