@@ -25,6 +25,7 @@ import collections
 import json
 import linecache
 import os
+import resource
 import signal
 import traceback
 from collections.abc import Callable
@@ -37,11 +38,15 @@ import setwidgets
 PACKAGE = Path(setwidgets.__file__).resolve().parent
 PATIENCE = 20.0
 """Seconds a call may take before it counts as a hang."""
+HEADROOM = 2 * 2**30
+"""Bytes of memory a call may take beyond what the process holds; more is a MemoryError (raw)."""
 COUNT_ONLY = os.environ.get("SETWIDGETS_FUZZ_COUNT") == "1"
 OUTCOMES = ("accepted", "refused", "raw", "hang")
 
 COUNTS: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
 """Outcomes by module, for the whole run."""
+RAW: dict[str, dict[str, str]] = collections.defaultdict(dict)
+"""One example call for each kind of raw error or hang, by module: the list of what to fix."""
 
 
 class Hang(Exception):
@@ -80,9 +85,22 @@ def _alarm(signum: int, frame: object) -> None:
     raise Hang(f"no answer in {PATIENCE:g} s")
 
 
+def _address_space() -> int:
+    """Bytes of address space the process holds now (Linux's /proc/self/statm, in pages)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[0])
+    return pages * resource.getpagesize()
+
+
 def classify(call: Callable[[], Any], patience: float = PATIENCE) -> Outcome:
     """Run ``call()`` and sort what happened into :data:`OUTCOMES`, without counting it."""
     previous = signal.signal(signal.SIGALRM, _alarm)
+    # A call that would fill the machine's memory must fail here, not get the run (and every
+    # other program) killed by the kernel.
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = _address_space() + HEADROOM
+    resource.setrlimit(
+        resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard)
+    )
     signal.setitimer(signal.ITIMER_REAL, patience)
     try:
         value = call()
@@ -91,11 +109,15 @@ def classify(call: Callable[[], Any], patience: float = PATIENCE) -> Outcome:
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as error:  # MemoryError and RecursionError are raw answers too
-        return Outcome("refused" if _ours(error) else "raw", error=error)
+        failed = error
+    else:
+        return Outcome("accepted", value=value)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    return Outcome("accepted", value=value)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    # Sorted once the limits are lifted: reading the source of the raising line takes memory.
+    return Outcome("refused" if _ours(failed) else "raw", error=failed)
 
 
 def attempt(module: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
@@ -105,9 +127,12 @@ def attempt(module: str, function: Callable[..., Any], *args: Any, **kwargs: Any
     """
     outcome = classify(lambda: function(*args, **kwargs))
     COUNTS[module][outcome.kind] += 1
-    if not COUNT_ONLY and outcome.kind in ("raw", "hang"):
+    if outcome.kind in ("raw", "hang"):
         name = getattr(function, "__qualname__", repr(function))
         shown = ", ".join([*map(_brief, args), *(f"{k}={_brief(v)}" for k, v in kwargs.items())])
+        kind = f"{name}: {type(outcome.error).__name__}: {str(outcome.error)[:60]}"
+        RAW[module].setdefault(kind, f"{name}({shown})")
+    if not COUNT_ONLY and outcome.kind in ("raw", "hang"):
         detail = "".join(traceback.format_exception(outcome.error)[-3:])
         raise AssertionError(f"{outcome.kind}: {name}({shown})\n{detail}")
     return outcome
@@ -136,4 +161,5 @@ def report(folder: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     data = {module: dict(row) for module, row in sorted(COUNTS.items())}
     (folder / "fuzz-counts.json").write_text(json.dumps(data, indent=1) + "\n")
+    (folder / "fuzz-raw.json").write_text(json.dumps(RAW, indent=1, sort_keys=True) + "\n")
     return table(COUNTS)
