@@ -30,13 +30,20 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from setwidgets import _inputs
+from setwidgets import _inputs, _words
 from setwidgets.cards import Card
 from setwidgets.game.inputs import deck_cards
 from setwidgets.game.variants import MOST_WITHOUT_SET
 from setwidgets.rules import THIRD, first_set
 
 __all__ = ["count_set_free", "is_set_free", "largest_set_free"]
+
+_MOST_BY_DIMENSION = (1, 2, 4, 9, MOST_WITHOUT_SET)
+"""The most cards without a SET in an affine space of 0 to 4 dimensions: 1 card, 2 cards (a line),
+4 (a plane of 9), 9 (27 cards, the mini deck) and 20 (the full deck; Pellegrino, 1970)."""
+
+_SECONDS_PER_STEP = 1.2e-6  # one step of the count's search, in pure Python on a laptop
+_QUIET_SECONDS = 2.0  # a count expected to take less shows no progress bar
 
 
 def is_set_free(cards: Iterable[Card | str], *more: Card | str) -> bool:
@@ -70,6 +77,9 @@ class _Deck:
         ]
         self.all = (1 << self.size) - 1
         self.basis = self._affine_basis()
+        # Every deck lies in the full deck, an affine deck of d dimensions (d + 1 basis cards) in itself.
+        dimension = 4 if self.basis is None else len(self.basis) - 1
+        self.most = min(self.size, _MOST_BY_DIMENSION[dimension])
 
     def _affine_basis(self) -> list[int] | None:
         """Points spanning the deck, no one in the span of the others, when the deck is an affine space."""
@@ -134,13 +144,22 @@ def _count(deck: _Deck, chosen: list[int], allowed: int, need: int) -> int:
     return total
 
 
-def count_set_free(size: int, deck: str | Iterable[Card | str] = "full", *, progress: bool = False) -> int:
+def count_set_free(size: int, deck: str | Iterable[Card | str] = "full", *, progress: bool = True) -> int:
     """The exact number of tables of ``size`` cards from ``deck`` with no SET among them.
 
     ``deck`` is ``"full"`` (81 cards), ``"mini"`` (the 27 red cards) or a
     list of cards. For the mini deck every size takes a moment; for the full
     deck size 8 takes about a second, and each size more about ten times as
-    long. ``progress=True`` shows a progress bar.
+    long: size 12 takes an hour or more. A size larger than the largest
+    SET-free table of the deck (20 cards in the full deck, 9 in the mini deck,
+    from the largest in each dimension) is answered at once: 0.
+
+    A count expected to take more than a few seconds shows a progress bar,
+    whose label says roughly how long the whole count takes (a rough estimate,
+    from a few thousand random paths through the search) and whose end time
+    is updated as it goes; ``progress=False`` shows none. Ctrl-C (or the
+    notebook's stop button) stops a long count: the bar is closed and a
+    KeyboardInterrupt says how far the count got.
 
     **The method.** Count, in two ways, the pairs (table, three of its cards):
     a SET-free table of ``size`` cards holds ``C(size, 3)`` triples, none of
@@ -168,16 +187,17 @@ def count_set_free(size: int, deck: str | Iterable[Card | str] = "full", *, prog
     layout = _Deck(deck)
     n = _inputs.whole_number(size, "size", example="8")
     if n < 0:
-        raise ValueError(f"size must be 0 or more cards; got {n}")
-    if n > layout.size:
-        return 0
+        raise ValueError(f"size must be 0 or more cards; got {_inputs.short(n)}")
+    progress = _inputs.true_or_false(progress, "progress")
+    if n > layout.most:
+        return 0  # no table of this many cards of the deck is SET-free
     if n < 3:
         return math.comb(layout.size, n)
     if layout.basis is None or len(layout.basis) < 3:
         return _count_from(layout, [], layout.all, n, progress)
     triple = layout.basis[:3]
     # The three are not a SET: no basis point lies in the span of the ones before it.
-    per_triple = _count_from(layout, list(triple), layout.start(triple), n - 3, progress)
+    per_triple = _count_from(layout, list(triple), layout.start(triple), n - 3, progress, n)
     lines = layout.size * (layout.size - 1) // 6
     non_sets = math.comb(layout.size, 3) - lines
     total, rest = divmod(non_sets * per_triple, math.comb(n, 3))
@@ -185,23 +205,78 @@ def count_set_free(size: int, deck: str | Iterable[Card | str] = "full", *, prog
     return total
 
 
-def _count_from(deck: _Deck, chosen: list[int], allowed: int, need: int, progress: bool) -> int:
+def _count_from(
+    deck: _Deck, chosen: list[int], allowed: int, need: int, progress: bool, size: int | None = None
+) -> int:
+    """:func:`_count`, with a progress bar and an estimate of its time when it takes long."""
     if need == 0:
         return 1
     if need == 1 or not progress:
         return _count(deck, chosen, allowed, need)
-    # The same as _count, one first card at a time, to show progress.
-    from tqdm.auto import tqdm
-
-    total = 0
-    firsts = _bits(allowed)
-    for x in tqdm(firsts, desc=f"tables of {len(chosen) + need}", unit="first card"):
-        rest = allowed & ~((1 << (x + 1)) - 1)
+    size = len(chosen) + need if size is None else size
+    rng = random.Random(size)  # the same estimate, and the same choice of a bar, each time
+    if _SECONDS_PER_STEP * _steps(deck, chosen, allowed, need, rng, 200) < _QUIET_SECONDS:
+        return _count(deck, chosen, allowed, need)
+    # The same as _count, one first card at a time; the bar moves by each one's estimated share.
+    branches = []
+    for x in _bits(allowed):
         forbidden = 0
         for y in chosen:
             forbidden |= deck.third[x][y]
-        total += _count(deck, [*chosen, x], rest & ~forbidden, need - 1)
+        branch = ([*chosen, x], allowed & ~((2 << x) - 1) & ~forbidden)
+        branches.append((branch, _steps(deck, *branch, need - 1, rng, 40)))
+    steps = sum(weight for _, weight in branches)
+    from tqdm.auto import tqdm
+
+    label = f"tables of {size} cards, roughly {_duration(steps * _SECONDS_PER_STEP)} in all"
+    bar = tqdm(total=steps, desc=label, unit=" steps", unit_scale=True)
+    total = done = 0
+    try:
+        for (picked, rest), weight in branches:
+            total += _count(deck, picked, rest, need - 1)
+            done += weight
+            bar.update(weight)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(
+            f"count_set_free({size}) was stopped after about {done / steps:.0%} of its count; "
+            "it gives no number for part of the tables"
+        ) from None
+    finally:
+        bar.close()
     return total
+
+
+def _steps(deck: _Deck, chosen: list[int], allowed: int, need: int, rng: random.Random, probes: int) -> float:
+    """An estimate of the calls :func:`_count` makes, from random paths down its search (Knuth, 1975).
+
+    Each path picks one card at random at each level; the product of the choices met on the way
+    is an unbiased guess at the calls at that depth, and the mean over ``probes`` paths is
+    the estimate. Rough: it can be off by a few times.
+    """
+    total = 0.0
+    for _ in range(probes):
+        weight, mask, picked, left = 1.0, allowed, list(chosen), need
+        while True:
+            total += weight
+            options = _bits(mask)
+            if left == 1 or len(options) < left:
+                break
+            x = options[rng.randrange(len(options))]
+            weight *= len(options)
+            for y in picked:
+                mask &= ~deck.third[x][y]
+            picked.append(x)
+            mask &= ~((2 << x) - 1)  # the next card lies above this one, as in _count
+            left -= 1
+    return total / probes
+
+
+def _duration(seconds: float) -> str:
+    """A time as people say it, rounded: "40 seconds", "3 minutes", "2 hours", "5 days"."""
+    for unit, length in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= 1.5 * length:
+            return _words.count(round(seconds / length), unit)
+    return _words.count(max(round(seconds), 1), "second")
 
 
 def largest_set_free(
@@ -234,8 +309,10 @@ def largest_set_free(
     layout = _Deck(deck)
     rng, _ = _inputs.rng_and_seed(seed)
     limit = None if seconds is None else _inputs.seconds(seconds, "seconds")
-    # The proven most: 21 cards of the full deck always hold a SET.
+    progress = _inputs.true_or_false(progress, "progress")
+    # The proven most: 21 cards of the full deck always hold a SET, so do 21 of any of its cards.
     enough = MOST_WITHOUT_SET if layout.size == 81 and layout.basis is not None else layout.size
+    enough = min(enough, MOST_WITHOUT_SET)
     start = list(layout.basis) if layout.basis is not None else []
     search = _Search(layout, rng, enough, None if limit is None else time.monotonic() + limit)
     order = _bits(layout.start(start))

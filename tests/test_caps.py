@@ -4,6 +4,7 @@ import itertools
 import math
 import random
 import re
+import time
 
 import pytest
 
@@ -108,9 +109,13 @@ def test_a_search_out_of_time_returns_the_best_found():
     assert caps.is_set_free(found) and 4 <= len(found) <= 9
 
 
-def test_progress_bars_show_and_change_nothing(capsys):
-    assert caps.count_set_free(6, progress=True) == caps.count_set_free(6)
-    assert "tables of 6" in capsys.readouterr().err
+def test_progress_bars_show_and_change_nothing(capsys, monkeypatch):
+    assert caps.count_set_free(6, progress=True) == caps.count_set_free(6, progress=False)
+    assert capsys.readouterr().err == "", "a count of a moment shows no bar"
+    monkeypatch.setattr(caps, "_QUIET_SECONDS", 0.0)
+    assert caps.count_set_free(6) == 247615056
+    bar = capsys.readouterr().err.split("\r")[-1]
+    assert bar.startswith("tables of 6 cards, roughly 1 second in all: 100%")
     assert len(caps.largest_set_free("mini", progress=True)) == 9
     assert "largest SET-free table" in capsys.readouterr().err
 
@@ -149,3 +154,88 @@ def test_the_largest_set_free_table_of_any_list_of_cards_is_found_by_a_full_sear
     found = caps.largest_set_free(deck, progress=False)
     assert caps.is_set_free(found) and set(found) <= set(deck)
     assert len(found) == max(n for n in range(15) if caps.count_set_free(n, deck) > 0)
+
+
+# -- odd input, answered at once (issue 25) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "size, deck",
+    [(21, "full"), (22, "full"), (81, "full"), (10**30, "full"), (10, "mini"), (5, NINE), (3, NINE[:3])],
+)
+def test_a_size_past_the_largest_set_free_table_is_answered_at_once(size, deck):
+    # 21 cards of the full deck always hold a SET (Pellegrino), 10 of the mini deck, 5 of a plane,
+    # 3 of a line: no search is needed to answer 0.
+    start = time.perf_counter()
+    assert caps.count_set_free(size, deck) == 0
+    assert time.perf_counter() - start < 0.5
+
+
+def test_a_size_past_20_cards_is_answered_at_once_for_any_list_of_cards():
+    deck = random.Random(1).sample(full_deck(), 40)
+    assert _Deck(deck).basis is None and _Deck(deck).most == 20
+    start = time.perf_counter()
+    assert caps.count_set_free(21, deck) == 0
+    assert time.perf_counter() - start < 0.5
+
+
+def test_a_long_count_states_its_time_up_front(capsys, monkeypatch):
+    # The count itself is left out: only its estimate and its bar are looked at.
+    monkeypatch.setattr(caps, "_count", lambda deck, chosen, allowed, need: 0)
+    assert caps.count_set_free(12) == 0
+    bar = capsys.readouterr().err.lstrip("\r")
+    assert re.match(r"tables of 12 cards, roughly \d+ (minutes|hours|days) in all:   0%", bar), bar[:120]
+
+
+def test_the_estimate_of_a_count_is_near_its_true_size():
+    deck = _Deck("full")
+    triple = deck.basis[:3]
+    calls = 0
+
+    def counted(*args):
+        nonlocal calls
+        calls += 1
+        return real(*args)
+
+    real = caps._count
+    caps._count = counted
+    try:
+        # _count calls itself through the module's name, so every call of the search is counted.
+        caps._count(deck, list(triple), deck.start(triple), 4)
+    finally:
+        caps._count = real
+    estimate = caps._steps(deck, list(triple), deck.start(triple), 4, random.Random(7), 400)
+    assert calls / 3 < estimate < calls * 3
+
+
+def test_ctrl_c_stops_a_long_count_cleanly(capsys, monkeypatch):
+    monkeypatch.setattr(caps, "_QUIET_SECONDS", 0.0)
+    real, calls = caps._count, []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(caps, "_count", interrupted)
+    stopped = r"^count_set_free\(7\) was stopped after about \d+% of its count"
+    with pytest.raises(KeyboardInterrupt, match=stopped):
+        caps.count_set_free(7)
+    bar = capsys.readouterr().err.lstrip("\r")
+    assert bar.startswith("tables of 7 cards") and bar.endswith("\n"), "the bar is closed"
+
+
+@pytest.mark.parametrize("progress", ["no", 1, None, [True]])
+def test_progress_is_true_or_false(progress):
+    with pytest.raises(TypeError, match=r"^progress must be True or False; got "):
+        caps.count_set_free(3, progress=progress)
+    with pytest.raises(TypeError, match=r"^progress must be True or False; got "):
+        caps.largest_set_free("mini", progress=progress)
+
+
+def test_the_search_of_a_large_list_of_cards_stops_at_20():
+    deck = list(full_deck())[1:]  # 80 cards: not an affine space, so the search starts from no card
+    assert _Deck(deck).basis is None
+    found = caps.largest_set_free(deck, progress=False, seconds=60)
+    assert len(found) == 20 and caps.is_set_free(found)
