@@ -27,6 +27,7 @@ import numbers
 import random
 import re
 import reprlib
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,6 +36,7 @@ from setwidgets import _words
 __all__ = [
     "bytes_hint",
     "clipped",
+    "display_name",
     "is_whole",
     "player_index",
     "refuse_bytes",
@@ -261,6 +263,45 @@ def player_index(player: Any, names: Sequence[str], *, error: type[ValueError] =
     if not 0 <= int(player) < len(names):
         raise error(f"there is no player {short(int(player))}; the players are {listed}")
     return int(player)
+
+
+# Control characters (NUL, escape), invisible formatting ones (zero-width space, right-to-left
+# override), line and paragraph separators, lone surrogates, private and unassigned code points:
+# shown on a board or printed on a card, they hide, reorder or garble what is written.
+_UNSEEN = {"Cc": "a control character", "Cf": "an invisible formatting character", "Zl": "a line break",
+           "Zp": "a paragraph break", "Cs": "a lone surrogate", "Co": "a private-use character",
+           "Cn": "an unassigned character"}  # fmt: skip
+
+
+def display_name(
+    value: Any, name: str, *, longest: int = 60, example: str = "'Ada'", error: type[ValueError] = ValueError
+) -> str:
+    """A person's name as a board shows it and a card prints it: text, trimmed, 1 to ``longest`` characters.
+
+    Every character must be one a reader sees: letters of any script, digits, punctuation,
+    spaces. Control characters, invisible ones (a zero-width space, a right-to-left
+    override) and the like are refused, with the first of them named.
+
+    >>> display_name("  Zoë ", "name")
+    'Zoë'
+    >>> display_name("Ada\\u202e", "name")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: name must be text a reader can see, like 'Ada'; got ..., which holds U+202E (an invisible ...)
+    """
+    if not isinstance(value, str):
+        refuse_bytes(value, f"{name} must be text like {example}")
+        raise TypeError(f"{name} must be text like {example}; got {what(value)}")
+    text = value.strip()
+    if not text or len(text) > longest:
+        raise error(f"{name} must be 1 to {longest} characters, like {example}; got {short(value)}")
+    for char in text:
+        kind = _UNSEEN.get(unicodedata.category(char))
+        if kind:
+            raise error(
+                f"{name} must be text a reader can see, like {example}; got {short(value)}, "
+                f"which holds U+{ord(char):04X} ({kind})"
+            )
+    return text
 
 
 # -- cards -------------------------------------------------------------------------------
