@@ -38,6 +38,7 @@ __all__ = [
     "clipped",
     "display_name",
     "is_whole",
+    "one_of",
     "player_index",
     "refuse_bytes",
     "rng_and_seed",
@@ -263,6 +264,26 @@ def player_index(player: Any, names: Sequence[str], *, error: type[ValueError] =
     if not 0 <= int(player) < len(names):
         raise error(f"there is no player {short(int(player))}; the players are {listed}")
     return int(player)
+
+
+def one_of(value: Any, choices: Sequence[str], name: str, *, error: type[ValueError] = ValueError) -> str:
+    """``value`` when it is one of the names ``choices``; anything else is refused, the choices listed.
+
+    >>> one_of("final", ("round", "final"), "stage")
+    'final'
+    >>> one_of("semi", ("round", "final"), "stage")
+    Traceback (most recent call last):
+    ValueError: stage must be one of 'round' or 'final'; got 'semi'
+    """
+    listed = " or ".join(
+        [", ".join(map(repr, choices[:-1])), repr(choices[-1])] if len(choices) > 1 else map(repr, choices)
+    )
+    if isinstance(value, str) and value in choices:
+        return value
+    if not isinstance(value, str):
+        refuse_bytes(value, f"{name} must be one of {listed}")
+        raise TypeError(f"{name} must be one of {listed}; got {what(value)}")
+    raise error(f"{name} must be one of {listed}; got {short(value)}")
 
 
 # Control characters (NUL, escape), invisible formatting ones (zero-width space, right-to-left
