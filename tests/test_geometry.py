@@ -389,7 +389,7 @@ def test_random_maps_draw_each_entry_and_step_evenly():
 def test_what_a_wrong_map_says():
     with pytest.raises(TypeError, match=r"four rows of four whole numbers; got 'identity' \(a string\)"):
         AffineMap("identity")
-    with pytest.raises(ValueError, match=r"four rows of four whole numbers; got 1 row$"):
+    with pytest.raises(ValueError, match=r"four rows of four whole numbers; got 1 row: \[\[1, 0, 0, 0\]\]$"):
         AffineMap([[1, 0, 0, 0]])
     with pytest.raises(ValueError, match=r"in a new order; got \('color', 'color', 'shape', 'shading'\)"):
         AffineMap.relabeling(("color", "color", "shape", "shading"))
@@ -425,3 +425,47 @@ def test_what_a_wrong_taking_says():
         ValueError, match=r"^taking\(\) needs cards in general position .*; 1RSO, 2RSO and 3RSO are not"
     ):
         AffineMap.taking("1RSO 2GTS 1RSS", "1RSO 2RSO 3RSO")
+
+
+# -- endless generators, answered at once (issue 25) ----------------------------------------------
+
+
+def test_an_endless_square_is_refused_after_its_fourth_row():
+    square = magic_square("1RSO", "2GTS", "1RSS")
+    with pytest.raises(ValueError, match=r"^a magic square has 3 rows of 3 cards; got more than 3 rows$"):
+        is_magic_square(itertools.chain(square, itertools.repeat(square[0])))
+    with pytest.raises(TypeError, match=r"^is_magic_square\(\) needs exactly three cards.*got more than 3"):
+        is_magic_square([itertools.cycle(row) for row in square])
+    assert is_magic_square(iter(square))
+
+
+def test_an_endless_matrix_is_refused_after_its_fifth_row():
+    with pytest.raises(ValueError, match=r"^matrix must have four rows .*; got more than four rows: "):
+        AffineMap(itertools.repeat((1, 0, 0, 0)))
+    with pytest.raises(ValueError, match=r"^a row of the matrix must be four whole numbers"):
+        AffineMap([itertools.count()] * 4)
+    assert AffineMap(iter([(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)])) == AffineMap.identity()
+
+
+def test_endless_features_and_values_of_a_relabeling_are_refused():
+    with pytest.raises(ValueError, match=r"^features must list the four features .* once each"):
+        AffineMap.relabeling(itertools.cycle(FEATURES))
+    with pytest.raises(ValueError, match=r"^values\['color'\] must list the three colors"):
+        AffineMap.relabeling(values={"color": itertools.cycle(["red", "green"])})
+    with pytest.raises(TypeError, match=r"^features must list the four features .*; got 5 \(a number\)$"):
+        AffineMap.relabeling(5)
+    with pytest.raises(ValueError, match=r"^features must list the four features"):
+        AffineMap.relabeling([1, 2, 3, 4])
+    swap = AffineMap.relabeling(iter(("color", "number", "shape", "shading")))
+    assert swap == AffineMap.relabeling(("color", "number", "shape", "shading"))
+
+
+def test_endless_cards_given_to_a_map_are_refused():
+    with pytest.raises(ValueError, match=r"1 to 5 of each; got more than 5 and more than 5$"):
+        AffineMap.taking(itertools.cycle(DECK), itertools.cycle(DECK))
+    with pytest.raises(ValueError, match=r"1 to 5 of each; got 2 and more than 5$"):
+        AffineMap.taking(["1RSO", "2RSO"], itertools.cycle(DECK))
+    with pytest.raises(ValueError, match=r"^image\(\) takes at most 100,000 cards from a generator"):
+        AffineMap.identity().image(itertools.cycle(DECK))
+    assert AffineMap.identity().image(iter(DECK[:5])) == DECK[:5]
+    assert len(AffineMap.identity().image(DECK * 1300)) == 105300, "a list is mapped whole"

@@ -256,9 +256,11 @@ def is_magic_square(square: Sequence[Sequence[Card | str]]) -> bool:
     """
     if isinstance(square, (str, bytes)) or not isinstance(square, Iterable):
         raise TypeError(f"a magic square is 3 rows of 3 cards; got {_inputs.what(square)}")
-    rows = [list(_card_inputs.exactly("is_magic_square", (row,), 3)) for row in square]
+    # One row more than a square holds is enough to refuse: an endless generator is read no further.
+    rows = [list(_card_inputs.exactly("is_magic_square", (row,), 3)) for row in itertools.islice(square, 4)]
     if len(rows) != 3:
-        raise ValueError(f"a magic square has 3 rows of 3 cards; got {_words.count(len(rows), 'row')}")
+        count = "more than 3 rows" if len(rows) > 3 else _words.count(len(rows), "row")
+        raise ValueError(f"a magic square has 3 rows of 3 cards; got {count}")
     twice = _card_inputs.repeated(card for row in rows for card in row)
     if twice is not None:
         raise ValueError(

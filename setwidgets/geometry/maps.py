@@ -12,7 +12,8 @@ Lesson 10 (symmetry) uses them; :mod:`setwidgets.geometry` names them too.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from itertools import islice
 from typing import Any
 
 from setwidgets import _card_inputs, _inputs, _words
@@ -89,12 +90,22 @@ def _completed(steps: list[Vector]) -> list[Vector]:
 
 
 _POSITIONS = (0, 1, 2)
+_MOST_IMAGES = 100_000  # cards AffineMap.image maps in one call; an endless generator stops here
+
+
+def _few_cards(cards: Any, what: str, most: int = DIMENSION + 1) -> list[Card]:
+    """The cards (a list, any iterable or a string of codes); of an iterable without a length, such as
+    a generator, one more than ``most`` is read."""
+    if isinstance(cards, Iterable) and not isinstance(cards, (Sized, Card)):
+        cards = list(islice(cards, most + 1))
+    return as_cards(cards, what)
 
 
 def _positions(feature: str, renamed: Any) -> list[int]:
     """The positions of the values a relabeling gives a feature, checked to be its three values."""
     where = {value: position for position, value in enumerate(VALUES[feature])}
-    items = list(renamed) if isinstance(renamed, Iterable) and not isinstance(renamed, (str, bytes)) else []
+    # A fourth value is enough to refuse: an endless generator is read no further.
+    items = list(islice(renamed, 4)) if isinstance(renamed, Iterable) and not isinstance(renamed, str) else []
     try:
         positions = [where.get(value, -1) for value in items]
     except TypeError:  # an unhashable item is no value of a feature
@@ -132,11 +143,14 @@ class AffineMap:
     def __init__(self, matrix: Sequence[Sequence[int]], shift: Sequence[int] | Card = (0, 0, 0, 0)) -> None:
         if isinstance(matrix, (str, bytes)) or not isinstance(matrix, Iterable):
             raise TypeError(f"matrix must be four rows of four whole numbers; got {_inputs.what(matrix)}")
-        rows = [vector_of(row, "a row of the matrix") for row in matrix]
-        if len(rows) != DIMENSION:
+        # A fifth row is enough to refuse: an endless generator is read no further.
+        given = list(islice(matrix, DIMENSION + 1))
+        if len(given) != DIMENSION:
+            count = "more than four rows" if len(given) > DIMENSION else _words.count(len(given), "row")
             raise ValueError(
-                f"matrix must have four rows of four whole numbers; got {_words.count(len(rows), 'row')}"
+                f"matrix must have four rows of four whole numbers; got {count}: {_inputs.short(given)}"
             )
+        rows = [vector_of(row, "a row of the matrix") for row in given]
         if _rank(rows) < DIMENSION:
             raise ValueError(
                 f"matrix {tuple(rows)} is not invertible mod 3: it would send two different cards to one card"
@@ -180,8 +194,14 @@ class AffineMap:
         Every permutation of three values is ``x -> m x + t`` mod 3, so a relabeling
         is an affine map; there are ``4! * 6 ** 4 = 31104`` of them.
         """
-        order = list(FEATURES if features is None else features)
-        if isinstance(features, str) or sorted(order) != sorted(FEATURES):
+        if features is not None and (isinstance(features, str) or not isinstance(features, Iterable)):
+            raise TypeError(
+                f"features must list the four features {_words.and_list(FEATURES)} in a new order; "
+                f"got {_inputs.what(features)}"
+            )
+        # A fifth feature is enough to refuse: an endless generator is read no further.
+        order = list(FEATURES if features is None else islice(features, DIMENSION + 1))
+        if sorted(map(str, order)) != sorted(FEATURES) or not all(isinstance(f, str) for f in order):
             raise ValueError(
                 f"features must list the four features {_words.and_list(FEATURES)} once each, in a new "
                 f"order; got {_inputs.short(features)}"
@@ -217,12 +237,16 @@ class AffineMap:
         when they are not a SET). So any card can be taken to any card, any SET to
         any SET, and any three cards that are not a SET to any three that are not.
         """
-        source = as_cards(sources, "source cards")
-        target = as_cards(targets, "target cards")
+        source = _few_cards(sources, "source cards")
+        target = _few_cards(targets, "target cards")
         if len(source) != len(target) or not 1 <= len(source) <= DIMENSION + 1:
+            counts = [
+                "more than 5" if len(side) > DIMENSION + 1 and not isinstance(given, Sized) else len(side)
+                for side, given in ((source, sources), (target, targets))
+            ]
             raise ValueError(
                 "taking() needs as many target cards as source cards, 1 to 5 of each; "
-                f"got {len(source)} and {len(target)}"
+                f"got {counts[0]} and {counts[1]}"
             )
         from_basis = _completed(_independent("taking", source))
         to_basis = _completed(_independent("taking", target))
@@ -254,8 +278,14 @@ class AffineMap:
         return DECK[index]
 
     def image(self, cards: Iterable[Card | str] | str) -> list[Card]:
-        """The images of several cards, in order."""
-        return [self(card) for card in as_cards(cards)]
+        """The images of several cards, in order (of a generator, at most 100,000 at a time)."""
+        given = _few_cards(cards, "cards", _MOST_IMAGES)
+        if len(given) > _MOST_IMAGES and not isinstance(cards, Sized):
+            raise ValueError(
+                f"image() takes at most {_MOST_IMAGES:,} cards from a generator at a time; got more: "
+                f"{_inputs.short(given)}"
+            )
+        return [self(card) for card in given]
 
     def then(self, other: AffineMap) -> AffineMap:
         """This map followed by ``other``: ``m.then(n)(card) == n(m(card))``."""
