@@ -6,10 +6,12 @@ each variant and both decks). Its rates are compared with published values.
 """
 
 import math
+import re
 import sys
 import time
 from pathlib import Path
 
+import fuzzing
 import numpy as np
 import pytest
 from conftest import variants_named_in
@@ -403,7 +405,9 @@ def test_a_wilson_interval_ends_where_the_rate_is_z_standard_errors_away(hits, t
 
 
 def test_a_wilson_interval_at_none_or_all_ends_at_0_or_1():
-    assert sim.wilson(0, 0) == (0.0, 1.0) == sim.wilson(0, -1)
+    assert sim.wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match=r"^trials must be at least 0; got -1$"):
+        sim.wilson(0, -1)
     assert sim.wilson(0, 1) == (0.0, pytest.approx(Z * Z / (1 + Z * Z)))
     assert sim.wilson(1, 1) == (pytest.approx(1 / (1 + Z * Z)), 1.0)
     assert sim.wilson(0, 10) == (0.0, pytest.approx(Z * Z / (10 + Z * Z)))
@@ -583,7 +587,7 @@ def test_what_a_wrong_table_or_seed_says_in_full():
         sim.count_sets_many([[0.5, 1.0]])
     assert str(raised.value) == (
         "tables must be a 2-d array of card indices 0 to 80, one table a row, like "
-        "deal_tables(1000, 12); got array([[0.5, 1. ]]) of shape (1, 2)"
+        "deal_tables(1000, 12); got [[0.5, 1.0]] (a list) of shape (1, 2)"
     )
     with pytest.raises(ValueError, match=r"^seed must be a whole number 0 or more; got -1$"):
         sim.play(1, seed=-1, progress=False)
@@ -610,3 +614,107 @@ def test_twenty_cards_without_a_set_are_played_to_the_end_not_assumed_to_hold_on
     assert not has_set(deck)
     tally = sim.play(3, deck=deck, seed=1, progress=False)
     assert tally.left == {20: 3} and tally.sets == {0: 3}
+
+
+# -- odd input, answered in our words (issue 25) --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "n, size, needed", [(10**8, 12, "9.6 GB"), (10**9, 12, "96 GB"), (10**12, 3, "24 TB"), (10**9, 0, "8 GB")]
+)
+def test_a_deal_too_large_for_memory_is_refused_up_front_with_the_limit(n, size, needed):
+    with pytest.raises(ValueError) as raised:
+        sim.deal_tables(n, size, seed=1)
+    assert str(raised.value) == (
+        f"deal_tables({n}, {size}) would need {needed} of memory, and a call may use at most 1 GB: "
+        "ask for fewer at a time and add up the results"
+    )
+
+
+def test_keeping_the_sets_of_too_many_games_is_refused_up_front():
+    with pytest.raises(ValueError, match=r"^play\(10000000, keep_sets=True\) would need 27 GB of memory"):
+        sim.play(10**7, keep_sets=True, progress=False)
+    with pytest.raises(ValueError, match=r"^games must be at most 10,000,000,000, more than a day of play"):
+        sim.play(10**30, progress=False)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: sim.deal_tables(2.0, 12),
+            TypeError,
+            r"^n must be a whole number like 1000; got 2.0 .*write 2",
+        ),
+        (lambda: sim.deal_tables("10", 12), TypeError, r"^n must be a whole number like 1000; got '10'"),
+        (lambda: sim.deal_tables(-1, 12), ValueError, r"^n must be 0 or more tables; got -1$"),
+        (lambda: sim.deal_tables(1, 12, seed=1.5), TypeError, r"^seed must be a whole number, a numpy"),
+        (lambda: sim.deal_tables(1, 12, deck=b"full"), TypeError, r"^deck must be 'full', 'mini' or a list"),
+        (lambda: sim.deal_tables(1, 3, deck=[1, 2, 3]), TypeError, r"^each card is a Card or a code"),
+        (lambda: sim.play(1.5), TypeError, r"^games must be a whole number like 10000; got 1.5"),
+        (lambda: sim.play(True), TypeError, r"^games must be a whole number like 10000; got True"),
+        (lambda: sim.play(3, variant=3), TypeError, r"^variant must be one of 'standard', .*; got 3$"),
+        (
+            lambda: sim.play(3, variant="speed\x00"),
+            ValueError,
+            r"^variant must be one of .*; got 'speed\\x00'$",
+        ),
+        (lambda: sim.play(3, policy=None), TypeError, r"^policy must be 'first' or 'random'; got None$"),
+        (lambda: sim.play(3, progress="no"), TypeError, r"^progress must be True or False; got 'no'"),
+        (lambda: sim.play(3, like_game=1), TypeError, r"^like_game must be True or False; got 1"),
+        (lambda: sim.play(3, keep_sets=None), TypeError, r"^keep_sets must be True or False; got None"),
+        (
+            lambda: sim.play(3, seed=2**70 * -1),
+            ValueError,
+            r"^seed must be a whole number 0 or more; got -1180",
+        ),
+        (lambda: sim.play(3, deck="tiny"), ValueError, r"^unknown deck 'tiny'"),
+        (lambda: sim.variant_numbers(3), TypeError, r"^variant must be one of"),
+        (
+            lambda: sim.variant_numbers("standard", 2),
+            ValueError,
+            r"^deck_size must be from 3 to 81 cards; got 2$",
+        ),
+        (lambda: sim.variant_numbers("standard", "81"), TypeError, r"^deck_size must be a whole number"),
+        (lambda: sim.count_sets_many([[0, 1], [2]]), TypeError, r"whose rows are not all alike$"),
+        (lambda: sim.has_set_many([[0, 1, 2**64]]), TypeError, r"^tables must be a 2-d array"),
+        (
+            lambda: sim.count_sets_many(np.array([[2**64 - 1, 0, 1]], dtype=np.uint64)),
+            ValueError,
+            r"^card indices are 0 to 80; got 18446744073709551615 in table 0$",
+        ),
+        (lambda: sim.wilson(5, 3), ValueError, r"^hits must be at most the trials, 3; got 5$"),
+        (lambda: sim.wilson(0.5, 3), TypeError, r"^hits must be a whole number"),
+        (lambda: sim.wilson(1, 3, math.nan), ValueError, r"^z must be above 0 and at most 10"),
+        (lambda: sim.wilson(1, 3, "1.96"), TypeError, r"^z must be a number like 1.96"),
+        (
+            lambda: sim.Tally("standard", "full", "first", 1).rate("12"),
+            TypeError,
+            r"^size must be a whole number",
+        ),
+        (lambda: sim.Tally("standard", "full", "first", 1.5), TypeError, r"^a tally's seed must be a whole"),
+        (
+            lambda: sim.Tally("standard", "full", "first", 1, games=-1),
+            ValueError,
+            r"^a tally's games must be at",
+        ),
+        (lambda: sim.Tally("standard", "full", "first", 1, tables=[12]), TypeError, r"^a tally's tables are"),
+        (lambda: sim.Tally(None, "full", "first", 1), TypeError, r"^a tally's variant is a name"),
+        (
+            lambda: sim.VariantNumbers(12, 3, 15, 6, 3, 15, "no"),
+            TypeError,
+            r"^lost_on_full_table must be True",
+        ),
+        (lambda: sim.VariantNumbers(12, 3, 256, 6, 3, 15, False), ValueError, r"^limit must be at most 255"),
+    ],
+)
+def test_wrong_arguments_are_refused_in_our_words(call, error, message):
+    outcome = fuzzing.classify(call)
+    assert outcome.kind == "refused", outcome.error
+    assert isinstance(outcome.error, error) and re.search(message, str(outcome.error)), str(outcome.error)
+
+
+def test_a_tallys_plot_refuses_what_is_not_axes():
+    pytest.importorskip("matplotlib")
+    with pytest.raises(TypeError, match=r"^ax must be a matplotlib axes to draw on, or None"):
+        sim.Tally("standard", "full", "first", 1).plot(ax=5)

@@ -86,6 +86,30 @@ POLICIES: tuple[str, ...] = ("first", "random")
 """Which SET a simulated player takes: the first in find_sets' order, or one at random."""
 
 _BATCH = 4096  # games in one batch: the progress bar moves and Ctrl-C is heard between batches
+_MOST_GAMES = 10**10
+"""The most games one call may play: more than a day of play already (some 100,000 games a second)."""
+_SET_BYTES = 100  # a SET kept by play(keep_sets=True): a tuple of three ints in a list
+_MOST_BYTES = 10**9
+"""The most memory one call may ask for (1 GB): more is refused before anything is made."""
+_CARD_BYTES = np.dtype(np.intp).itemsize  # one card of a table, as deal_tables keeps it
+
+
+def _refuse_too_large(call: str, needed: int) -> None:
+    """A call that would need more than :data:`_MOST_BYTES` of memory is refused, with both numbers."""
+    if needed > _MOST_BYTES:
+        raise ValueError(
+            f"{call} would need {_size_in_words(needed)} of memory, and a call may use at most "
+            f"{_size_in_words(_MOST_BYTES)}: ask for fewer at a time and add up the results"
+        )
+
+
+def _size_in_words(size: int) -> str:
+    """A number of bytes as people say it: "9.6 GB", "240 MB"."""
+    for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
+        if size >= scale:
+            amount = size / scale
+            return f"{amount:.2g} {unit}" if amount < 10 else f"{amount:,.0f} {unit}"
+    return f"{size:,} bytes"
 
 
 # -- the variants, as numbers ------------------------------------------------------------------
@@ -112,6 +136,16 @@ class VariantNumbers:
     width: int
     lost_on_full_table: bool
 
+    def __post_init__(self) -> None:
+        # The compiled games keep these in bytes: each must be a whole number from 0 to 255.
+        for name in ("table_size", "more", "limit", "send_back", "deal_back", "width"):
+            number = _inputs.whole_number(getattr(self, name), name, minimum=0, example="12")
+            if number > kernels.NEVER:
+                raise ValueError(f"{name} must be at most {kernels.NEVER}; got {_inputs.short(number)}")
+            object.__setattr__(self, name, number)
+        flag = _inputs.true_or_false(self.lost_on_full_table, "lost_on_full_table")
+        object.__setattr__(self, "lost_on_full_table", flag)
+
 
 def variant_numbers(variant: str, deck_size: int = 81) -> VariantNumbers:
     """The numbers of a variant's class in :mod:`setwidgets.game.variants`, for a deck of ``deck_size`` cards.
@@ -127,14 +161,18 @@ def variant_numbers(variant: str, deck_size: int = 81) -> VariantNumbers:
     >>> variant_numbers("solitaire", deck_size=27).table_size
     9
     """
-    rules = rules_of(variant)
+    name = _variant_name(variant)
+    size_of_deck = _inputs.whole_number(deck_size, "deck_size", example="81")
+    if not 3 <= size_of_deck <= 81:
+        raise ValueError(f"deck_size must be from 3 to 81 cards; got {_inputs.short(size_of_deck)}")
+    rules = rules_of(name)
     in_code = rules.rules_in_code()
     if in_code:
         raise ValueError(
-            f"the variant {variant!r} plays its own {', '.join(in_code)} in code, which only Game plays; "
+            f"the variant {name!r} plays its own {', '.join(in_code)} in code, which only Game plays; "
             "sim plays the variants whose rules are all in their numbers"
         )
-    size = rules.usual_table_size(deck_size)
+    size = rules.usual_table_size(size_of_deck)
     # With deal_until_set, cards are dealt before any "no SET" is said: the limit is never met.
     limited = rules.most_extra is not None and not rules.deal_until_set
     return VariantNumbers(
@@ -143,8 +181,18 @@ def variant_numbers(variant: str, deck_size: int = 81) -> VariantNumbers:
         limit=size + rules.most_extra if limited else kernels.NEVER,  # type: ignore[operator]
         send_back=rules.send_back,
         deal_back=rules.deal_back,
-        width=min(deck_size, rules.most_on_table(size)),
+        width=min(size_of_deck, rules.most_on_table(size)),
         lost_on_full_table=rules.lost_on_full_table,
+    )
+
+
+def _variant_name(variant: Any) -> str:
+    """The name of a registered variant, as given (any case, spaces around it), or a clear refusal."""
+    if isinstance(variant, str) and variant.strip().lower() in variant_names():
+        return variant.strip().lower()
+    known = ", ".join(map(repr, variant_names()))
+    raise (TypeError if not isinstance(variant, str) else ValueError)(
+        f"variant must be one of {known}; got {_inputs.short(variant)}"
     )
 
 
@@ -167,7 +215,7 @@ def _generator(seed: Any) -> tuple[np.random.Generator, int | None]:
     elif not _inputs.is_whole(seed):
         raise TypeError(f"seed must be a whole number, a numpy Generator or None; got {_inputs.what(seed)}")
     elif int(seed) < 0:
-        raise ValueError(f"seed must be a whole number 0 or more; got {seed}")
+        raise ValueError(f"seed must be a whole number 0 or more; got {_inputs.short(int(seed))}")
     return np.random.default_rng(int(seed)), int(seed)
 
 
@@ -181,7 +229,9 @@ def deal_tables(
 
     Each row is a uniformly random choice of ``size`` cards from the deck
     (``"full"``, ``"mini"`` or a list of cards), in random order. A card's
-    number is its index in :data:`~setwidgets.cards.DECK`.
+    number is its index in :data:`~setwidgets.cards.DECK`. A call that would
+    need more than 1 GB of memory (``deal_tables(10**8, 12)`` needs 9.6 GB) is
+    refused before anything is made: deal fewer tables at a time.
 
     >>> table = deal_tables(1, 3, seed=7)[0]
     >>> table.tolist()
@@ -194,9 +244,13 @@ def deal_tables(
     cards, _ = _deck_indices(deck)
     width = _inputs.whole_number(size, "size", example="12")
     if count < 0:
-        raise ValueError(f"n must be 0 or more tables; got {count}")
+        raise ValueError(f"n must be 0 or more tables; got {_inputs.short(count)}")
     if not 0 <= width <= len(cards):
-        raise ValueError(f"size must be from 0 to {len(cards)}, the cards in the deck; got {width}")
+        raise ValueError(
+            f"size must be from 0 to {len(cards)}, the cards in the deck; got {_inputs.short(width)}"
+        )
+    # Checked before numpy is asked for the array: it would fail with its own words, or fill the memory.
+    _refuse_too_large(f"deal_tables({count}, {width})", count * max(width, 1) * _CARD_BYTES)
     rng, _ = _generator(seed)
     out = np.empty((count, width), dtype=np.intp)
     deal = kernels.deal if COMPILED else kernels.deal_vectorised
@@ -215,14 +269,23 @@ def _as_tables(tables: Any) -> np.ndarray:
         raise TypeError(
             f"tables must be an array of card indices, one table a row; got {_inputs.what(tables)}"
         )
-    array = np.asarray(tables)
+    expected = (
+        "tables must be a 2-d array of card indices 0 to 80, one table a row, like deal_tables(1000, 12)"
+    )
+    try:
+        array = np.asarray(tables)
+    except (ValueError, TypeError, OverflowError):  # rows of different lengths, or no array at all
+        raise TypeError(f"{expected}; got {_inputs.what(tables)}, whose rows are not all alike") from None
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or not (array.dtype.kind in "iu" or array.size == 0):
-        raise TypeError(
-            "tables must be a 2-d array of card indices 0 to 80, one table a row, like "
-            f"deal_tables(1000, 12); got {_inputs.short(array)} of shape {array.shape}"
-        )
+        raise TypeError(f"{expected}; got {_inputs.what(tables)} of shape {array.shape}")
+    outside = np.flatnonzero(((array < 0) | (array > 80)).any(axis=1)) if array.size else []
+    if len(outside):
+        # Found here, before the cast below, which would turn a number too large into another.
+        row = int(outside[0])
+        wrong = next(c for c in array[row].tolist() if not 0 <= c <= 80)
+        raise ValueError(f"card indices are 0 to 80; got {_inputs.short(wrong)} in table {row}")
     # One layout and type for the compiled loop (another would be compiled anew, taking seconds).
     return np.ascontiguousarray(array, dtype=np.intp)
 
@@ -373,7 +436,10 @@ def play(
     - ``progress``: show a progress bar (in a notebook and in a terminal);
     - ``like_game``: deal game ``i`` exactly as ``Game(seed=seed + i)`` does
       (slower; for checking the engine against Game);
-    - ``keep_sets``: keep the SETs of every game in ``tally.taken``.
+    - ``keep_sets``: keep the SETs of every game in ``tally.taken`` (about 2.7 KB a
+      game: more than 1 GB in all is refused up front).
+
+    ``games`` is at most 10,000,000,000, more than a day of play.
 
     Ctrl-C (or the notebook's stop button) stops the run cleanly: the tally
     then holds the games finished so far and says it was interrupted.
@@ -384,19 +450,25 @@ def play(
     """
     count = _inputs.whole_number(games, "games", example="10000")
     if count < 0:
-        raise ValueError(f"games must be 0 or more; got {count}")
-    if not isinstance(variant, str) or variant.strip().lower() not in variant_names():
-        known = ", ".join(map(repr, variant_names()))
-        raise (TypeError if not isinstance(variant, str) else ValueError)(
-            f"variant must be one of {known}; got {_inputs.short(variant)}"
+        raise ValueError(f"games must be 0 or more; got {_inputs.short(count)}")
+    if count > _MOST_GAMES:
+        raise ValueError(
+            f"games must be at most {_MOST_GAMES:,}, more than a day of play; got {_inputs.short(count)}"
         )
+    rule = _variant_name(variant)
     if not isinstance(policy, str) or policy.strip().lower() not in POLICIES:
         raise (TypeError if not isinstance(policy, str) else ValueError)(
             f"policy must be 'first' or 'random'; got {_inputs.short(policy)}"
         )
-    rule, how = variant.strip().lower(), policy.strip().lower()
+    how = policy.strip().lower()
+    progress = _inputs.true_or_false(progress, "progress")
+    like_game = _inputs.true_or_false(like_game, "like_game")
+    keep_sets = _inputs.true_or_false(keep_sets, "keep_sets")
     cards, deck_name = _deck_indices(deck)
     numbers = variant_numbers(rule, len(cards))
+    if keep_sets:
+        # Each game keeps its SETs as tuples in lists, about 100 bytes a SET.
+        _refuse_too_large(f"play({count}, keep_sets=True)", count * (len(cards) // 3) * _SET_BYTES)
     if like_game and seed is None:
         seed = random.SystemRandom().getrandbits(32)
     if like_game and not _inputs.is_whole(seed):

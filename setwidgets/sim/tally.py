@@ -10,15 +10,19 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from setwidgets import _extras, _words
+from setwidgets import _extras, _inputs, _words
 from setwidgets.game.variants import names as variant_names
 from setwidgets.game.variants import rules_of
 
 __all__ = ["Tally", "wilson"]
+
+_LARGEST_Z = 10  # a 1 - 1e-23 interval already; a z much larger would overflow z * z
 
 
 def wilson(hits: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -28,7 +32,20 @@ def wilson(hits: int, trials: int, z: float = 1.959963984540054) -> tuple[float,
     >>> round(low, 4), round(high, 4)
     (0.0469, 0.0765)
     """
-    if trials <= 0:
+    hits = _inputs.whole_number(hits, "hits", minimum=0, example="60")
+    trials = _inputs.whole_number(trials, "trials", minimum=0, example="1000")
+    if hits > trials:
+        raise ValueError(
+            f"hits must be at most the trials, {_inputs.short(trials)}; got {_inputs.short(hits)}"
+        )
+    if isinstance(z, bool) or not isinstance(z, numbers.Real):
+        raise TypeError(f"z must be a number like 1.96 (for 95%); got {_inputs.what(z)}")
+    if not 0 < z <= _LARGEST_Z:  # nan fails this too
+        raise ValueError(
+            f"z must be above 0 and at most {_LARGEST_Z}, like 1.96 (for 95%); got {_inputs.short(z)}"
+        )
+    z = float(z)
+    if trials == 0:
         return 0.0, 1.0
     if hits == 0:
         return 0.0, z * z / (trials + z * z)  # the closed form, without rounding below zero
@@ -78,11 +95,34 @@ class Tally:
     seconds: float = 0.0
     taken: list[list[tuple[int, int, int]]] | None = None
 
+    def __post_init__(self) -> None:
+        # A tally made by hand is checked as play makes one, so its text and its rates can be read.
+        for name in ("variant", "deck", "policy"):
+            given = getattr(self, name)
+            if not isinstance(given, str):
+                raise TypeError(f"a tally's {name} is a name, a string; got {_inputs.what(given)}")
+        if self.seed is not None:
+            self.seed = _inputs.whole_number(self.seed, "a tally's seed", example="1")
+        self.games = _inputs.whole_number(self.games, "a tally's games", minimum=0, example="1000")
+        self.lost = _inputs.whole_number(self.lost, "a tally's lost games", minimum=0, example="3")
+        for name in ("tables", "no_set", "left", "sets"):
+            setattr(self, name, _counts(getattr(self, name), f"a tally's {name}"))
+        self.interrupted = _inputs.true_or_false(self.interrupted, "a tally's interrupted")
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, numbers.Real):
+            raise TypeError(f"a tally's seconds are a number; got {_inputs.what(self.seconds)}")
+        if not 0 <= self.seconds < math.inf:
+            raise ValueError(f"a tally's seconds are 0 or more; got {_inputs.short(self.seconds)}")
+        if self.taken is not None and not isinstance(self.taken, list):
+            raise TypeError(
+                f"a tally's taken is a list of games' SETs, or None; got {_inputs.what(self.taken)}"
+            )
+
     def rate(self, size: int) -> tuple[float, float, float]:
         """The share of tables of ``size`` cards without a SET, and its 95% Wilson interval.
 
         Returns ``(rate, low, high)``; a size never seen gives ``(nan, 0.0, 1.0)``.
         """
+        size = _inputs.whole_number(size, "size", example="12")
         seen, none = self.tables.get(size, 0), self.no_set.get(size, 0)
         low, high = wilson(none, seen)
         return (none / seen if seen else math.nan), low, high
@@ -129,7 +169,12 @@ class Tally:
         ``ax`` is a matplotlib axes to draw on (a new figure when None).
         """
         plt = _extras.require("matplotlib.pyplot", "sim", "Tally.plot")  # only a plot needs matplotlib
+        from matplotlib.axes import Axes
 
+        if ax is not None and not isinstance(ax, Axes):
+            raise TypeError(
+                f"ax must be a matplotlib axes to draw on, or None for a new figure; got {_inputs.what(ax)}"
+            )
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 3.5))
         rates = self.rates()
@@ -142,3 +187,14 @@ class Tally:
         ax.set_ylabel("tables without a SET (%)")
         ax.set_title(f"{self.variant} SET, {_words.count(self.games, 'game')}, {self.policy} SET taken")
         return ax
+
+
+def _counts(value: Any, name: str) -> Counter:
+    """A tally's counts by size (whole numbers, 0 or more, by whole numbers), as a Counter."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} are counts by size, a dict like {{12: 1000}}; got {_inputs.what(value)}")
+    counts: Counter = Counter()
+    for size, count in value.items():
+        key = _inputs.whole_number(size, f"each size in {name}", example="12")
+        counts[key] = _inputs.whole_number(count, f"each count in {name}", minimum=0, example="1000")
+    return counts
