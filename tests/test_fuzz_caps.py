@@ -118,4 +118,9 @@ def test_largest_set_free_answers_every_call_at_once(deck, seed, progress, secon
         seed = np.random.default_rng(3)
     if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds > 1:
         seconds = 1  # a valid search stops at its deadline; the odd ones are tried here
-    fuzzing.attempt(MODULE, caps.largest_set_free, deck, seed=seed, progress=progress, seconds=seconds)
+    before = seed.getstate() if isinstance(seed, random.Random) else None
+    outcome = fuzzing.attempt(
+        MODULE, caps.largest_set_free, deck, seed=seed, progress=progress, seconds=seconds
+    )
+    if outcome.kind == "refused" and before is not None:
+        assert seed.getstate() == before, "a refused search draws no random number"

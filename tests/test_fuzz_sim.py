@@ -96,12 +96,23 @@ def made(value):
     return value
 
 
+def _state_of(seed):
+    """The state of a generator given as the seed (None for a number): a refusal must not move it."""
+    if isinstance(seed, np.random.Generator):
+        return repr(seed.bit_generator.state)
+    return seed.getstate() if hasattr(seed, "getstate") else None
+
+
 @FUZZ
 @given(n=odd_number, size=odd_number, deck=odd_deck, seed=odd_seed)
 def test_deal_tables_answers_every_call_at_once(n, size, deck, seed):
     if isinstance(n, int) and isinstance(size, int) and n > 30 and n * max(size, 1) * 8 <= 10**9:
         n = 30  # a valid call this large only takes time; the odd ones are tried here
-    fuzzing.attempt(MODULE, sim.deal_tables, n, size, deck=made(deck), seed=made(seed))
+    generator = made(seed)
+    before = _state_of(generator)
+    outcome = fuzzing.attempt(MODULE, sim.deal_tables, n, size, deck=made(deck), seed=generator)
+    if outcome.kind == "refused":
+        assert _state_of(generator) == before, "a refused call draws no random number"
 
 
 @pytest.mark.parametrize("n, size", [(10**8, 12), (10**9, 12), (10**12, 3), (2**63, 12), (10**30, 1)])
@@ -135,18 +146,22 @@ def test_the_table_scans_answer_every_table_at_once(tables):
 def test_play_answers_every_call_at_once(games, variant, deck, policy, seed, like_game, keep_sets, progress):
     if isinstance(games, int) and 20 < games <= 10**10:
         games = 20  # a valid run this long only takes time (with its bar); the odd ones are tried here
-    fuzzing.attempt(
+    generator = made(seed)
+    before = _state_of(generator)
+    outcome = fuzzing.attempt(
         MODULE,
         sim.play,
         games,
         variant=variant,
         deck=made(deck),
         policy=policy,
-        seed=made(seed),
+        seed=generator,
         progress=progress,
         like_game=like_game,
         keep_sets=keep_sets,
     )
+    if outcome.kind == "refused":
+        assert _state_of(generator) == before, "a refused call draws no random number"
 
 
 @FUZZ
