@@ -300,8 +300,9 @@ def largest_set_free(
     9 are the most. For the full deck it stops as soon as it finds 20 cards,
     because 21 cards always hold a SET (Pellegrino, 1970: the largest cap in
     AG(4, 3) has 20 points); proving that by this search would take far too
-    long. ``seed`` orders the cards tried, so another seed may find another
-    table; ``seconds`` stops the search early, returning the best found.
+    long. The search of any other list of cards stops at 20 cards too.
+    ``seed`` orders the cards tried, so another seed may find another table;
+    ``seconds`` stops the search early, returning the best found.
 
     >>> len(largest_set_free("mini", progress=False))
     9
