@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import signal
 import subprocess
 import sys
@@ -10,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from setwidgets.competition import Competition, CompetitionError
+from setwidgets.competition import (
+    Competition,
+    CompetitionError,
+    fewest_repeats,
+    meetings,
+    misprints,
+    repeats,
+    schedule,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = 30
@@ -494,3 +503,88 @@ def test_players_without_a_division_form_a_group_whose_best_goes_on():
         assert event.finalists() == [1, 4, 7]
         with pytest.raises(CompetitionError, match="division must be one of A, B, no division; got 'C'"):
             event.standings("C")
+
+
+def test_a_damaged_page_is_found_when_the_file_is_opened(tmp_path):
+    path = tmp_path / "class.sqlite"
+    with Competition(path) as event:
+        _players(event)
+        event.plan(3)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 3 * page
+    data[2 * page + 8 : 2 * page + 200] = b"\xff" * 192  # the cells of a table's page, overwritten
+    path.write_bytes(bytes(data))
+    before = path.read_bytes()
+    with pytest.raises(CompetitionError, match="is damaged .*open a copy saved earlier"):
+        Competition(path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: schedule(10**6, 4), "players must be at most 1000"),
+        (lambda: schedule(10**18, 4), "players must be at most 1000"),
+        (lambda: schedule(9, 10**6), "rounds must be at most 30"),
+        (lambda: fewest_repeats(10**18, 4), "players must be at most 1000"),
+        (lambda: misprints(5, 6), "rounds must be a list of rounds like"),
+        (lambda: misprints("123", 6), "rounds must be a list of rounds like .*got '123'"),
+        (lambda: misprints([[(1, 2, 3)]], 10**18), "players must be at most 1000"),
+        (lambda: meetings([None]), r"rounds: round 1 must be a list of tables .*got None"),
+        (
+            lambda: repeats([["abc"]]),
+            r"rounds: round 1, table 1 must be a list of player numbers .*got 'abc'",
+        ),
+        (lambda: repeats([[(1, 2.5)]]), r"round 1, table 1: a player's number must be a whole number"),
+        (lambda: repeats(itertools.count()), "with at most 10000 items; got more"),
+    ],
+)
+def test_schedules_of_absurd_sizes_or_shapes_are_refused_at_once(call, words):
+    with pytest.raises((TypeError, ValueError), match=words):
+        call()
+
+
+def test_misprints_names_players_beyond_the_count():
+    assert misprints([[(1, 2, 3), (4, 5, 9)]], 6) == [
+        "round 1: player 6 is left out and player 9 is beyond the 6 players"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Ada\x00", r"U\+0000 \(a control character\)"),
+        ("\u202eadA", r"U\+202E \(an invisible formatting character\)"),
+        ("A\u200bda", r"U\+200B \(an invisible formatting character\)"),
+        ("\x07\x1b", r"U\+0007 \(a control character\)"),
+        ("   ", "name must be 1 to 60 characters"),
+    ],
+)
+def test_a_name_a_reader_cannot_see_is_refused_and_nobody_is_registered(name, words):
+    event = Competition(":memory:")
+    with pytest.raises(CompetitionError, match=words):
+        event.register(1, name)
+    assert event.players() == {} and event.history() == []
+
+
+def test_a_player_number_past_what_a_schedule_seats_is_refused():
+    event = Competition(":memory:")
+    with pytest.raises(CompetitionError, match="number must be at most 1000"):
+        event.register(2**63, "Ada")
+    assert event.players() == {}
+
+
+def test_plan_refuses_a_million_rounds_at_once():
+    event = Competition(":memory:")
+    _players(event)
+    with pytest.raises(ValueError, match="rounds must be at most 30"):
+        event.plan(rounds=10**6)
+    assert event.rounds == 0
+
+
+def test_scores_of_an_unknown_stage_are_refused():
+    with pytest.raises(
+        CompetitionError, match="stage must be one of 'round', 'final' or 'tiebreak'; got 'semi'"
+    ):
+        Competition(":memory:").scores("semi")

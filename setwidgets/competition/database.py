@@ -109,6 +109,13 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
             f"{_words.and_list(sorted(others)[:4])}): a competition needs a file of its own"
         )
     if tables:
+        # A damaged page would otherwise go unnoticed until a later write fails on it.
+        verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+        if verdict != "ok":
+            raise CompetitionError(
+                f"{_inputs.path_text(path)} is damaged (SQLite finds {_inputs.short(verdict)}); "
+                "open a copy saved earlier"
+            )
         row = None
         if "settings" in tables:
             row = db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone()

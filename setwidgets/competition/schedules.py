@@ -72,6 +72,8 @@ from setwidgets.competition.search import search_rounds
 
 __all__ = [
     "KIRKMAN_15",
+    "MOST_PLAYERS",
+    "MOST_ROUNDS",
     "Schedule",
     "exhaustive_fewest",
     "fewest_repeats",
@@ -85,6 +87,14 @@ __all__ = [
 
 Table = tuple[int, ...]
 Round = tuple[Table, ...]
+
+MOST_PLAYERS = 1000
+"""The most players a schedule is made for: a large hall; the search takes seconds there."""
+MOST_ROUNDS = 30
+"""The most rounds a schedule is made for: far past a day's play (the guide plays 4)."""
+# A schedule read back (by meetings, repeats, misprints) may list more tables than players;
+# past this many items of any list it is not a schedule (and an endless one is refused).
+_MOST_ITEMS = 10 * MOST_PLAYERS
 
 # Kirkman's fifteen schoolgirls, the cyclic solution: the girls are 0..6 in two rows (row 0 and
 # row 1) and one more, "fixed". Round k+1 adds k (mod 7) to every girl of this first round except
@@ -108,6 +118,46 @@ KIRKMAN_15: tuple[Round, ...] = _kirkman()
 # -- counting ----------------------------------------------------------------------------------
 
 
+def rounds_of_tables(rounds: Iterable[Iterable[Iterable[int]]], name: str = "rounds") -> list[list[Table]]:
+    """``rounds`` as lists of tables of player numbers, checked: the shape of :attr:`Schedule.rounds`.
+
+    A round is a list of tables, a table a list of player numbers (whole numbers from 1).
+    Anything else is refused with what was wrong and where, before any counting.
+
+    >>> rounds_of_tables([[(1, 2, 3)], [[1, 2], [3]]])
+    [[(1, 2, 3)], [(1, 2), (3,)]]
+    >>> rounds_of_tables([[1, 2, 3]])
+    Traceback (most recent call last):
+    TypeError: rounds: round 1, table 1 must be a list of player numbers like (1, 2, 3); got 1 (a number)
+    """
+    example = "[[(1, 2, 3), (4, 5, 6)], [(1, 4, 5), (2, 3, 6)]]"
+    checked = []
+    for r, game in enumerate(_items(rounds, name, f"a list of rounds like {example}"), 1):
+        where = f"{name}: round {r}"
+        tables = []
+        for t, table in enumerate(_items(game, where, "a list of tables like [(1, 2, 3), (4, 5, 6)]"), 1):
+            players = _items(table, f"{where}, table {t}", "a list of player numbers like (1, 2, 3)")
+            tables.append(
+                tuple(
+                    _inputs.whole_number(p, f"{where}, table {t}: a player's number", minimum=1, example="7")
+                    for p in players
+                )
+            )
+        checked.append(tables)
+    return checked
+
+
+def _items(value: object, name: str, expected: str) -> list:
+    """The items of a list (or other finite iterable, not text or a dict), at most _MOST_ITEMS of them."""
+    _inputs.refuse_bytes(value, f"{name} must be {expected}")
+    if isinstance(value, (str, dict)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be {expected}; got {_inputs.what(value)}")
+    items = list(itertools.islice(value, _MOST_ITEMS + 1))
+    if len(items) > _MOST_ITEMS:
+        raise ValueError(f"{name} must be {expected}, with at most {_MOST_ITEMS} items; got more")
+    return items
+
+
 def meetings(rounds: Iterable[Iterable[Iterable[int]]]) -> Counter:
     """How often each pair of players sits at the same table: ``Counter({(a, b): times})`` with a < b.
 
@@ -115,9 +165,9 @@ def meetings(rounds: Iterable[Iterable[Iterable[int]]]) -> Counter:
     2
     """
     met: Counter = Counter()
-    for game in rounds:
+    for game in rounds_of_tables(rounds):
         for table in game:
-            for a, b in itertools.combinations(sorted(table), 2):
+            for a, b in itertools.combinations(sorted(set(table)), 2):
                 met[a, b] += 1
     return met
 
@@ -132,24 +182,46 @@ def repeats(rounds: Iterable[Iterable[Iterable[int]]]) -> int:
 
 
 def misprints(rounds: Sequence[Sequence[Sequence[int]]], players: int) -> list[str]:
-    """What is wrong with a printed schedule: players listed twice in a round, or left out.
+    """What is wrong with a printed schedule: players listed twice in a round, left out, or unknown.
 
     >>> misprints([[(1, 2, 3), (3, 4, 5)]], 6)
     ['round 1: player 3 is listed twice and player 6 is left out']
     """
+    players = _players(players)
     found = []
-    for number, game in enumerate(rounds, 1):
+    for number, game in enumerate(rounds_of_tables(rounds), 1):
         seen = Counter(p for table in game for p in table)
         twice = sorted(p for p, n in seen.items() if n > 1)
         missing = sorted(set(range(1, players + 1)) - set(seen))
-        parts = []
-        if twice:
-            parts.append(f"{_listed('player', twice)} {_words.agree(len(twice), 'is', 'are')} listed twice")
-        if missing:
-            parts.append(f"{_listed('player', missing)} {_words.agree(len(missing), 'is', 'are')} left out")
+        unknown = sorted(p for p in seen if p > players)
+        unknown_words = f"beyond the {players} players"
+        parts = [
+            f"{_listed('player', listed)} {_words.agree(len(listed), 'is', 'are')} {words}"
+            for listed, words in ((twice, "listed twice"), (missing, "left out"), (unknown, unknown_words))
+            if listed
+        ]
         if parts:
             found.append(f"round {number}: " + " and ".join(parts))
     return found
+
+
+def _players(players: object) -> int:
+    """A number of players, checked: 3 (one table) to MOST_PLAYERS."""
+    players = _inputs.whole_number(players, "players", minimum=3)
+    if players > MOST_PLAYERS:
+        raise ValueError(
+            f"players must be at most {MOST_PLAYERS} (a schedule for more takes too long to find); "
+            f"got {players}"
+        )
+    return players
+
+
+def _rounds(rounds: object) -> int:
+    """A number of rounds, checked: 1 to MOST_ROUNDS."""
+    rounds = _inputs.whole_number(rounds, "rounds", minimum=1, example="4")
+    if rounds > MOST_ROUNDS:
+        raise ValueError(f"rounds must be at most {MOST_ROUNDS}; got {rounds}")
+    return rounds
 
 
 def _listed(noun: str, numbers: Sequence[int]) -> str:
@@ -168,7 +240,7 @@ def table_sizes(players: int, table_size: int = 3) -> tuple[int, ...]:
     >>> table_sizes(11, table_size=5), table_sizes(11, table_size=4)
     ((5, 3, 3), (4, 4, 3))
     """
-    players = _inputs.whole_number(players, "players", minimum=3)
+    players = _players(players)
     table_size = _inputs.whole_number(table_size, "table_size", minimum=2, example="3")
     if table_size > 5:
         raise ValueError(
@@ -219,7 +291,7 @@ def fewest_repeats(players: int, rounds: int, *, table_size: int = 3) -> int:
     (0, 9, 0)
     """
     sizes = table_sizes(players, table_size)
-    rounds = _inputs.whole_number(rounds, "rounds", minimum=1, example="4")
+    rounds = _rounds(rounds)
     bound = max(
         0,
         rounds * _pair_count(sizes) - players * (players - 1) // 2,
@@ -244,6 +316,7 @@ def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> in
     (5, 2)
     """
     sizes = table_sizes(players, 3)
+    rounds = _rounds(rounds)
     if players > 13:
         raise ValueError(
             f"exhaustive_fewest tries every schedule, which is only quick up to 13 players; got {players}"
@@ -471,7 +544,7 @@ def schedule(
     'rotation 2, table 2'
     """
     sizes = table_sizes(players, table_size)
-    rounds = _inputs.whole_number(rounds, "rounds", minimum=1, example="4")
+    rounds = _rounds(rounds)
     if tables is None:
         tables = len(sizes)
     tables = _inputs.whole_number(tables, "tables", minimum=1, example="6")

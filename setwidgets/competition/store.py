@@ -64,15 +64,18 @@ from typing import Any
 from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
 from setwidgets.competition.database import CompetitionError, file_trouble, open_file
-from setwidgets.competition.schedules import Schedule, schedule
+from setwidgets.competition.schedules import MOST_PLAYERS, Schedule, schedule
 
-__all__ = ["DIVISIONS", "NO_DIVISION", "Competition", "CompetitionError", "Standing"]
+__all__ = ["DIVISIONS", "NO_DIVISION", "STAGES", "Competition", "CompetitionError", "Standing"]
 
 DIVISIONS = ("A", "B", "C", "D")
 """The guide's divisions, for example A up to 10 years old, B 11-20, C 21-55, D over 55."""
 
 NO_DIVISION = "no division"
 """The name of the group of players registered without a division when others have one."""
+
+STAGES = ("round", "final", "tiebreak")
+"""The stages a score belongs to: a preliminary round, the final, a game of the tiebreak."""
 
 SETS_PER_GAME = 27
 """A game deals the 81 cards of a deck, three to a SET: the SETs kept at one table add up to at most 27."""
@@ -172,11 +175,11 @@ class Competition:
         setwidgets.competition.database.CompetitionError: division must be one of A, B, C, D or None; got 'E'
         """
         number = _inputs.whole_number(number, "number", minimum=1, example="7", error=CompetitionError)
-        if not isinstance(name, str):
-            raise TypeError(f"name must be text like 'Ada'; got {_inputs.what(name)}")
-        name = name.strip()
-        if not name or len(name) > 60:
-            raise CompetitionError(f"name must be 1 to 60 characters; got {_inputs.short(name)}")
+        if number > MOST_PLAYERS:
+            raise CompetitionError(
+                f"number must be at most {MOST_PLAYERS}, the most players a schedule seats; got {number}"
+            )
+        name = _inputs.display_name(name, "name", error=CompetitionError)
         if division is not None:
             if not isinstance(division, str):
                 raise TypeError(
@@ -412,6 +415,7 @@ class Competition:
 
     def scores(self, stage: str = "round") -> dict[tuple[int, int], int]:
         """Every score of a stage ("round", "final", "tiebreak"): ``{(round, player): SETs - penalties}``."""
+        stage = _inputs.one_of(stage, STAGES, "stage", error=CompetitionError)
         rows = self._db.execute(
             "SELECT round, player, sets - penalties FROM scores WHERE stage = ?", (stage,)
         )
