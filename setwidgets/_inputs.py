@@ -37,6 +37,7 @@ __all__ = [
     "bytes_hint",
     "clipped",
     "display_name",
+    "finite_number",
     "is_whole",
     "one_of",
     "player_index",
@@ -165,6 +166,38 @@ def whole_number(
     number = int(value)
     if minimum is not None and number < minimum:
         raise error(f"{name} must be at least {minimum}; got {short(number)}")
+    return number
+
+
+def finite_number(
+    value: Any,
+    name: str,
+    *,
+    above: float | None = None,
+    example: str = "72",
+    error: type[ValueError] = ValueError,
+) -> float:
+    """``value`` as a float when it is a finite number (an int or a float), above ``above`` if given.
+
+    A place or a size on a page, say: ``nan`` and infinities are refused, and so are
+    True/False, strings and other objects, as the wrong kind.
+
+    >>> finite_number(2, "width", above=0)
+    2.0
+    >>> finite_number(float("nan"), "width")
+    Traceback (most recent call last):
+    ValueError: width must be a finite number like 72; got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number like {example}; got {what(value)}")
+    try:
+        number = float(value)
+    except OverflowError:  # a whole number beyond the floats
+        number = math.inf
+    if not math.isfinite(number):
+        raise error(f"{name} must be a finite number like {example}; got {short(value)}")
+    if above is not None and not number > above:
+        raise error(f"{name} must be a number above {above:g}, like {example}; got {short(value)}")
     return number
 
 
