@@ -190,10 +190,7 @@ def _variant_name(variant: Any) -> str:
     """The name of a registered variant, as given (any case, spaces around it), or a clear refusal."""
     if isinstance(variant, str) and variant.strip().lower() in variant_names():
         return variant.strip().lower()
-    known = ", ".join(map(repr, variant_names()))
-    raise (TypeError if not isinstance(variant, str) else ValueError)(
-        f"variant must be one of {known}; got {_inputs.short(variant)}"
-    )
+    return _inputs.one_of(variant, variant_names(), "variant")  # refuses it, the names listed
 
 
 # -- decks and generators ------------------------------------------------------------------------
@@ -456,11 +453,10 @@ def play(
             f"games must be at most {_MOST_GAMES:,}, more than a day of play; got {_inputs.short(count)}"
         )
     rule = _variant_name(variant)
-    if not isinstance(policy, str) or policy.strip().lower() not in POLICIES:
-        raise (TypeError if not isinstance(policy, str) else ValueError)(
-            f"policy must be 'first' or 'random'; got {_inputs.short(policy)}"
-        )
-    how = policy.strip().lower()
+    if isinstance(policy, str) and policy.strip().lower() in POLICIES:
+        how = policy.strip().lower()
+    else:
+        how = _inputs.one_of(policy, POLICIES, "policy")  # refuses it, the policies listed
     progress = _inputs.true_or_false(progress, "progress")
     like_game = _inputs.true_or_false(like_game, "like_game")
     keep_sets = _inputs.true_or_false(keep_sets, "keep_sets")
