@@ -115,8 +115,10 @@ def test_fewer_tables_split_a_round_into_rotations():
     assert [len(r) for r in rotations] == [5, 2]
     assert [t for t, _ in rotations[1]] == [6, 7]
     player = rotations[1][0][1][0]
-    assert plan.seat(player, 1) == "rotation 2, table 1"
-    assert plan.slip(player).startswith(f"Player {player}: round 1: rotation 2, table 1; round 2: ")
+    assert plan.seat(player, 1) == "table 6 (rotation 2, at table 1)"
+    assert plan.slip(player).startswith(
+        f"Player {player}: round 1: table 6 (rotation 2, at table 1); round 2: "
+    )
     assert schedule(21, 4).seat(player, 1) == "table 6"
 
 

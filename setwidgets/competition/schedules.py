@@ -491,7 +491,10 @@ class Schedule:
         raise ValueError(f"player {player} does not play in round {round}")  # pragma: no cover
 
     def seat(self, player: int, round: int) -> str:
-        """Where a player goes, in words: 'table 5', or 'rotation 2, table 1' with rotations.
+        """Where a player goes, in words: 'table 5', or 'table 7 (rotation 2, at table 1)' with rotations.
+
+        The table's number is the one its scores are entered under (``Competition.record``);
+        with rotations, the room's table where it is played follows in brackets.
 
         >>> schedule(9, 3).seat(4, 1)
         'table 2'
@@ -500,7 +503,7 @@ class Schedule:
         if len(self._round(round)) <= self.tables:
             return f"table {table}"
         rotation, place = divmod(table - 1, self.tables)
-        return f"rotation {rotation + 1}, table {place + 1}"
+        return f"table {table} (rotation {rotation + 1}, at table {place + 1})"
 
     def slip(self, player: int) -> str:
         """A player's own slip: 'Player 4: round 1: table 2; round 2: table 1; ...'."""
@@ -541,7 +544,7 @@ def schedule(
     >>> plan.repeats(), plan.method
     (0, 'Kirkman')
     >>> schedule(21, 4, tables=5).seat(21, 1)
-    'rotation 2, table 2'
+    'table 7 (rotation 2, at table 2)'
     """
     sizes = table_sizes(players, table_size)
     rounds = _rounds(rounds)
