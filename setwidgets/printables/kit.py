@@ -2,7 +2,13 @@
 
 Every function writes one PDF file and returns its path. Pages are A4 unless
 ``paper="letter"`` (US Letter). Players' names come from a
-:class:`~setwidgets.competition.Competition` when one is given.
+:class:`~setwidgets.competition.Competition` when one is given; names in any script are
+printed in a font that has their letters, and a name too long for its box is shortened
+with an ellipsis (see :mod:`setwidgets.printables.lettering`).
+
+Every argument is checked before anything is drawn or written, and the file's folder must
+exist: a refusal leaves the disk as it was. The PDF is written whole or not at all (see
+:mod:`setwidgets.printables.output`).
 
 Example::
 
@@ -20,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor, black, white
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets import _inputs
@@ -31,6 +37,9 @@ from setwidgets.competition.schedules import Schedule
 from setwidgets.competition.store import DIVISIONS, Competition
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import get_theme
+from setwidgets.printables import lettering, pages
+from setwidgets.printables.output import checked_path
+from setwidgets.printables.pages import MOST_PLAYERS
 from setwidgets.printables.painter import paint_card
 from setwidgets.rules import explain
 
@@ -40,6 +49,8 @@ __all__ = [
     "HANDOUT_NON_SET",
     "HANDOUT_SET",
     "JUDGE_SCRIPT",
+    "MOST_GAMES",
+    "MOST_PLAYERS",
     "deck",
     "deck_layout",
     "entry_cards",
@@ -48,7 +59,8 @@ __all__ = [
     "score_sheets",
 ]
 
-PAPERS = {"a4": A4, "letter": LETTER}
+MOST_GAMES = 10
+"""The most preliminary games an entry card has boxes for: each box stays wide enough to write a score in."""
 
 CARD_SIZE = (88.9 * mm, 88.9 * mm * shapes.CARD_HEIGHT / shapes.CARD_WIDTH)
 """A printed card, in points: 3.5 by about 2.3 inches (88.9 by 57.8 mm), the size of a real SET card."""
@@ -71,42 +83,24 @@ JUDGE_SCRIPT = (
 )
 """The judge's pre-game script, as in the competition guide (one paragraph per line)."""
 
-_INK = HexColor("#222222")
-_GREY = HexColor("#8a8f96")
-_LIGHT = HexColor("#eef1f4")
-
-
-def _paper(paper: str) -> tuple[float, float]:
-    if not isinstance(paper, str) or paper.strip().lower() not in PAPERS:
-        raise ValueError(f"paper must be 'A4' or 'letter'; got {_inputs.short(paper)}")
-    return PAPERS[paper.strip().lower()]
-
-
-def _canvas(path: str | Path, paper: str, title: str) -> tuple[Canvas, float, float]:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    width, height = _paper(paper)
-    pdf = Canvas(str(path), pagesize=(width, height), pageCompression=1)
-    pdf.setTitle(title)
-    pdf.setAuthor("setwidgets")
-    return pdf, width, height
-
 
 def _names(source: Competition | Schedule | int) -> tuple[dict[int, tuple[str, str | None]], int]:
     if isinstance(source, Competition):
         players = source.players()
+        pages.player_count(len(players), "the competition")
         return players, source.rounds or 4
     if isinstance(source, Schedule):
-        return {p: ("", None) for p in range(1, source.players + 1)}, len(source.rounds)
-    count = _inputs.whole_number(source, "players", minimum=1, example="30")
+        count = pages.player_count(source.players, "the schedule")
+        return {p: ("", None) for p in range(1, count + 1)}, len(source.rounds)
+    if not _inputs.is_whole(source):
+        raise TypeError(
+            "source must be a Competition, a Schedule or a number of players like 30; "
+            f"got {_inputs.what(source)}{_inputs.whole_hint(source)}"
+        )
+    count = pages.player_count(
+        _inputs.whole_number(source, "players", minimum=1, example="30"), "the number given"
+    )
     return {p: ("", None) for p in range(1, count + 1)}, 4
-
-
-def _box(pdf: Canvas, x: float, y: float, w: float, h: float, fill=None) -> None:
-    if fill is not None:
-        pdf.setFillColor(fill)
-    pdf.rect(x, y, w, h, stroke=1, fill=int(fill is not None))
-    pdf.setFillColor(_INK)
 
 
 # -- entry cards -------------------------------------------------------------------------------
@@ -118,17 +112,26 @@ def entry_cards(
     """Entry cards, nine to a page: number, division boxes, name and contact lines, game scores, the final.
 
     ``source`` is a Competition (numbers, names and divisions filled in), a Schedule
-    or a number of players (numbers only).
+    or a number of players (numbers only), at most :data:`MOST_PLAYERS`. ``games`` is the
+    number of preliminary games (the schedule's rounds unless told), at most :data:`MOST_GAMES`.
     """
+    target = checked_path(path)
     players, rounds = _names(source)
+    if games is None and rounds > MOST_GAMES:
+        raise ValueError(
+            f"an entry card has boxes for at most {MOST_GAMES} games and the schedule has {rounds} rounds; "
+            f"pass games={MOST_GAMES} or fewer"
+        )
     games = rounds if games is None else _inputs.whole_number(games, "games", minimum=1, example="4")
-    pdf, width, height = _canvas(path, paper, "SET competition: entry cards")
+    if games > MOST_GAMES:
+        raise ValueError(f"an entry card has boxes for at most {MOST_GAMES} games; got games={games}")
+    pdf, width, height = pages.new_canvas(paper, "SET competition: entry cards")
     margin = 10 * mm
     cols, rows = 3, 3
     cw, ch = (width - 2 * margin) / cols, (height - 2 * margin) / rows
     numbers = sorted(players)
     for page_start in range(0, len(numbers), cols * rows):
-        _cut_lines(pdf, margin, margin, cw, ch, cols, rows)
+        pages.cut_lines(pdf, margin, margin, cw, ch, cols, rows)
         for k, number in enumerate(numbers[page_start : page_start + cols * rows]):
             col, row = k % cols, k // cols
             x, y = margin + col * cw, height - margin - (row + 1) * ch
@@ -136,20 +139,7 @@ def entry_cards(
                 pdf, x + 4 * mm, y + 4 * mm, cw - 8 * mm, ch - 8 * mm, number, *players[number], games
             )
         pdf.showPage()
-    pdf.save()
-    return Path(path)
-
-
-def _cut_lines(pdf: Canvas, x0: float, y0: float, cw: float, ch: float, cols: int, rows: int) -> None:
-    pdf.saveState()
-    pdf.setStrokeColor(_GREY)
-    pdf.setLineWidth(0.4)
-    pdf.setDash(3, 3)
-    for c in range(cols + 1):
-        pdf.line(x0 + c * cw, y0, x0 + c * cw, y0 + rows * ch)
-    for r in range(rows + 1):
-        pdf.line(x0, y0 + r * ch, x0 + cols * cw, y0 + r * ch)
-    pdf.restoreState()
+    return pages.save(pdf, target)
 
 
 def _entry_card(
@@ -164,8 +154,8 @@ def _entry_card(
     games: int,
 ) -> None:
     top = y + h
-    pdf.setFillColor(_INK)
-    pdf.setStrokeColor(_INK)
+    pdf.setFillColor(pages.INK)
+    pdf.setStrokeColor(pages.INK)
     pdf.setLineWidth(0.6)
     pdf.setFont("Helvetica-Bold", 9)
     pdf.drawString(x, top - 9, "SET COMPETITION")
@@ -174,18 +164,18 @@ def _entry_card(
     # Player number, large, and the division boxes.
     pdf.setFont("Helvetica", 7)
     pdf.drawString(x, top - 22, "Player No.")
-    _box(pdf, x + 36, top - 32, 40, 20)
+    pages.box(pdf, x + 36, top - 32, 40, 20)
     pdf.setFont("Helvetica-Bold", 15)
     pdf.drawCentredString(x + 56, top - 27, str(number))
     pdf.setFont("Helvetica", 7)
     pdf.drawString(x + 84, top - 22, "Division")
     for i, letter in enumerate(DIVISIONS):
         bx = x + 84 + i * 15
-        _box(pdf, bx, top - 36, 11, 11, fill=_INK if division == letter else None)
-        pdf.setFillColor(white if division == letter else _INK)
+        pages.box(pdf, bx, top - 36, 11, 11, fill=pages.INK if division == letter else None)
+        pdf.setFillColor(white if division == letter else pages.INK)
         pdf.setFont("Helvetica-Bold" if division == letter else "Helvetica", 7)
         pdf.drawCentredString(bx + 5.5, top - 33, letter)
-        pdf.setFillColor(_INK)
+        pdf.setFillColor(pages.INK)
     # Name and contact lines.
     line_y = top - 54
     step = min(18.0, (h - 150) / 4)
@@ -195,12 +185,15 @@ def _entry_card(
         pdf.setLineWidth(0.4)
         pdf.line(x + 32, line_y - 1.5, x + w, line_y - 1.5)
         if value:
-            pdf.setFont("Helvetica-Bold", 9)
-            pdf.drawString(x + 35, line_y + 0.5, value)
+            lettering.draw(pdf, x + 35, line_y + 0.5, value, size=9, width=w - 37, bold=True)
         line_y -= step
     # Preliminary games, total and rank; the championship at the foot of the card.
     labels = [f"Game {g}" for g in range(1, games + 1)] + ["Total", "Rank"]
-    _score_row(pdf, x, line_y - 24, w, labels, "Preliminary rounds")
+    title = "Preliminary rounds"
+    if stringWidth(labels[games - 1], "Helvetica", 6) > w / len(labels) - 2:
+        # Too many games for 'Game 7' to fit its box: the boxes say only the game's number.
+        labels, title = [str(g) for g in range(1, games + 1)] + ["Total", "Rank"], "Preliminary games"
+    _score_row(pdf, x, line_y - 24, w, labels, title)
     _score_row(pdf, x, y + 6, w, ["Game", "Tie-breaker", "Total"], "Championship")
 
 
@@ -210,10 +203,10 @@ def _score_row(pdf: Canvas, x: float, y: float, w: float, labels: Sequence[str],
     cell = w / len(labels)
     pdf.setLineWidth(0.6)
     for i, label in enumerate(labels):
-        _box(pdf, x + i * cell, y + 13, cell, 10, fill=_LIGHT)
-        _box(pdf, x + i * cell, y - 7, cell, 20)
+        pages.box(pdf, x + i * cell, y + 13, cell, 10, fill=pages.LIGHT)
+        pages.box(pdf, x + i * cell, y - 7, cell, 20)
         pdf.setFont("Helvetica", 6)
-        pdf.drawCentredString(x + (i + 0.5) * cell, y + 16, label)
+        pdf.drawCentredString(x + (i + 0.5) * cell, y + 16, lettering.fit(label, "Helvetica", 6, cell - 1))
 
 
 # -- score sheets ------------------------------------------------------------------------------
@@ -221,13 +214,12 @@ def _score_row(pdf: Canvas, x: float, y: float, w: float, labels: Sequence[str],
 
 def score_sheets(path: str | Path, source: Competition | Schedule, *, paper: str = "A4") -> Path:
     """One score sheet per table per round (two to a page): players, tallies, the score to copy."""
-    if isinstance(source, Competition):
-        plan, players = source.schedule(), source.players()
-    elif isinstance(source, Schedule):
-        plan, players = source, {p: ("", None) for p in range(1, source.players + 1)}
-    else:
+    target = checked_path(path)
+    if not isinstance(source, (Competition, Schedule)):
         raise TypeError(f"score_sheets needs a Competition or a Schedule; got {_inputs.what(source)}")
-    pdf, width, height = _canvas(path, paper, "SET competition: score sheets")
+    players, _ = _names(source)
+    plan = source.schedule() if isinstance(source, Competition) else source
+    pdf, width, height = pages.new_canvas(paper, "SET competition: score sheets")
     sheets = [
         (r, table, seated)
         for r in range(1, len(plan.rounds) + 1)
@@ -242,14 +234,13 @@ def score_sheets(path: str | Path, source: Competition | Schedule, *, paper: str
             pdf, plan, players, r, table, seated, 15 * mm, height - slot * half - 15 * mm, width - 30 * mm
         )
         if slot == 0:
-            _cut_lines(pdf, 0, half, width, 0, 1, 0)
+            pages.cut_lines(pdf, 0, half, width, 0, 1, 0)
     pdf.showPage()
-    pdf.save()
-    return Path(path)
+    return pages.save(pdf, target)
 
 
 def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top, w) -> None:
-    pdf.setFillColor(_INK)
+    pdf.setFillColor(pages.INK)
     pdf.setFont("Helvetica-Bold", 16)
     where = plan.seat(seated[0], r)
     pdf.drawString(x, top - 14, f"Round {r} \u00b7 {where[0].upper()}{where[1:]}")
@@ -271,7 +262,7 @@ def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top,
     y = top - 52
     cx = x
     for label, share in columns:
-        _box(pdf, cx, y, w * share, 14, fill=_LIGHT)
+        pages.box(pdf, cx, y, w * share, 14, fill=pages.LIGHT)
         pdf.setFont("Helvetica-Bold", 8)
         pdf.drawString(cx + 3, y + 4, label)
         cx += w * share
@@ -279,13 +270,12 @@ def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top,
         y -= 34
         cx = x
         for i, (_, share) in enumerate(columns):
-            _box(pdf, cx, y, w * share, 34)
+            pages.box(pdf, cx, y, w * share, 34)
             if i == 0:
                 pdf.setFont("Helvetica-Bold", 16)
                 pdf.drawString(cx + 6, y + 11, str(number))
             if i == 1:
-                pdf.setFont("Helvetica", 10)
-                pdf.drawString(cx + 4, y + 13, players[number][0][:18])
+                lettering.draw(pdf, cx + 4, y + 13, players[number][0], size=10, width=w * share - 8)
             cx += w * share
     pdf.setFont("Helvetica", 8)
     pdf.drawString(x, y - 14, f"Copy each score onto the player's entry card, box \u2018Game {r}\u2019.")
@@ -297,11 +287,17 @@ def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top,
 def schedule_pages(
     path: str | Path, plan: Schedule, *, names: Mapping[int, str] | None = None, paper: str = "A4"
 ) -> Path:
-    """The schedule: the coordinator's page(s), one block per round, then one slip per player."""
+    """The schedule: the coordinator's page(s), one block per round, then one slip per player.
+
+    ``names`` gives players' names for their slips: ``{1: "Ada", 2: "Ben"}``. A long schedule
+    runs over as many pages as it needs; a slip too long for a page goes on in a second slip.
+    """
+    target = checked_path(path)
     if not isinstance(plan, Schedule):
         raise TypeError(f"plan must be a Schedule (from schedule(players, rounds)); got {_inputs.what(plan)}")
-    names = dict(names or {})
-    pdf, width, height = _canvas(path, paper, "SET competition: game schedule")
+    pages.player_count(plan.players, "the schedule")
+    names = _slip_names(names, plan)
+    pdf, width, height = pages.new_canvas(paper, "SET competition: game schedule")
     margin = 15 * mm
     y = height - margin
     pdf.setFont("Helvetica-Bold", 16)
@@ -312,59 +308,109 @@ def schedule_pages(
     y -= 44
     per_row = 4
     cell_w = (width - 2 * margin) / per_row
+
+    def room(need: float, heading: str) -> bool:
+        """Whether a new page was begun (under ``heading``): a long round goes on overleaf."""
+        nonlocal y
+        if y - need >= margin:
+            return False
+        pdf.showPage()
+        y = height - margin
+        pdf.setFont("Helvetica-Bold", 11)
+        pdf.drawString(margin, y - 12, heading)
+        y -= 20
+        return True
+
     for r in range(1, len(plan.rounds) + 1):
         rotations = plan.rotations(r)
-        lines = math.ceil(len(plan.rounds[r - 1]) / per_row) + (len(rotations) - 1)
-        need = 22 + lines * 14
-        if y - need < margin:
-            pdf.showPage()
-            y = height - margin
-        pdf.setFont("Helvetica-Bold", 11)
-        pdf.drawString(margin, y - 12, f"Round {r}")
-        y -= 20
+        if not room(20 + 14, f"Round {r}"):
+            pdf.setFont("Helvetica-Bold", 11)
+            pdf.drawString(margin, y - 12, f"Round {r}")
+            y -= 20
         for k, rotation in enumerate(rotations, 1):
             if len(rotations) > 1:
+                room(12 + 14, f"Round {r}, continued")
                 pdf.setFont("Helvetica-Oblique", 8)
                 pdf.drawString(margin, y - 9, f"rotation {k}")
                 y -= 12
-            for i, (table, seated) in enumerate(rotation):
-                if i and i % per_row == 0:
-                    y -= 14
-                cx = margin + (i % per_row) * cell_w
-                pdf.setFont("Helvetica-Bold", 9)
-                label = f"Table {(table - 1) % plan.tables + 1}:"
-                pdf.drawString(cx, y - 9, label)
-                pdf.setFont("Helvetica", 9)
-                pdf.drawString(cx + 44, y - 9, "  ".join(str(p) for p in seated))
-            y -= 16
+            for start in range(0, len(rotation), per_row):
+                room(14, f"Round {r}, continued")
+                for i, (table, seated) in enumerate(rotation[start : start + per_row]):
+                    _table_cell(
+                        pdf, margin + i * cell_w, y - 9, cell_w - 6, (table - 1) % plan.tables + 1, seated
+                    )
+                y -= 14
+            y -= 2
         y -= 4
     pdf.showPage()
     _slips(pdf, plan, names, width, height)
-    pdf.save()
-    return Path(path)
+    return pages.save(pdf, target)
+
+
+def _slip_names(names: object, plan: Schedule) -> dict[int, str]:
+    """The names for the slips, checked: player numbers of the schedule, names a reader can see."""
+    if names is None:
+        return {}
+    if not isinstance(names, Mapping):
+        _inputs.refuse_bytes(names, "names must be a dict of players' numbers and names like {1: 'Ada'}")
+        raise TypeError(
+            f"names must be a dict of players' numbers and names like {{1: 'Ada'}}; got {_inputs.what(names)}"
+        )
+    checked = {}
+    for number, name in names.items():
+        number = _inputs.whole_number(number, "a player's number in names", minimum=1, example="1")
+        if number > plan.players:
+            raise ValueError(f"names has player {number}; the schedule has {plan.players} players")
+        checked[number] = _inputs.display_name(name, f"the name of player {number}")
+    return checked
+
+
+def _table_cell(pdf: Canvas, x: float, y: float, w: float, table: int, seated: Sequence[int]) -> None:
+    label = f"Table {table}:"
+    pdf.setFont("Helvetica-Bold", 9)
+    pdf.drawString(x, y, label)
+    indent = max(44, stringWidth(label, "Helvetica-Bold", 9) + 4)
+    players = "  ".join(str(p) for p in seated)
+    # Every number must show: a crowded table gets smaller type, not a cut.
+    size = min(9, 9 * (w - indent) / max(stringWidth(players, "Helvetica", 9), 1))
+    pdf.setFont("Helvetica", size)
+    pdf.drawString(x + indent, y, players)
 
 
 def _slips(pdf: Canvas, plan: Schedule, names: Mapping[int, str], width: float, height: float) -> None:
     margin = 10 * mm
     cols = 3
-    slip_h = 18 + 12 * len(plan.rounds) + 10
-    rows = int((height - 2 * margin) // slip_h)
+    rounds = len(plan.rounds)
+    # A slip as tall as a page at most: more rounds go on in the player's next slip.
+    per_slip = max(1, min(rounds, int((height - 2 * margin - 28) // 12)))
+    slip_h = 18 + 12 * per_slip + 10
+    rows = max(1, int((height - 2 * margin) // slip_h))
     cw = (width - 2 * margin) / cols
+    slips = [(p, first) for p in range(1, plan.players + 1) for first in range(1, rounds + 1, per_slip)]
     per_page = cols * rows
-    for start in range(1, plan.players + 1, per_page):
-        count = min(per_page, plan.players - start + 1)
-        used_rows = math.ceil(count / cols)
-        _cut_lines(pdf, margin, height - margin - used_rows * slip_h, cw, slip_h, cols, used_rows)
-        for k in range(count):
-            player = start + k
+    for start in range(0, len(slips), per_page):
+        page = slips[start : start + per_page]
+        used_rows = math.ceil(len(page) / cols)
+        pages.cut_lines(pdf, margin, height - margin - used_rows * slip_h, cw, slip_h, cols, used_rows)
+        for k, (player, first) in enumerate(page):
+            last = min(rounds, first + per_slip - 1)
             x = margin + (k % cols) * cw + 6
             top = height - margin - (k // cols) * slip_h - 4
-            pdf.setFont("Helvetica-Bold", 10)
-            name = names.get(player, "")
-            pdf.drawString(x, top - 11, f"Player {player}" + (f" \u2013 {name}" if name else ""))
+            title = f"Player {player}" + (f", rounds {first}\u2013{last}" if per_slip < rounds else "")
+            name = names.get(player)
+            lettering.draw(
+                pdf,
+                x,
+                top - 11,
+                name or "",
+                size=10,
+                width=cw - 12,
+                bold=True,
+                prefix=title + (" \u2013 " if name else ""),
+            )
             pdf.setFont("Helvetica", 9)
-            for r in range(1, len(plan.rounds) + 1):
-                pdf.drawString(x, top - 11 - 12 * r, f"Round {r}: {plan.seat(player, r)}")
+            for r in range(first, last + 1):
+                pdf.drawString(x, top - 11 - 12 * (r - first + 1), f"Round {r}: {plan.seat(player, r)}")
         pdf.showPage()
 
 
@@ -391,16 +437,17 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> P
 
     ``theme`` is "classic" or "colorblind": the handout's words name the classic colors and shapes.
     """
+    target = checked_path(path)
     if get_theme(theme).style != "classic":
         raise ValueError(
             "the handout's words describe the classic cards; "
             f"theme must be 'classic' or 'colorblind'; got {_inputs.short(theme)}"
         )
-    pdf, width, height = _canvas(path, paper, "SET competition: how to play")
+    pdf, width, height = pages.new_canvas(paper, "SET competition: how to play")
     margin = 16 * mm
     w = width - 2 * margin
     y = height - margin
-    pdf.setFillColor(_INK)
+    pdf.setFillColor(pages.INK)
     pdf.setFont("Helvetica-Bold", 20)
     pdf.drawString(margin, y - 18, "How to play SET")
     y -= 34
@@ -431,29 +478,28 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> P
             paint_card(pdf, card, margin + i * (card_w + 12), y - card_h, width=card_w, theme=theme)
         y -= card_h + 6
         for text, ok in _feature_lines(cards):
-            pdf.setFillColor(_INK if ok else HexColor("#b3261e"))
+            pdf.setFillColor(pages.INK if ok else HexColor("#b3261e"))
             pdf.setFont("Helvetica" if ok else "Helvetica-Bold", 10)
             pdf.drawString(margin + 6, y - 10, text)
             y -= 13
-        pdf.setFillColor(_INK)
+        pdf.setFillColor(pages.INK)
         pdf.setFont("Helvetica-Oblique", 9)
         pdf.drawString(margin + 6, y - 10, str(explain(cards)))
         y -= 14
     y -= 10
-    pdf.setFillColor(_LIGHT)
+    pdf.setFillColor(pages.LIGHT)
     script = [line for paragraph in JUDGE_SCRIPT for line in simpleSplit(paragraph, "Helvetica", 9.5, w - 16)]
     box_h = 16 + 13 * len(script) + 6
-    pdf.setStrokeColor(_GREY)
+    pdf.setStrokeColor(pages.GREY)
     pdf.roundRect(margin, y - box_h, w, box_h, 6, stroke=1, fill=1)
-    pdf.setFillColor(_INK)
+    pdf.setFillColor(pages.INK)
     pdf.setFont("Helvetica-Bold", 11)
     pdf.drawString(margin + 8, y - 15, "The judge's script before each game")
     pdf.setFont("Helvetica", 9.5)
     for k, line in enumerate(script):
         pdf.drawString(margin + 8, y - 30 - 13 * k, line)
     pdf.showPage()
-    pdf.save()
-    return Path(path)
+    return pages.save(pdf, target)
 
 
 # -- the printable deck ------------------------------------------------------------------------
@@ -461,7 +507,7 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> P
 
 def deck_layout(paper: str = "A4") -> list[tuple[float, float, float, float]]:
     """Where the cards of a deck page go: ``(x, y, w, h)`` in points from the top-left corner, by rows."""
-    width, height = _paper(paper)
+    width, height = pages.paper_size(paper)
     cw, ch = CARD_SIZE
     cols, rows = DECK_GRID
     x0, y0 = (width - cols * cw) / 2, (height - rows * ch) / 2
@@ -474,27 +520,27 @@ def deck(path: str | Path, *, theme: str = "classic", paper: str = "A4") -> Path
     ``theme="printable"`` gives the alternative deck (outer color and symbol, inner
     shape and color); the cards come in the order of :func:`setwidgets.full_deck`.
     """
+    target = checked_path(path)
     look = get_theme(theme)
-    pdf, width, height = _canvas(path, paper, f"SET deck ({look.name} look)")
+    pdf, width, height = pages.new_canvas(paper, f"SET deck ({look.name} look)")
     places = deck_layout(paper)
     cards = full_deck()
     cw, ch = CARD_SIZE
-    pages = math.ceil(len(cards) / len(places))
-    for page in range(pages):
+    sheets = math.ceil(len(cards) / len(places))
+    for page in range(sheets):
         chunk = cards[page * len(places) : (page + 1) * len(places)]
         for card, (x, y, w, _) in zip(chunk, places):
             paint_card(pdf, card, x, height - y - ch, width=w, theme=look, edge=False)
         _cut_marks(pdf, places[: len(chunk)], height)
-        pdf.setFillColor(_GREY)
+        pdf.setFillColor(pages.GREY)
         pdf.setFont("Helvetica", 8)
         pdf.drawCentredString(
             width / 2,
             8 * mm,
-            f"SET deck, {look.name} look \u00b7 page {page + 1} of {pages} \u00b7 cut along the marks",
+            f"SET deck, {look.name} look \u00b7 page {page + 1} of {sheets} \u00b7 cut along the marks",
         )
         pdf.showPage()
-    pdf.save()
-    return Path(path)
+    return pages.save(pdf, target)
 
 
 def _cut_marks(pdf: Canvas, places, height: float) -> None:

@@ -15,15 +15,29 @@ Example::
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from typing import Any
 
 from reportlab.lib.colors import HexColor
 
-from setwidgets.cards import Card, as_card
+from setwidgets import _inputs
+from setwidgets.cards import Card, as_card, as_cards
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 
 __all__ = ["paint_card", "paint_cards"]
+
+_MOST_CARDS = 81  # a row of cards is at most the whole deck; more is a mistake (or endless)
+
+
+def _canvas(canvas: Any) -> Any:
+    """``canvas`` when it draws like a reportlab Canvas; a clear TypeError otherwise."""
+    if not all(callable(getattr(canvas, name, None)) for name in ("saveState", "beginPath", "drawPath")):
+        raise TypeError(
+            f"canvas must be a reportlab Canvas, such as Canvas('cards.pdf'); got {_inputs.what(canvas)}"
+        )
+    return canvas
 
 
 def _path(canvas: Any, path: shapes.Path):
@@ -77,8 +91,13 @@ def paint_card(
 
     ``edge=False`` leaves out the card's grey outline (for a printed deck cut along marks).
     """
+    canvas = _canvas(canvas)
+    card = as_card(card)
+    x, y = _inputs.finite_number(x, "x"), _inputs.finite_number(y, "y")
+    width = _inputs.finite_number(width, "width", above=0, example="180")
+    edge = _inputs.true_or_false(edge, "edge")
     theme = get_theme(theme)
-    picture = shapes.card_picture(as_card(card), theme)
+    picture = shapes.card_picture(card, theme)
     scale = width / shapes.CARD_WIDTH
     canvas.saveState()
     canvas.translate(x, y + shapes.CARD_HEIGHT * scale)
@@ -94,7 +113,20 @@ def paint_card(
 def paint_cards(
     canvas: Any, cards, x: float, y: float, *, width: float, gap: float = 8, theme: str | Theme = "classic"
 ) -> float:
-    """Paint cards side by side from (x, y), each ``width`` wide; return the height of the row."""
+    """Paint cards side by side from (x, y), each ``width`` wide; return the height of the row.
+
+    ``cards`` is a list of cards or codes, or one string of codes (at most the 81 of a deck).
+    """
+    canvas = _canvas(canvas)
+    if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes, bytearray, Card)):
+        cards = list(itertools.islice(cards, _MOST_CARDS + 1))
+        if len(cards) > _MOST_CARDS:
+            raise ValueError(f"cards must be at most the {_MOST_CARDS} of a deck; got more")
+    cards = as_cards(cards)
+    x, y = _inputs.finite_number(x, "x"), _inputs.finite_number(y, "y")
+    width = _inputs.finite_number(width, "width", above=0, example="180")
+    gap = _inputs.finite_number(gap, "gap", example="8")
+    theme = get_theme(theme)
     for i, card in enumerate(cards):
         paint_card(canvas, card, x + i * (width + gap), y, width=width, theme=theme)
     return width * shapes.CARD_HEIGHT / shapes.CARD_WIDTH

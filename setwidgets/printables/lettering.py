@@ -1,0 +1,253 @@
+"""Players' names on paper: a font that has every letter, right-to-left words in order, a fit.
+
+reportlab's built-in Helvetica has the letters of Western Europe only (Windows' code page
+1252): a name such as "Łukasz", "Ἀθηνᾶ" or "فاطمة" would print as black boxes. So each text
+is written in the first font that has all its letters:
+
+- Helvetica, for the letters it has (the look of the rest of the page);
+- DejaVu Sans, a free font (Latin, Greek, Cyrillic, Arabic, Hebrew and more) that ships
+  with matplotlib and with most Linux systems, embedded in the PDF;
+- for Chinese, Japanese and Korean, one of Adobe's standard CJK fonts (STSong-Light,
+  HeiseiKakuGo-W5, HYGothic-Medium): every PDF reader that reads these scripts has them,
+  so the PDF names them without embedding megabytes of letters.
+
+Arabic letters change shape with their neighbours and Arabic and Hebrew run from right to
+left; reportlab writes letters one after the other from left to right, so
+:func:`visual` joins the Arabic letters (their presentation forms) and puts right-to-left
+words in the order the eye reads them. A name too long for its place is shortened with an
+ellipsis by :func:`fit`.
+
+>>> fit("Ada", "Helvetica", 10, 100)
+'Ada'
+>>> fit("Ada Lovelace, Countess of Lovelace", "Helvetica", 10, 60)
+'Ada Lovel…'
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
+
+__all__ = ["ELLIPSIS", "draw", "fit", "font_for", "visual"]
+
+ELLIPSIS = "\u2026"
+
+# Where DejaVu Sans is found: matplotlib's own copy first (the widgets and sim extras bring
+# it), then the usual places of Linux and macOS systems.
+_SYSTEM_FOLDERS = (
+    "/usr/share/fonts/truetype/dejavu",
+    "/usr/share/fonts/dejavu",
+    "/usr/share/fonts/TTF",
+    "/Library/Fonts",
+)
+_CJK_FONTS = {"korean": "HYGothic-Medium", "japanese": "HeiseiKakuGo-W5", "chinese": "STSong-Light"}
+
+
+def _font_folders() -> list[Path]:
+    folders = []
+    spec = importlib.util.find_spec("matplotlib")  # its location only: importing it takes seconds
+    if spec and spec.submodule_search_locations:
+        for place in spec.submodule_search_locations:
+            folders.append(Path(place) / "mpl-data" / "fonts" / "ttf")
+    return folders + [Path(p) for p in _SYSTEM_FOLDERS]
+
+
+@cache
+def _dejavu(bold: bool) -> str | None:
+    """The name DejaVu Sans (bold) is registered under, or None when no copy is found."""
+    file = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    for folder in _font_folders():
+        if (folder / file).is_file():
+            name = "DejaVuSans-Bold" if bold else "DejaVuSans"
+            try:
+                pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+            except Exception:  # an unreadable copy: the next place may hold a good one
+                continue
+            return name
+    return None
+
+
+def _has_all(font: str, text: str) -> bool:
+    glyphs = pdfmetrics.getFont(font).face.charToGlyph
+    return all(ord(c) in glyphs for c in text)
+
+
+def _cjk(text: str) -> str | None:
+    names = "".join(unicodedata.name(c, "") for c in text)
+    if "HANGUL" in names:
+        return "korean"
+    if "HIRAGANA" in names or "KATAKANA" in names:
+        return "japanese"
+    if "CJK" in names:
+        return "chinese"
+    return None
+
+
+def font_for(text: str, bold: bool = False) -> str:
+    """The name of the first font that has every letter of ``text`` (registered with reportlab).
+
+    >>> font_for("Zoë"), font_for("Ἀθηνᾶ")
+    ('Helvetica', 'DejaVuSans')
+    """
+    helvetica = "Helvetica-Bold" if bold else "Helvetica"
+    try:
+        text.encode("cp1252")
+        return helvetica
+    except UnicodeEncodeError:
+        pass
+    for font in (_dejavu(bold), _dejavu(False)):
+        if font and _has_all(font, text):
+            return font
+    script = _cjk(text)
+    if script:
+        name = _CJK_FONTS[script]
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(UnicodeCIDFont(name))
+        return name
+    # No font found has them all: DejaVu shows most, Helvetica the Western letters.
+    return _dejavu(False) or helvetica
+
+
+# -- right to left ------------------------------------------------------------------------------
+
+
+def _form(char: str, form: str) -> str | None:
+    try:
+        return unicodedata.lookup(f"{unicodedata.name(char)} {form} FORM")
+    except (KeyError, ValueError):
+        return None
+
+
+def _joins_next(char: str | None) -> bool:
+    return char is not None and _form(char, "INITIAL") is not None
+
+
+def _joins_previous(char: str | None) -> bool:
+    return char is not None and _form(char, "FINAL") is not None
+
+
+def _shaped(text: str) -> str:
+    """Arabic letters in their joined forms (initial, medial, final), lam-alef as one letter."""
+    letters = list(text)
+    out = []
+    i = 0
+    while i < len(letters):
+        char = letters[i]
+        # Marks (vowel signs) sit on a letter and do not break the joining.
+        before = next((c for c in reversed(letters[:i]) if unicodedata.category(c) != "Mn"), None)
+        after_at = next(
+            (j for j in range(i + 1, len(letters)) if unicodedata.category(letters[j]) != "Mn"), None
+        )
+        after = letters[after_at] if after_at is not None else None
+        joined_before = _joins_next(before) and _joins_previous(char)
+        if (
+            unicodedata.name(char, "") == "ARABIC LETTER LAM"
+            and after
+            and "ALEF" in unicodedata.name(after, "")
+        ):
+            # Lam then alef is always written as one ligature.
+            tail = unicodedata.name(after).removeprefix("ARABIC LETTER ALEF")
+            ligature = f"ARABIC LIGATURE LAM WITH ALEF{tail} {'FINAL' if joined_before else 'ISOLATED'} FORM"
+            try:
+                out.append(unicodedata.lookup(ligature))
+                out.extend(letters[i + 1 : after_at])
+                i = after_at + 1
+                continue
+            except KeyError:
+                pass
+        joined_after = _joins_next(char) and _joins_previous(after)
+        form = {(True, True): "MEDIAL", (True, False): "FINAL", (False, True): "INITIAL"}.get(
+            (joined_before, joined_after), "ISOLATED"
+        )
+        out.append(
+            (_form(char, form) or _form(char, "ISOLATED") or char)
+            if "ARABIC" in unicodedata.name(char, "")
+            else char
+        )
+        i += 1
+    return "".join(out)
+
+
+def _right_to_left(char: str) -> bool:
+    return unicodedata.bidirectional(char) in ("R", "AL")
+
+
+def visual(text: str) -> str:
+    """``text`` in the order its letters are drawn from left to right, Arabic letters joined.
+
+    Text without right-to-left letters comes back as it is. Otherwise the runs of
+    right-to-left letters (with the spaces and marks between them) are reversed; a text
+    that begins right to left has its runs reversed too, as a reader of that script reads it.
+
+    >>> visual("Ada")
+    'Ada'
+    >>> visual("\u05d3\u05e0\u05d4") == "\u05d4\u05e0\u05d3"
+    True
+    """
+    if not any(_right_to_left(c) for c in text):
+        return text
+    return _reordered(_shaped(text))
+
+
+def _reordered(text: str) -> str:
+    strong = [c for c in text if unicodedata.bidirectional(c) in ("L", "R", "AL")]
+    rtl_paragraph = _right_to_left(strong[0])
+    # Runs: each character is right-to-left (True) or not; neutrals take the side of the
+    # text around them when both sides agree, the paragraph's side otherwise.
+    sides: list[bool | None] = [
+        True if _right_to_left(c) else (False if unicodedata.bidirectional(c) in ("L", "EN", "AN") else None)
+        for c in text
+    ]
+    for i, side in enumerate(sides):
+        if side is None:
+            left = next((s for s in reversed(sides[:i]) if s is not None), rtl_paragraph)
+            right = next((s for s in sides[i + 1 :] if s is not None), rtl_paragraph)
+            sides[i] = left if left == right else rtl_paragraph
+    runs: list[tuple[bool, str]] = []
+    for char, side in zip(text, sides):
+        if runs and runs[-1][0] == side:
+            runs[-1] = (side, runs[-1][1] + char)
+        else:
+            runs.append((side, char))
+    pieces = [run[::-1] if side else run for side, run in runs]
+    return "".join(reversed(pieces) if rtl_paragraph else pieces)
+
+
+# -- fitting and drawing ------------------------------------------------------------------------
+
+
+def fit(text: str, font: str, size: float, width: float) -> str:
+    """``text`` as it is when it fits ``width`` points, otherwise shortened, with an ellipsis."""
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    low, high = 0, len(text)  # the longest start that fits with the ellipsis
+    while low < high:
+        middle = (low + high + 1) // 2
+        if pdfmetrics.stringWidth(text[:middle].rstrip() + ELLIPSIS, font, size) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + ELLIPSIS
+
+
+def draw(
+    pdf, x: float, y: float, text: str, *, size: float, width: float, bold: bool = False, prefix: str = ""
+) -> None:
+    """Write ``prefix`` and then ``text`` from (x, y) in a font that has their letters, in ``width`` points.
+
+    ``text`` (a name) is shortened with an ellipsis when it does not fit; ``prefix`` never is.
+    """
+    rtl = any(_right_to_left(c) for c in text)
+    shaped = _shaped(text) if rtl else text
+    font = font_for(prefix + shaped + ELLIPSIS, bold)
+    # Shortened before it is reordered: the end of the name is cut, whichever way it runs.
+    line = fit(shaped, font, size, width - pdfmetrics.stringWidth(prefix, font, size))
+    line = _reordered(line) if rtl else line
+    pdf.setFont(font, size)
+    pdf.drawString(x, y, prefix + line)
