@@ -484,7 +484,7 @@ def test_the_plot_shows_each_rate_with_its_interval(monkeypatch):
         (lambda: sim.deal_tables(3, 1.5), TypeError, "size must be a whole number like 12; got 1.5"),
         (lambda: sim.count_sets_many("abc"), TypeError, "one table a row; got 'abc' (a string)"),
         (lambda: sim.has_set_many([[0, 1, 90]]), ValueError, "card indices are 0 to 80; got 90 in table 0"),
-        (lambda: sim.count_sets_many([[80, 80, 1]]), ValueError, "table 0 holds a card twice: [80, 80, 1]"),
+        (lambda: sim.count_sets_many([[80, 80, 1]]), ValueError, "holds the card 80 twice: [80, 80, 1]"),
         (lambda: sim.play(1.5), TypeError, "games must be a whole number like 10000; got 1.5"),
         (lambda: sim.play(1, variant="chess"), ValueError, "variant must be one of 'standard', 'solitaire'"),
         (lambda: sim.play(1, variant="chess"), ValueError, "; got 'chess'"),
@@ -718,3 +718,10 @@ def test_a_tallys_plot_refuses_what_is_not_axes():
     pytest.importorskip("matplotlib")
     with pytest.raises(TypeError, match=r"^ax must be a matplotlib axes to draw on, or None"):
         sim.Tally("standard", "full", "first", 1).plot(ax=5)
+
+
+def test_a_long_table_holding_a_card_twice_is_quoted_in_short():
+    table = [*range(81), *range(3, 12)]
+    shown = r"^table 0 holds the card 3 twice: \[0, 1, 2, 3, \.\.\.\] \(90 items\)$"
+    with pytest.raises(ValueError, match=shown):
+        sim.has_set_many([table])

@@ -322,7 +322,9 @@ def _refuse(tables: np.ndarray, row: int) -> None:
     wrong = [c for c in tables[row].tolist() if not 0 <= c <= 80]
     if wrong:
         raise ValueError(f"card indices are 0 to 80; got {wrong[0]} in table {row}")
-    raise ValueError(f"table {row} holds a card twice: {tables[row].tolist()}")
+    cards = tables[row].tolist()
+    twice = next(c for n, c in enumerate(cards) if c in cards[:n])
+    raise ValueError(f"table {row} holds the card {twice} twice: {_inputs.short(cards)}")
 
 
 # -- whole games ---------------------------------------------------------------------------------
