@@ -231,3 +231,187 @@ def test_the_handout_keeps_to_the_looks_its_words_describe(tmp_path):
     with pytest.raises(ValueError, match="the handout's words describe the classic cards"):
         handout(tmp_path / "handout.pdf", theme="printable")
     assert pages(handout(tmp_path / "handout.pdf", theme="colorblind")) == 1
+
+
+# -- odd input: answered in one sentence, nothing left behind (issue 25) ------------------------
+
+UNICODE_NAMES = [
+    "Zoë Ødegård",
+    "Ἀθηνᾶ Παπαδοπούλου",
+    "李小龙",
+    "فاطمة الزهراء",
+    "Ada Lovelace, Countess of Lovelace, Byron of Newstead",
+    "Łukasz Żółć",
+    "山田はな",
+    "김민준",
+    "Nguyễn Thị Minh Khai",
+]
+
+
+def files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def one_sentence(error: pytest.ExceptionInfo, *words: str) -> None:
+    message = str(error.value)
+    assert message.count(". ") == 0 and "\n" not in message, message
+    assert "Errno" not in message and "Traceback" not in message, message
+    for word in words:
+        assert word in message, message
+
+
+@pytest.mark.parametrize("make", [deck, handout, lambda path: entry_cards(path, 12)])
+def test_a_folder_where_the_file_belongs_is_refused_naming_it(tmp_path, make):
+    (tmp_path / "kit.pdf").mkdir()
+    with pytest.raises(ValueError) as error:
+        make(tmp_path / "kit.pdf")
+    one_sentence(error, "kit.pdf", "it is a folder")
+    assert files(tmp_path) == ["kit.pdf"]
+
+
+def test_a_missing_folder_is_refused_and_not_made(tmp_path):
+    with pytest.raises(ValueError) as error:
+        handout(tmp_path / "typo" / "handout.pdf")
+    one_sentence(error, "typo/handout.pdf", "does not exist; make it first")
+    assert files(tmp_path) == []
+
+
+def test_a_bad_paper_size_leaves_no_folder_and_no_file(tmp_path):
+    (tmp_path / "kit").mkdir()
+    for call in (
+        lambda: deck(tmp_path / "kit" / "deck.pdf", paper="A5"),
+        lambda: entry_cards(tmp_path / "kit" / "entry.pdf", 12, paper="A5"),
+        lambda: schedule_pages(tmp_path / "kit" / "plan.pdf", schedule(9, 3), paper=b"A4"),
+    ):
+        with pytest.raises((TypeError, ValueError), match="paper must be 'A4' or 'letter'"):
+            call()
+    assert files(tmp_path) == ["kit"]
+
+
+def test_a_file_name_too_long_is_refused_naming_its_end(tmp_path):
+    with pytest.raises(ValueError) as error:
+        deck(tmp_path / ("x" * 300 + ".pdf"))
+    one_sentence(error, "xxx.pdf'", "longer than the disk allows")
+    assert files(tmp_path) == []
+
+
+def test_a_device_is_refused_not_replaced():
+    with pytest.raises(ValueError) as error:
+        handout("/dev/full")
+    one_sentence(error, "'/dev/full'", "a device")
+    assert Path("/dev/full").is_char_device()
+
+
+def test_a_full_disk_leaves_the_old_file_and_no_half_written_one(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from setwidgets.printables import output
+
+    old = handout(tmp_path / "handout.pdf").read_bytes()
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(output.os, "fsync", full)
+    with pytest.raises(ValueError) as error:
+        deck(tmp_path / "handout.pdf")
+    one_sentence(error, "handout.pdf", "the disk is full")
+    assert files(tmp_path) == ["handout.pdf"]  # no temporary file left
+    assert (tmp_path / "handout.pdf").read_bytes() == old
+
+
+def test_a_long_schedule_is_split_across_pages(tmp_path):
+    from setwidgets.competition.schedules import Schedule
+
+    # 80 rounds: one player's slip is taller than a page, so it goes on in a second slip.
+    base = schedule(9, 4)
+    long = Schedule(9, base.rounds * 20, base.tables)
+    pdf = schedule_pages(tmp_path / "long.pdf", long, paper="letter")
+    words = text(pdf)
+    assert "Round 80" in words and "Round 3, continued" not in words
+    assert words.count("Player 9, rounds") == 2 and "Player 9, rounds 1\u2013" in words
+    assert f"Round 80: {long.seat(9, 80)}" in words.split("Player 9, rounds")[-1]
+    # A round with more tables than a page holds goes on overleaf, under its heading.
+    big = schedule(1000, 1)
+    words = text(schedule_pages(tmp_path / "big.pdf", big))
+    assert "Round 1, continued" in words and f"Table {len(big.rounds[0])}:" in words
+
+
+def test_entry_cards_hold_a_stated_number_of_games(tmp_path):
+    from setwidgets.competition.schedules import Schedule
+    from setwidgets.printables.kit import MOST_GAMES
+
+    with pytest.raises(ValueError) as error:
+        entry_cards(tmp_path / "entry.pdf", 12, games=10_000)
+    one_sentence(error, f"at most {MOST_GAMES} games", "10000")
+    base = schedule(9, 3)
+    many = Schedule(9, base.rounds * 3, base.tables)
+    with pytest.raises(ValueError) as error:
+        entry_cards(tmp_path / "entry.pdf", many)
+    one_sentence(error, f"at most {MOST_GAMES} games", "9 rounds", f"games={MOST_GAMES}")
+    assert files(tmp_path) == []
+    first = text(entry_cards(tmp_path / "entry.pdf", many, games=MOST_GAMES), 1)
+    assert "Preliminary games" in first and f" {MOST_GAMES} " in first and "Total" in first
+
+
+def test_a_million_entry_cards_are_refused_at_once(tmp_path):
+    import time
+
+    from setwidgets.printables.kit import MOST_PLAYERS
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as error:
+        entry_cards(tmp_path / "entry.pdf", 10**6)
+    assert time.perf_counter() - start < 1
+    one_sentence(error, f"at most {MOST_PLAYERS} players", "1000000")
+    assert files(tmp_path) == []
+
+
+def test_names_in_every_script_print_in_a_font_that_has_them(tmp_path):
+    event = Competition(":memory:")
+    for number, name in enumerate(UNICODE_NAMES, 1):
+        event.register(number, name)
+    event.plan(4)
+    for pdf in (
+        entry_cards(tmp_path / "entry.pdf", event),
+        score_sheets(tmp_path / "sheets.pdf", event),
+        schedule_pages(tmp_path / "plan.pdf", event.schedule(), names=dict(enumerate(UNICODE_NAMES, 1))),
+    ):
+        words = text(pdf)
+        for name in ("Zoë Ødegård", "Łukasz Żółć", "Nguyễn", "李小龙", "山田はな", "김민준"):
+            assert name in words, (pdf.name, name)
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        assert "DejaVuSans" in fonts, "names beyond Western letters need a font that has them"
+        # A name too long for its box is shortened with an ellipsis, not printed over the next box.
+        assert "Newstead" not in words and "Ada Lovelace" in words and "\u2026" in words
+    entry = text(tmp_path / "entry.pdf")
+    assert "Ἀθηνᾶ Παπαδοπούλου" in entry
+
+
+def test_right_to_left_names_are_joined_and_read_in_order():
+    import unicodedata
+
+    from setwidgets.printables.lettering import visual
+
+    # Arabic letters joined (initial, medial, final forms), the words in reading order.
+    forms = [unicodedata.name(c).removeprefix("ARABIC LETTER ") for c in visual("فاطمة الزهراء")]
+    assert forms == [
+        *("HAMZA ISOLATED FORM", "ALEF ISOLATED FORM", "REH FINAL FORM", "HEH INITIAL FORM"),
+        *("ZAIN FINAL FORM", "LAM INITIAL FORM", "ALEF ISOLATED FORM", "SPACE"),
+        *("TEH MARBUTA FINAL FORM", "MEEM MEDIAL FORM", "TAH INITIAL FORM"),
+        *("ALEF FINAL FORM", "FEH INITIAL FORM"),
+    ]
+    assert visual("لا") == "\ufefb"  # lam-alef is one letter
+    assert visual("Ada") == "Ada"
+
+
+def test_schedule_names_are_checked(tmp_path):
+    plan = schedule(9, 3)
+    with pytest.raises(ValueError, match="names has player 10; the schedule has 9 players"):
+        schedule_pages(tmp_path / "plan.pdf", plan, names={10: "Ada"})
+    with pytest.raises(ValueError, match="U\\+202E"):
+        schedule_pages(tmp_path / "plan.pdf", plan, names={1: "Ada\u202e"})
+    with pytest.raises(TypeError, match="names must be a dict"):
+        schedule_pages(tmp_path / "plan.pdf", plan, names=["Ada"])
+    assert files(tmp_path) == []

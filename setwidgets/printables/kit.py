@@ -59,7 +59,7 @@ __all__ = [
     "score_sheets",
 ]
 
-MOST_GAMES = 10
+MOST_GAMES = 8
 """The most preliminary games an entry card has boxes for: each box stays wide enough to write a score in."""
 
 CARD_SIZE = (88.9 * mm, 88.9 * mm * shapes.CARD_HEIGHT / shapes.CARD_WIDTH)
@@ -87,19 +87,17 @@ JUDGE_SCRIPT = (
 def _names(source: Competition | Schedule | int) -> tuple[dict[int, tuple[str, str | None]], int]:
     if isinstance(source, Competition):
         players = source.players()
-        pages.player_count(len(players), "the competition")
+        pages.player_count(len(players), "the competition has")
         return players, source.rounds or 4
     if isinstance(source, Schedule):
-        count = pages.player_count(source.players, "the schedule")
+        count = pages.player_count(source.players, "the schedule has")
         return {p: ("", None) for p in range(1, count + 1)}, len(source.rounds)
     if not _inputs.is_whole(source):
         raise TypeError(
             "source must be a Competition, a Schedule or a number of players like 30; "
             f"got {_inputs.what(source)}{_inputs.whole_hint(source)}"
         )
-    count = pages.player_count(
-        _inputs.whole_number(source, "players", minimum=1, example="30"), "the number given"
-    )
+    count = pages.player_count(_inputs.whole_number(source, "players", minimum=1, example="30"), "got")
     return {p: ("", None) for p in range(1, count + 1)}, 4
 
 
@@ -200,13 +198,20 @@ def _entry_card(
 def _score_row(pdf: Canvas, x: float, y: float, w: float, labels: Sequence[str], title: str) -> None:
     pdf.setFont("Helvetica-Bold", 7)
     pdf.drawString(x, y + 26, title)
-    cell = w / len(labels)
+    # Each box as wide as its label needs, at least an equal share: 'Total' keeps its word.
+    needs = [stringWidth(label, "Helvetica", 6) + 4 for label in labels]
+    share = w / len(labels)
+    wide = [max(need, share) for need in needs]
+    narrow = [share for need in needs if need <= share]
+    spare = (w - sum(n for n in wide if n > share)) / max(len(narrow), 1)
+    cells = [need if need > share else spare for need in wide]
     pdf.setLineWidth(0.6)
-    for i, label in enumerate(labels):
-        pages.box(pdf, x + i * cell, y + 13, cell, 10, fill=pages.LIGHT)
-        pages.box(pdf, x + i * cell, y - 7, cell, 20)
+    for label, cell in zip(labels, cells):
+        pages.box(pdf, x, y + 13, cell, 10, fill=pages.LIGHT)
+        pages.box(pdf, x, y - 7, cell, 20)
         pdf.setFont("Helvetica", 6)
-        pdf.drawCentredString(x + (i + 0.5) * cell, y + 16, lettering.fit(label, "Helvetica", 6, cell - 1))
+        pdf.drawCentredString(x + cell / 2, y + 16, label)
+        x += cell
 
 
 # -- score sheets ------------------------------------------------------------------------------
@@ -295,7 +300,7 @@ def schedule_pages(
     target = checked_path(path)
     if not isinstance(plan, Schedule):
         raise TypeError(f"plan must be a Schedule (from schedule(players, rounds)); got {_inputs.what(plan)}")
-    pages.player_count(plan.players, "the schedule")
+    pages.player_count(plan.players, "the schedule has")
     names = _slip_names(names, plan)
     pdf, width, height = pages.new_canvas(paper, "SET competition: game schedule")
     margin = 15 * mm

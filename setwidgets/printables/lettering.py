@@ -239,15 +239,22 @@ def fit(text: str, font: str, size: float, width: float) -> str:
 def draw(
     pdf, x: float, y: float, text: str, *, size: float, width: float, bold: bool = False, prefix: str = ""
 ) -> None:
-    """Write ``prefix`` and then ``text`` from (x, y) in a font that has their letters, in ``width`` points.
+    """Write ``prefix`` (in Helvetica) and then ``text`` from (x, y), together ``width`` points at most.
 
-    ``text`` (a name) is shortened with an ellipsis when it does not fit; ``prefix`` never is.
+    ``text`` (a name) is written in a font that has its letters and shortened with an ellipsis
+    when it does not fit; ``prefix`` (the page's own words, such as "Player 4 – ") never is.
     """
+    helvetica = "Helvetica-Bold" if bold else "Helvetica"
+    if prefix:
+        pdf.setFont(helvetica, size)
+        pdf.drawString(x, y, prefix)
+        x += pdfmetrics.stringWidth(prefix, helvetica, size)
+        width -= pdfmetrics.stringWidth(prefix, helvetica, size)
     rtl = any(_right_to_left(c) for c in text)
     shaped = _shaped(text) if rtl else text
-    font = font_for(prefix + shaped + ELLIPSIS, bold)
+    font = font_for(shaped + ELLIPSIS, bold)
     # Shortened before it is reordered: the end of the name is cut, whichever way it runs.
-    line = fit(shaped, font, size, width - pdfmetrics.stringWidth(prefix, font, size))
+    line = fit(shaped, font, size, width)
     line = _reordered(line) if rtl else line
     pdf.setFont(font, size)
-    pdf.drawString(x, y, prefix + line)
+    pdf.drawString(x, y, line)

@@ -65,9 +65,12 @@ def save(pdf: Canvas, target: Path) -> Path:
 
 
 def player_count(players: int, what: str) -> int:
-    """``players`` when the printables print for that many (:data:`MOST_PLAYERS`); ``what`` has them."""
+    """``players`` when the printables print for that many (:data:`MOST_PLAYERS`).
+
+    ``what`` says where the number comes from: "the schedule has", "got".
+    """
     if players > MOST_PLAYERS:
-        raise ValueError(f"the printables are made for at most {MOST_PLAYERS} players; {what} has {players}")
+        raise ValueError(f"the printables are made for at most {MOST_PLAYERS} players; {what} {players}")
     return players
 
 
