@@ -57,6 +57,7 @@ WIDGETS: dict[str, str] = {
     "PuzzleBoard": "setwidgets.widgets.puzzle",
     "Standings": "setwidgets.widgets.standings",
     "ThirdCardExplorer": "setwidgets.widgets.explorer",
+    "Timer": "setwidgets.widgets.timer",
 }
 """The widgets, each with the module that holds it: the one list of them.
 
