@@ -231,5 +231,296 @@ def test_the_rosters_functions_refuse_what_is_not_a_roster():
 
     with pytest.raises(TypeError, match=r"roster's text; got b'teacher,teacher' \(bytes, not text\)"):
         parse_roster(b"teacher,teacher")
-    with pytest.raises(TypeError, match="needs a list of user names; got the single string 'root'"):
+    with pytest.raises(TypeError, match=r"got the single string 'root': write \['root'\]"):
         missing_users("root")
+
+
+# -- issue 25: the hub's rosters and homes answer bad input well -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (["teacher,teacher"], r"roster's text; got \['teacher,teacher'\] \(a list\)"),
+        (None, r"roster's text; got None \(nothing\)"),
+        (b"teacher,teacher", r"roster's text; got b'teacher,teacher' \(bytes, not text\)"),
+    ],
+)
+def test_the_roster_parser_refuses_what_is_not_text(text, said):
+    with pytest.raises(TypeError, match=said):
+        hub.parse_roster(text)
+
+
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"])
+def test_a_utf8_roster_reads_with_or_without_the_byte_order_mark(tmp_path, mark):
+    roster = tmp_path / "class.csv"
+    roster.write_bytes(mark + "# Frau Müller's class\r\nt,teacher\r\nana,student\r\n".encode())
+    assert list(hub.read_roster(roster)) == ["t", "ana"]  # not '\ufefft'
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "utf-16"])
+def test_a_roster_in_latin1_windows1252_or_utf16_is_read_as_written(tmp_path, encoding):
+    roster = tmp_path / "class.csv"
+    roster.write_bytes("# Frau Müller, Ana Muñoz, Zoë\nt,teacher\nana,student\n".encode(encoding))
+    assert hub.read_roster(roster) == {"t": "teacher", "ana": "student"}
+
+
+def test_a_byte_neither_utf8_nor_windows1252_is_refused_with_its_line_and_how_to_save(tmp_path):
+    roster = tmp_path / "class.csv"
+    roster.write_bytes(b"t,teacher\n# \x81\nana,student\n")
+    with pytest.raises(hub.RosterError) as error:
+        hub.read_roster(roster)
+    assert str(error.value) == (
+        f"the roster '{roster}' has the byte 0x81 at line 2, which is neither UTF-8 nor "
+        "Windows-1252 (Latin-1): save it as CSV UTF-8"
+    )
+
+
+def test_a_file_that_is_not_text_is_refused_with_how_to_save_it(tmp_path):
+    workbook = tmp_path / "class.xlsx"
+    workbook.write_bytes(b"PK\x03\x04\x14\x00\x06\x00")
+    with pytest.raises(
+        hub.RosterError, match="holds a NUL byte at line 1, so it is not text: save it as CSV UTF-8"
+    ):
+        hub.read_roster(workbook)
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("folder", "is a folder: give the path of the class's CSV file in it"),
+        ("pipe", "is not a plain file: give the path of the class's CSV file"),
+        ("large", "has 1000001 bytes, more than a roster's 1000000"),
+    ],
+)
+def test_a_roster_path_that_is_no_csv_file_is_refused_at_once(tmp_path, kind, said):
+    path = tmp_path / "roster"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "pipe":
+        os.mkfifo(path)  # opening it would wait for a writer forever
+    else:
+        path.write_bytes(b"#" * (hub.rosters.LARGEST_ROSTER + 1))
+    with pytest.raises(hub.RosterError, match=said):
+        hub.read_roster(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "error", "said"),
+    [
+        (None, TypeError, r"the roster must be a path, like '/srv/class.csv'; got None \(nothing\)"),
+        (b"class.csv", TypeError, "got b'class.csv' \\(bytes, not text\\): write 'class.csv', without the b"),
+        ("", hub.RosterError, "not empty and without NUL characters; got ''"),
+        ("class\x00.csv", hub.RosterError, r"without NUL characters; got 'class\\x00.csv'"),
+    ],
+)
+def test_a_roster_path_of_the_wrong_kind_or_value_is_refused(path, error, said):
+    with pytest.raises(error, match=said):
+        hub.read_roster(path)
+
+
+def test_a_very_long_line_is_refused_not_handed_to_csv():
+    with pytest.raises(
+        hub.RosterError, match="line 2: expected 'username,role', got a line of 200000 characters"
+    ):
+        hub.parse_roster("t,teacher\n" + "a" * 200_000)
+
+
+def test_the_role_is_read_in_any_case():
+    assert hub.parse_roster("t,Teacher\nana,STUDENT") == {"t": "teacher", "ana": "student"}
+
+
+def test_root_is_refused_as_the_teacher():
+    with pytest.raises(hub.RosterError, match="line 1: 'root' is a system account, not a person"):
+        hub.parse_roster("root,teacher\nana,student")
+
+
+@pytest.mark.parametrize("account", sorted(hub.ACCOUNTS))
+def test_every_fixed_system_account_is_refused(account):
+    with pytest.raises(hub.RosterError, match=f"'{account}' is a system account"):
+        hub.parse_roster(f"t,teacher\n{account},student")
+
+
+def test_an_account_of_this_machine_in_the_system_range_is_refused(monkeypatch):
+    import pwd
+
+    uids = {"postgres": 101, "ana": 1001, "guest": 65534}
+
+    def getpwnam(name):
+        if name not in uids:
+            raise KeyError(name)
+        return pwd.struct_passwd((name, "x", uids[name], uids[name], "", "/", "/bin/sh"))
+
+    monkeypatch.setattr(pwd, "getpwnam", getpwnam)
+    assert hub.parse_roster("t,teacher\nana,student") == {"t": "teacher", "ana": "student"}
+    for name in ["postgres", "guest"]:
+        with pytest.raises(hub.RosterError, match=f"line 2: '{name}' is a system account, not a person"):
+            hub.parse_roster(f"t,teacher\n{name},student")
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("ana\x00", r"'ana\\x00', which holds U\+0000 \(a control character\)"),
+        ("\u202eana", r"'\\u202eana', which holds U\+202E \(an invisible formatting character\)"),
+        ("an\u200ba", r"which holds U\+200B \(an invisible formatting character\)"),
+        ("\x01\x02", r"which holds U\+0001 \(a control character\)"),
+        ("\x1b[31m", r"which holds U\+001B \(a control character\)"),
+    ],
+)
+def test_a_name_with_characters_nobody_sees_is_refused_and_the_character_named(name, said):
+    with pytest.raises(
+        hub.RosterError, match=rf"^the roster, line 2: the user name must be text a reader can see.*{said}"
+    ):
+        hub.parse_roster(f"t,teacher\n{name},student")
+
+
+def test_missing_users_takes_a_roster_and_refuses_what_is_not_a_list_of_names():
+    assert hub.missing_users({"root": "teacher", "no-such-user-here": "student"}) == ["no-such-user-here"]
+    assert hub.missing_users(name for name in ["root"]) == []
+    with pytest.raises(TypeError, match=r"got None \(nothing\)"):
+        hub.missing_users(None)
+    with pytest.raises(TypeError, match=r"name 2 is 3 \(a number\)"):
+        hub.missing_users(["root", 3])
+    with pytest.raises(ValueError, match=r"name 1, 'ana\\x00', is not one"):
+        hub.missing_users(["ana\x00"])
+
+
+def test_missing_users_answers_an_endless_list_at_once():
+    import itertools
+
+    with pytest.raises(ValueError, match="at most 100000; got more, starting"):
+        hub.missing_users(f"user{n}" for n in itertools.count())
+
+
+def _tree(root: Path) -> list[tuple]:
+    return [
+        (str(path.relative_to(root)), path.lstat().st_mode, path.is_file() and path.read_bytes())
+        for path in [root, *sorted(root.rglob("*"))]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("case", "said"),
+    [
+        ("no repository", r"the repository '.*no-repo' has no folder lessons/ to copy into"),
+        ("no exercises", r"the repository '.*repo' has no folder exercises/ to copy into"),
+        ("home is a file", r"the home '.*teacher' is not a folder: give the user's home folder"),
+        ("no home", r"the home '.*teacher' does not exist"),
+        ("home inside the lessons", r"the home '.*teacher' is inside '.*lessons', which is copied into it"),
+        ("owner", r"owner's uid must be at least 0; got -1"),
+    ],
+)
+def test_a_refused_home_leaves_the_folder_tree_as_it_was(tmp_path, case, said):
+    repository = _repository(tmp_path)
+    home = tmp_path / "teacher"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    owner = None
+    if case == "no repository":
+        repository = tmp_path / "no-repo"
+    elif case == "no exercises":
+        import shutil
+
+        shutil.rmtree(repository / "exercises")
+    elif case == "home is a file":
+        home.rmdir()
+        home.write_text("not a folder")
+    elif case == "no home":
+        home.rmdir()
+    elif case == "home inside the lessons":
+        home.rmdir()
+        home = repository / "lessons" / "teacher"
+        home.mkdir()
+    elif case == "owner":
+        owner = (-1, -1)
+    before = _tree(tmp_path)
+    with pytest.raises(ValueError, match=said):
+        hub.prepare_home(home, hub.TEACHER, repository, owner=owner)
+    assert _tree(tmp_path) == before
+
+
+def test_a_copy_that_fails_half_way_is_removed_and_the_home_keeps_its_mode(tmp_path, monkeypatch):
+    import shutil
+
+    repository = _repository(tmp_path)
+    home = tmp_path / "teacher"
+    home.mkdir(mode=0o755)
+    home.chmod(0o755)
+    copy = shutil.copytree
+
+    def fails_on_the_course(source, target, *args, **options):
+        copied = copy(source, target, *args, **options)
+        if Path(target).name == hub.COURSE_FOLDER:
+            raise OSError(28, "No space left on device")
+        return copied
+
+    monkeypatch.setattr(shutil, "copytree", fails_on_the_course)
+    before = _tree(tmp_path)
+    with pytest.raises(
+        ValueError, match="could not be prepared, so it is left as it was: No space left on device"
+    ):
+        hub.prepare_home(home, hub.TEACHER, repository)
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("owner", "error", "said"),
+    [
+        ("1000", TypeError, r"owner must be \(uid, gid\), two whole numbers like \(1000, 1000\), or None"),
+        ((1000,), ValueError, r"or None; got \(1000,\)"),
+        ((1000.0, 1000), TypeError, "owner's uid must be a whole number like 1000; got 1000.0"),
+        ((2**32 - 1, 0), ValueError, "below 4294967295"),
+    ],
+)
+def test_an_owner_that_is_no_uid_and_gid_is_refused(tmp_path, owner, error, said):
+    home = tmp_path / "ana"
+    home.mkdir()
+    with pytest.raises(error, match=said):
+        hub.prepare_home(home, hub.STUDENT, _repository(tmp_path), owner=owner)
+    assert list(home.iterdir()) == []
+
+
+def test_an_exchange_where_a_file_stands_is_refused_and_nothing_is_made(tmp_path):
+    (tmp_path / "x").write_text("")
+    for path in [tmp_path / "x", tmp_path / "x" / "srv" / "exchange"]:
+        before = _tree(tmp_path)
+        with pytest.raises(
+            ValueError, match=r"cannot be made: '.*/x' is a file, not a folder; give the path"
+        ):
+            hub.make_exchange(path)
+        assert _tree(tmp_path) == before
+
+
+def test_an_exchange_that_cannot_be_made_leaves_no_parent_behind(tmp_path, monkeypatch):
+    mkdir = Path.mkdir
+
+    def full_disk(self, *args, **options):
+        if self.name == "exchange":
+            raise OSError(28, "No space left on device")
+        return mkdir(self, *args, **options)
+
+    monkeypatch.setattr(Path, "mkdir", full_disk)
+    before = _tree(tmp_path)
+    with pytest.raises(
+        ValueError, match=r"^the exchange '.*/srv/nbgrader/exchange' cannot be made: No space left"
+    ):
+        hub.make_exchange(tmp_path / "srv" / "nbgrader" / "exchange")
+    assert _tree(tmp_path) == before
+
+
+def test_a_path_with_a_name_longer_than_linux_allows_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="each name in it at most 255 bytes long"):
+        hub.make_exchange(tmp_path / ("x" * 300))
+    with pytest.raises(hub.RosterError, match="each name in it at most 255 bytes long"):
+        hub.read_roster(tmp_path / ("x" * 300))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "error"),
+    [(None, TypeError), (b"/srv/exchange", TypeError), ("", ValueError), ("/srv\x00", ValueError)],
+)
+def test_an_exchange_path_of_the_wrong_kind_or_value_is_refused(path, error):
+    with pytest.raises(error, match=r"^the exchange must be a path, like '/srv/nbgrader/exchange'"):
+        hub.make_exchange(path)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
+from typing import Any
 
-from setwidgets._inputs import short
-from setwidgets.hub.rosters import ROLES, TEACHER
+from setwidgets._inputs import clipped, path_text, refuse_bytes, short, what, whole_number
+from setwidgets.hub.rosters import ROLES, TEACHER, given_path
 
 __all__ = ["COURSE_FOLDER", "COURSE_ID", "LESSONS_FOLDER", "STUDENT_WORK", "make_exchange", "prepare_home"]
 
@@ -34,24 +36,70 @@ STUDENT_WORK = (
 )
 
 
+def _reason(error: OSError) -> str:
+    return error.strerror or clipped(str(error))
+
+
 def make_exchange(path: str | os.PathLike[str]) -> Path:
     """Create the exchange folder (and its parents) with mode 1777 when it is missing; return it.
 
     An existing folder keeps the mode its owner gave it, but it must let every user in and
     write (nbgrader's ``chmod ugo+rw``): otherwise students could not fetch or submit, and
-    this raises ValueError saying how to mend it.
+    this raises ValueError saying how to mend it. A path where a file stands, or one that
+    cannot be made, is refused with ValueError, and no folder is left behind.
     """
-    path = Path(path)
-    if not path.is_dir():
-        path.mkdir(parents=True)
+    path = given_path(path, "the exchange", example="'/srv/nbgrader/exchange'")
+    shown = path_text(path)
+    try:
+        if path.is_dir():
+            mode = path.stat().st_mode
+            if mode & 0o777 != 0o777:
+                raise ValueError(
+                    f"the exchange {shown} has mode {oct(mode & 0o7777)[2:]}, so students could not fetch "
+                    f"or submit: every user must be able to enter and write it ('chmod 1777 {path}')"
+                )
+            return path
+        missing = [folder for folder in [path, *path.parents] if not os.path.lexists(folder)]
+        above = missing[-1].parent if missing else path
+        if not above.is_dir():
+            raise ValueError(
+                f"the exchange {shown} cannot be made: {path_text(above)} is a file, not a folder; "
+                "give the path of a folder"
+            )
+    except OSError as error:
+        raise ValueError(f"the exchange {shown} cannot be reached: {_reason(error)}") from None
+    made = []
+    try:
+        # One folder at a time, so that those made can be removed if a later one fails.
+        for folder in reversed(missing):
+            folder.mkdir()
+            made.append(folder)
         path.chmod(0o1777)  # after mkdir: mkdir's mode goes through the umask
-    elif path.stat().st_mode & 0o777 != 0o777:
-        mode = oct(path.stat().st_mode & 0o7777)[2:]
-        raise ValueError(
-            f"the exchange {path} has mode {mode}, so students could not fetch or submit: "
-            f"every user must be able to enter and write it ('chmod 1777 {path}')"
-        )
+    except OSError as error:
+        for folder in reversed(made):
+            folder.rmdir()
+        raise ValueError(f"the exchange {shown} cannot be made: {_reason(error)}") from None
     return path
+
+
+def _owner(owner: Any) -> tuple[int, int] | None:
+    """``owner`` as ``(uid, gid)``, each a whole number from 0 below 2**32 - 1, or None."""
+    if owner is None:
+        return None
+    expected = "owner must be (uid, gid), two whole numbers like (1000, 1000), or None"
+    if not isinstance(owner, (tuple, list)):
+        refuse_bytes(owner, expected)
+        raise TypeError(f"{expected}; got {what(owner)}")
+    if len(owner) != 2:
+        raise ValueError(f"{expected}; got {short(owner)}")
+    ids = [
+        whole_number(n, f"owner's {kind}", minimum=0, example="1000")
+        for n, kind in zip(owner, ("uid", "gid"))
+    ]
+    # 2**32 - 1 is chown's "leave it as it is", not a user.
+    if max(ids) >= 2**32 - 1:
+        raise ValueError(f"{expected}, below {2**32 - 1}; got {short(owner)}")
+    return ids[0], ids[1]
 
 
 def _give(path: Path, uid: int, gid: int) -> None:
@@ -59,6 +107,29 @@ def _give(path: Path, uid: int, gid: int) -> None:
     for folder, dirs, files in os.walk(path):
         for name in dirs + files:
             os.chown(os.path.join(folder, name), uid, gid, follow_symlinks=False)
+
+
+def _copies(home: Path, role: str, repository: Path) -> list[tuple[Path, Path, tuple[str, ...]]]:
+    """What prepare_home copies: (source, target, names to skip), each checked; a ValueError if wrong."""
+    if not home.is_dir():
+        state = "is not a folder" if os.path.lexists(home) else "does not exist"
+        raise ValueError(f"the home {path_text(home)} {state}: give the user's home folder")
+    wanted = [(repository / "lessons", home / LESSONS_FOLDER, ())]
+    if role == TEACHER:
+        wanted.append((repository / "exercises", home / COURSE_FOLDER, STUDENT_WORK))
+    todo = [(source, target, skip) for source, target, skip in wanted if not os.path.lexists(target)]
+    for source, target, _ in todo:
+        if not source.is_dir():
+            raise ValueError(
+                f"the repository {path_text(repository)} has no folder {source.name}/ to copy into "
+                f"{path_text(target)}: give the setwidgets checkout, which holds lessons/ and exercises/"
+            )
+        # A home inside what is copied would be copied into itself, again and again.
+        if home.resolve().is_relative_to(source.resolve()):
+            raise ValueError(
+                f"the home {path_text(home)} is inside {path_text(source)}, which is copied into it"
+            )
+    return todo
 
 
 def prepare_home(
@@ -70,21 +141,44 @@ def prepare_home(
     and, for the teacher, its ``exercises/`` (without student work) to ``~/setwidgets-course``.
     A folder already there is left as it is: the user's own work is never overwritten.
     ``owner`` is ``(uid, gid)`` to give the copies to (the hub runs as root), or None.
+
+    Everything is checked first: a home that is no folder, a role that is neither
+    ``teacher`` nor ``student``, a repository without the folders to copy are refused with
+    ValueError before anything changes. A copy that fails half way is removed, and the home
+    keeps its mode: a refused home is as it was.
     """
-    home, repository = Path(home), Path(repository)
+    home = given_path(home, "the home", example="'/home/ana'")
+    if not isinstance(role, str):
+        refuse_bytes(role, "the role must be 'teacher' or 'student'")
+        raise TypeError(f"the role must be 'teacher' or 'student'; got {what(role)}")
     if role not in ROLES:
         raise ValueError(f"the role {short(role)} is neither 'teacher' nor 'student'")
-    home.chmod(0o700)
-    wanted = [(repository / "lessons", home / LESSONS_FOLDER, ())]
-    if role == TEACHER:
-        wanted.append((repository / "exercises", home / COURSE_FOLDER, STUDENT_WORK))
-    copied = []
-    for source, target, skip in wanted:
-        if target.exists():
-            continue
-        # Links stay links: copied as root, a link would otherwise hand its target's content over.
-        shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*skip, "__pycache__"))
-        if owner is not None:
-            _give(target, *owner)
-        copied.append(target)
+    repository = given_path(repository, "the repository", example="'/opt/setwidgets'")
+    owner = _owner(owner)
+    try:
+        todo = _copies(home, role, repository)
+        mode = stat.S_IMODE(home.stat().st_mode)
+    except OSError as error:
+        raise ValueError(f"the home {path_text(home)} cannot be reached: {_reason(error)}") from None
+    copied: list[Path] = []
+    try:
+        home.chmod(0o700)
+        for source, target, skip in todo:
+            copied.append(target)  # before the copy: a copy that fails half way is removed too
+            # Links stay links: copied as root, a link would otherwise hand its target's content over.
+            shutil.copytree(
+                source, target, symlinks=True, ignore=shutil.ignore_patterns(*skip, "__pycache__")
+            )
+            if owner is not None:
+                _give(target, *owner)
+    except OSError as error:
+        for target in copied:
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            home.chmod(mode)
+        except OSError:
+            pass  # the chmod that failed was the first step: the mode never changed
+        raise ValueError(
+            f"the home {path_text(home)} could not be prepared, so it is left as it was: {_reason(error)}"
+        ) from None
     return copied
