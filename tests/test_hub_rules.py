@@ -380,6 +380,8 @@ def test_missing_users_takes_a_roster_and_refuses_what_is_not_a_list_of_names():
     assert hub.missing_users(name for name in ["root"]) == []
     with pytest.raises(TypeError, match=r"got None \(nothing\)"):
         hub.missing_users(None)
+    with pytest.raises(TypeError, match=r"like \['ana', 'ben'\]; got b'root' \(bytes, not text\)$"):
+        hub.missing_users(b"root")
     with pytest.raises(TypeError, match=r"name 2 is 3 \(a number\)"):
         hub.missing_users(["root", 3])
     with pytest.raises(ValueError, match=r"name 1, 'ana\\x00', is not one"):

@@ -252,11 +252,13 @@ def missing_users(names) -> list[str]:
     expected = "missing_users() needs a list of user names, like ['ana', 'ben']"
     if isinstance(names, str):
         raise TypeError(f"{expected}; got the single string {short(names)}: write [{short(names)}]")
-    refuse_bytes(names, expected)
     try:
-        items = iter(names)
+        # Bytes are no list of names either; iter() would give their numbers.
+        items = iter(names) if not isinstance(names, (bytes, bytearray)) else None
     except TypeError:
-        raise TypeError(f"{expected}; got {what(names)}") from None
+        items = None
+    if items is None:
+        raise TypeError(f"{expected}; got {what(names)}")
     # An endless iterable would never be answered: a class has at most so many names.
     listed = list(itertools.islice(items, LARGEST_CLASS + 1))
     if len(listed) > LARGEST_CLASS:
