@@ -588,3 +588,87 @@ def test_scores_of_an_unknown_stage_are_refused():
         CompetitionError, match="stage must be one of 'round', 'final' or 'tiebreak'; got 'semi'"
     ):
         Competition(":memory:").scores("semi")
+
+
+def test_a_final_score_is_corrected_and_the_history_keeps_both(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 3})
+    assert event.champion() == 1
+    event.correct_final(4, 7, 1)  # the judge had missed four SETs and a penalty
+    assert event.scores("final") == {(1, 1): 5, (1, 4): 6} and event.champion() == 4
+    _, _, action, details = event.history()[-1]
+    assert action == "correct final" and details["old"] == [3, 0] and details["new"] == [7, 1]
+
+
+def test_a_correction_that_changes_who_is_tied_drops_the_tie_breakers_that_no_longer_apply(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 5})
+    event.record_tiebreak({1: 3, 4: 3})
+    event.record_tiebreak({1: 4, 4: 2})
+    assert event.champion() == 1
+    event.correct_tiebreak(1, 4, 5)  # player 4 won the first tie-breaker: the second never applied
+    assert event.champion() == 4 and event.still_tied() == []
+    assert sorted(event.scores("tiebreak")) == [(1, 1), (1, 4)]
+    assert event.history()[-1][3]["dropped"] == {"2:1": 4, "2:4": 2}
+    event.correct_final(1, 4)  # and the final was no tie at all
+    assert event.scores("tiebreak") == {} and event.champion() == 4
+
+
+def test_a_final_played_by_the_wrong_players_is_played_again(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 3})
+    event.correct(1, 2, 10)
+    with pytest.raises(CompetitionError, match=r"replay_final\(\)"):
+        event.champion()
+    event.replay_final()
+    assert event.scores("final") == {} and event.champion() is None
+    assert event.history()[-1][3]["final"] == {"1": 5, "4": 3}
+    event.record_final({2: 4, 4: 6})
+    assert event.champion() == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda e: e.correct_final(2, 3), "player 2 did not play the final; the players there are 1 and 4"),
+        (lambda e: e.correct_final(1, 23), "the final: one game gives at most 27 SETs"),
+        (lambda e: e.correct_final(1, -1), "counted from 0"),
+        (lambda e: e.correct_tiebreak(2, 1, 3), "there is 1 tie-breaker so far; got game 2"),
+        (lambda e: e.correct_tiebreak(1, 1, 26), "tie-breaker 1: one game gives at most 27 SETs"),
+        (lambda e: e.correct_tiebreak("1", 1, 3), "game must be a whole number"),
+    ],
+)
+def test_a_wrong_correction_of_the_final_changes_nothing(event, change, words):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 5})
+    event.record_tiebreak({1: 3, 4: 2})
+    before = _everything(event)
+    with pytest.raises((TypeError, CompetitionError), match=words):
+        change(event)
+    assert _everything(event) == before
+
+
+def test_nothing_to_correct_or_replay_before_the_final(event):
+    with pytest.raises(CompetitionError, match="the final has no scores yet"):
+        event.correct_final(1, 3)
+    with pytest.raises(CompetitionError, match="nothing to play again"):
+        event.replay_final()
+
+
+def test_a_rotation_tournament_is_entered_under_the_numbers_on_the_slips():
+    """23 players, 6 tables in the room: each round is played in two rotations."""
+    import re
+
+    event = Competition(":memory:")
+    for n in range(1, 24):
+        event.register(n, f"Player {n}", "AB"[n % 2])
+    plan = event.plan(4, tables=6)
+    assert len(plan.rotations(1)) == 2
+    for r in range(1, 5):
+        tables: dict[int, list[int]] = {}
+        for player in range(1, 24):
+            seat = plan.seat(player, r)  # what the slip and the score sheet print
+            tables.setdefault(int(re.match(r"table (\d+)", seat).group(1)), []).append(player)
+        for number, seated in tables.items():
+            event.record(r, number, dict.fromkeys(seated, 2))
+    assert event.complete()

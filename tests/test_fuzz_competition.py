@@ -49,7 +49,11 @@ def endless():
 
 
 def _state(event: Competition) -> tuple:
-    return event.history(), event.players(), event.scores("round"), event.scores("final")
+    return (
+        event.history(),
+        event.players(),
+        *(event.scores(stage) for stage in ("round", "final", "tiebreak")),
+    )
 
 
 @FUZZ
@@ -175,7 +179,25 @@ def test_the_final_and_tiebreak_refuse_and_change_nothing(planned, scores):
         for method in (event.record_final, event.record_tiebreak):
             outcome = fuzzing.attempt(MODULE, method, scores)
             assert outcome.kind == "refused"  # the rounds are not all played
+        assert fuzzing.attempt(MODULE, event.replay_final).kind == "refused"
         assert _state(event) == before
+
+
+@FUZZ
+@given(game=odd_number, player=odd_number, sets=odd_number, penalties=odd_number)
+def test_corrections_of_the_final_refuse_and_change_nothing(game, player, sets, penalties):
+    with Competition(":memory:") as event:
+        for n in range(1, 7):
+            event.register(n, f"P{n}")
+        event.plan(1)
+        for t, table in enumerate(event.schedule().rounds[0], 1):
+            event.record(1, t, {p: p for p in table})
+        event.record_final({p: 3 for p in event.finalists()})
+        event.record_tiebreak({p: 2 for p in event.still_tied()})
+        for method, args in ((event.correct_final, ()), (event.correct_tiebreak, (game,))):
+            before = _state(event)
+            if fuzzing.attempt(MODULE, method, *args, player, sets, penalties).kind == "refused":
+                assert _state(event) == before
 
 
 @FUZZ

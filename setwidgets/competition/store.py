@@ -64,6 +64,7 @@ from typing import Any
 from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
 from setwidgets.competition.database import CompetitionError, file_trouble, open_file
+from setwidgets.competition.final import FinalStage, listed
 from setwidgets.competition.schedules import MOST_PLAYERS, Schedule, schedule
 
 __all__ = ["DIVISIONS", "NO_DIVISION", "STAGES", "Competition", "CompetitionError", "Standing"]
@@ -99,7 +100,7 @@ class Standing:
     total: int
 
 
-class Competition:
+class Competition(FinalStage):
     """A SET competition kept in the SQLite file ``path`` (``":memory:"`` keeps it in memory only).
 
     Opening an existing file continues the competition saved in it.
@@ -326,14 +327,14 @@ class Competition:
                 )
             if number not in allowed:
                 raise CompetitionError(
-                    f"player {number} did not play at {where}; the players there are {_listed(allowed)}"
+                    f"player {number} did not play at {where}; the players there are {listed(allowed)}"
                 )
             checked[number] = self._score(number, entry)
-        _check_table_sets(where, {p: sets for p, (sets, _) in checked.items()})
+        self._check_table_sets(where, {p: sets for p, (sets, _) in checked.items()})
         missing = [p for p in allowed if p not in checked]
         if missing:
             raise CompetitionError(
-                f"{where}: give a score for every player there; missing: {_listed(missing)}"
+                f"{where}: give a score for every player there; missing: {listed(missing)}"
             )
         return checked
 
@@ -400,7 +401,7 @@ class Competition:
             "AND seats.tableno = ? AND scores.player != ?",
             (round, table, player),
         ).fetchall()
-        _check_table_sets(f"round {round}, table {table}", {**dict(others), player: new[0]})
+        self._check_table_sets(f"round {round}, table {table}", {**dict(others), player: new[0]})
         self._change(
             "correct",
             {"round": round, "player": player, "old": list(old), "new": list(new)},
@@ -478,104 +479,14 @@ class Competition:
         cut = rows[min(TOP_WITHOUT_DIVISIONS, len(rows)) - 1].total
         return sorted(row.number for row in rows if row.total >= cut)
 
-    def record_final(self, scores: Mapping[int, Any]) -> None:
-        """Enter the final's scores (every finalist's, at one table: at most 27 SETs in all)."""
-        if self.scores("final"):
-            raise CompetitionError("the final already has scores")
-        checked = self._scores_of(scores, self.finalists(), "the final")
-        self._save_scores("final", "final", 1, checked, {})
-
-    def _final(self) -> dict[int, int]:
-        """The final's scores ``{player: score}``, checked against the finalists as they are now.
-
-        Refused when a preliminary score corrected after the final changed who the finalists
-        are: the final then no longer decides between the right players.
-        """
-        final = {p: s for (_, p), s in self.scores("final").items()}
-        if not final:
-            return final
-        played, now = sorted(final), self.finalists()
-        if played != now:
-            gone = [p for p in played if p not in now]
-            new = [p for p in now if p not in played]
-            why = []
-            for group, words in (
-                (gone, ", who played it, no longer {} on"),
-                (new, " now {} on but did not play it"),
-            ):
-                if group:
-                    one = len(group) == 1
-                    who = f"{'player' if one else 'players'} {_listed(group)}"
-                    why.append(who + words.format("goes" if one else "go"))
+    @staticmethod
+    def _check_table_sets(where: str, sets: Mapping[int, int]) -> None:
+        """Refuse a table whose SETs add up to more than one game can give (27: 81 cards, 3 to a SET)."""
+        total = sum(sets.values())
+        if total > SETS_PER_GAME:
+            each = ", ".join(f"{p}: {n}" for p, n in sorted(sets.items()))
             raise CompetitionError(
-                f"the final was played by {_listed(played)}, but a preliminary score corrected since then "
-                f"makes the finalists {_listed(now)} ({'; '.join(why)}), so the final names no champion; "
-                "if that correction was a mistake, put the score back with correct(round, player, sets, "
-                "penalties)"
+                f"{where}: one game gives at most {SETS_PER_GAME} SETs at a table (81 cards, 3 to a SET), "
+                f"so the players' SETs there add up to at most {SETS_PER_GAME}; got {total} ({each}); "
+                "penalties are not counted in it"
             )
-        return final
-
-    def still_tied(self) -> list[int]:
-        """The players who must play the next tie-breaker (empty when there is a champion or no final yet).
-
-        Refused, like :meth:`champion`, when the final's players are no longer the finalists.
-        """
-        final = self._final()
-        if not final:
-            return []
-        tied = _best(final)
-        breaks = self.scores("tiebreak")
-        game = 1
-        while len(tied) > 1 and any(r == game for r, _ in breaks):
-            tied = _best({p: breaks[game, p] for p in tied})
-            game += 1
-        return tied if len(tied) > 1 else []
-
-    def record_tiebreak(self, scores: Mapping[int, Any]) -> None:
-        """Enter a tie-breaker game between the players :meth:`still_tied` names."""
-        tied = self.still_tied()
-        if not tied:
-            raise CompetitionError("nobody is tied: there is no tie-breaker to play")
-        game = len({r for r, _ in self.scores("tiebreak")}) + 1
-        checked = self._scores_of(scores, tied, f"tie-breaker {game}")
-        self._save_scores("tiebreak", "tiebreak", game, checked, {})
-
-    def champion(self) -> int | None:
-        """The champion's number, once the final (and any tie-breakers) decided; otherwise None.
-
-        Worked out afresh from the scores at every call. When a preliminary score corrected
-        after the final changed who the finalists are, the final's players are no longer the
-        finalists: that is refused with a sentence naming them, never answered with a player
-        who is no longer a finalist.
-        """
-        final = self._final()
-        if not final or self.still_tied():
-            return None
-        tied = _best(final)
-        breaks = self.scores("tiebreak")
-        game = 1
-        while len(tied) > 1:
-            tied = _best({p: breaks[game, p] for p in tied})
-            game += 1
-        return tied[0]
-
-
-def _check_table_sets(where: str, sets: Mapping[int, int]) -> None:
-    """Refuse a table whose SETs add up to more than one game can give (27: 81 cards, 3 to a SET)."""
-    total = sum(sets.values())
-    if total > SETS_PER_GAME:
-        each = ", ".join(f"{p}: {n}" for p, n in sorted(sets.items()))
-        raise CompetitionError(
-            f"{where}: one game gives at most {SETS_PER_GAME} SETs at a table (81 cards, 3 to a SET), "
-            f"so the players' SETs there add up to at most {SETS_PER_GAME}; got {total} ({each}); "
-            "penalties are not counted in it"
-        )
-
-
-def _best(totals: Mapping[int, int]) -> list[int]:
-    top = max(totals.values())
-    return sorted(p for p, s in totals.items() if s == top)
-
-
-def _listed(players: Sequence[int]) -> str:
-    return _words.and_list([str(p) for p in players])
