@@ -406,9 +406,15 @@ def test_right_to_left_names_are_joined_and_read_in_order():
     assert visual("Ada") == "Ada"
 
 
+def test_a_competition_without_players_is_refused(tmp_path):
+    with Competition(":memory:") as event, pytest.raises(ValueError, match="has no players yet"):
+        entry_cards(tmp_path / "entry.pdf", event)
+    assert files(tmp_path) == []
+
+
 def test_schedule_names_are_checked(tmp_path):
     plan = schedule(9, 3)
-    with pytest.raises(ValueError, match="names has player 10; the schedule has 9 players"):
+    with pytest.raises(ValueError, match="names must hold players 1 to 9 of the schedule; got player 10"):
         schedule_pages(tmp_path / "plan.pdf", plan, names={10: "Ada"})
     with pytest.raises(ValueError, match="U\\+202E"):
         schedule_pages(tmp_path / "plan.pdf", plan, names={1: "Ada\u202e"})

@@ -87,6 +87,8 @@ JUDGE_SCRIPT = (
 def _names(source: Competition | Schedule | int) -> tuple[dict[int, tuple[str, str | None]], int]:
     if isinstance(source, Competition):
         players = source.players()
+        if not players:
+            raise ValueError("the competition has no players yet; register them first, then print")
         pages.player_count(len(players), "the competition has")
         return players, source.rounds or 4
     if isinstance(source, Schedule):
@@ -365,7 +367,9 @@ def _slip_names(names: object, plan: Schedule) -> dict[int, str]:
     for number, name in names.items():
         number = _inputs.whole_number(number, "a player's number in names", minimum=1, example="1")
         if number > plan.players:
-            raise ValueError(f"names has player {number}; the schedule has {plan.players} players")
+            raise ValueError(
+                f"names must hold players 1 to {plan.players} of the schedule; got player {number}"
+            )
         checked[number] = _inputs.display_name(name, f"the name of player {number}")
     return checked
 
