@@ -1,5 +1,6 @@
 """The game engine: dealing, calls and claims, penalties, variants, hints, saving, observers, bad input."""
 
+import collections
 import inspect
 import itertools
 import json
@@ -9,6 +10,8 @@ import warnings
 import numpy as np
 import pytest
 from conftest import Clock
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import setwidgets
 from setwidgets import (
@@ -1387,3 +1390,149 @@ def test_a_competition_move_that_fails_after_sending_cards_back_leaves_the_shuff
     assert (game.to_json(), game._state.rng.getstate()) == before
     monkeypatch.undo()
     assert game.no_set().returned  # and the move, made again, draws the same as it would have
+
+
+# -- every state a game reaches loads from its own save (issue 25) ------------------------------
+
+STEPS = st.tuples(
+    st.sampled_from(["claim", "wrong claim", "call", "no set", "hint", "expire", "expire ahead", "wait"]),
+    st.integers(0, 2),
+    st.sampled_from([0.0, 1e-9, 0.1, 0.3, 2.0, 4.99, 5.0, 7.0, 123.456]),
+)
+
+
+def play_step(game: Game, clock: Clock, step: tuple[str, int, float]) -> None:
+    """One move of a random game; a move the rules refuse must leave the game as it was."""
+    action, who, seconds = step
+    who %= len(game.players)
+    clock.advance(seconds)
+    before = game.to_json()
+    holder = game.caller if game.caller is not None else who
+    sets = game.sets_on_table()
+    try:
+        if action == "claim" and sets:
+            game.claim(sets[who % len(sets)], player=holder)
+        elif action == "wrong claim" and len(game.table) >= 3:
+            game.claim(not_a_set(game), player=holder)
+        elif action == "call":
+            game.call(who)
+        elif action == "no set":
+            game.no_set()
+        elif action == "hint":
+            game.hint()
+        elif action == "expire":
+            game.expire()
+        elif action == "expire ahead":
+            game.expire(now=clock.t + seconds)
+    except (GameError, StopIteration):
+        assert game.to_json() == before
+
+
+def same_game(loaded: Game, game: Game) -> None:
+    """What anyone may see of the two games is the same, the seconds left to the caller included."""
+    assert (loaded.table, loaded.deck, loaded.players) == (game.table, game.deck, game.players)
+    assert (loaded.callers, loaded.over, loaded.lost, loaded.history) == (
+        game.callers,
+        game.over,
+        game.lost,
+        game.history,
+    )
+    left, before = loaded.time_left(), game.time_left()
+    assert (left is None) == (before is None)
+    assert left is None or left == pytest.approx(before, abs=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(VARIANTS),
+    st.sampled_from(["full", "mini"]),
+    st.integers(0, 10**6),
+    st.lists(STEPS, max_size=80),
+    st.lists(st.floats(0, 1e6), min_size=1, max_size=5),
+)
+def test_every_state_a_game_reaches_loads_from_its_save_and_plays_on_alike(
+    variant, deck, seed, steps, clocks
+):
+    """Saved and loaded after every move, on a new clock each time: the loaded game plays on."""
+    players = 1 if variant == "solitaire" else 3
+    clock = Clock(clocks[0])
+    game = Game(deck=deck, players=players, variant=variant, seed=seed, clock=clock)
+    for number, step in enumerate(steps):
+        play_step(game, clock, step)
+        new_clock = Clock(clocks[number % len(clocks)])
+        loaded = Game.from_json(game.to_json(), clock=new_clock)
+        same_game(loaded, game)
+        assert Game.from_json(loaded.to_json(), clock=new_clock).to_json() == loaded.to_json()
+        game, clock = loaded, new_clock
+
+
+MOVES = ["claim", "wrong claim", "call", "no set", "hint", "expire", "expire ahead", "wait"]
+
+
+def test_random_games_of_every_variant_load_from_their_save_after_every_move():
+    """A seeded random walk, long enough to reach the end of many games of every variant."""
+    rng = random.Random(25)
+    ended = collections.Counter()
+    for number in range(16):
+        variant = VARIANTS[number % len(VARIANTS)]
+        clock = Clock(rng.uniform(0, 1000))
+        game = Game(
+            deck=rng.choice(["full", "mini"]),
+            players=1 if variant == "solitaire" else rng.randint(2, 4),
+            variant=variant,
+            seed=number,
+            clock=clock,
+        )
+        while not game.over:
+            step = (
+                rng.choice(
+                    ["claim", "claim", "wrong claim", "call", "no set", "no set", "hint", "expire ahead"]
+                ),
+                rng.randrange(4),
+                rng.choice([0.0, 1e-9, 0.1, 0.3, 2.0, 4.99, 5.0, 7.0]),
+            )
+            play_step(game, clock, step)
+            clock = Clock(rng.uniform(0, 1e6))
+            loaded = Game.from_json(game.to_json(), clock=clock)
+            same_game(loaded, game)
+            game = loaded
+        ended[variant, game.lost] += 1
+    assert {variant for variant, _ in ended} == set(VARIANTS)
+
+
+def test_a_time_given_ahead_of_the_clock_moves_the_games_time_on():
+    clock = Clock(0.0)
+    g = new_game(players=["Ana", "Ben"], clock=clock)
+    g.call("Ana")
+    g.call("Ben")
+    assert g.expire(now=7.0) == [0]  # Ana's time ran out at 5; Ben's runs from 5 to 10
+    # The clock still says 0, but the game counts from 7: Ben has 3 seconds left, not 10.
+    assert g.time_left() == 3.0
+    g.hint()
+    assert g.history[-1]["time"] == 7.0
+    assert Game.from_json(g.to_json(), clock=Clock(50.0)).time_left() == 3.0
+
+
+def test_a_clock_that_steps_back_does_not_take_the_game_back():
+    clock = Clock(10.0)
+    g = new_game(players=["Ana", "Ben"], clock=clock)
+    g.call("Ana")
+    clock.t = 8.0
+    g.call("Ben")
+    assert g.time_left() == 5.0 and g.history[-1]["time"] == 10.0
+    assert Game.from_json(g.to_json(), clock=Clock()).callers == [0, 1]
+
+
+@pytest.mark.parametrize("huge", [10**400, -(10**400)])
+def test_a_time_too_large_for_a_float_is_refused_in_words(huge):
+    g = new_game(players=["Ana", "Ben"])
+    g.call("Ana")
+    before = g.to_json()
+    for ask in (g.expire, g.time_left):
+        with pytest.raises(GameError, match="^now must be a finite time in seconds; got 1000000"):
+            ask(now=abs(huge))
+    with pytest.raises(GameError, match="now must be a finite time in seconds"):
+        g.expire(now=huge)
+    assert g.to_json() == before
+    with pytest.raises(GameError, match="^the game's clock must return a finite time in seconds"):
+        Game.from_json(before, clock=lambda: huge)

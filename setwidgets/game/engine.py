@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -27,6 +26,7 @@ from setwidgets._events import Callbacks
 from setwidgets.cards import Card
 from setwidgets.game import save
 from setwidgets.game.inputs import (
+    a_time,
     check_players_for,
     check_table_size,
     check_variant,
@@ -121,6 +121,7 @@ class Game(GameView):
         # history, the generator saved before a move first shuffles with it.
         self._dealer = Dealer(state, setup.table_size, self._record, self._keep_generator)
         self._clock = clock
+        self._latest = -math.inf  # the latest time the game holds (see _now)
         self._changes = Callbacks("on_change", "one event dict", example="def redraw(event): ...")
         self._pending: list[dict[str, Any]] = []
         # The generator's state before the current move first drew from it (see State.snapshot).
@@ -258,11 +259,16 @@ class Game(GameView):
         """Give a penalty to each caller whose time to claim has run out.
 
         Returns their indexes, in order. ``now`` defaults to the game's
-        clock. :meth:`call`, :meth:`claim` and :meth:`no_set` do this first
-        on their own; a widget may also call it from a timer.
+        clock. A ``now`` ahead of the clock moves the game's time on: the
+        game's moves and its save then count from that time, not before it.
+        :meth:`call`, :meth:`claim` and :meth:`no_set` do this first on their
+        own; a widget may also call it from a timer.
         """
         with self._move():
-            return self._expire(self._now(now))
+            when = self._now(now)
+            # The game's time moves on to a time given ahead of its clock (see _now).
+            self._latest = max(self._latest, when)
+            return self._expire(when)
 
     def no_set(self, player: int | str | None = None) -> NoSet:
         """Say "there is no SET on the table" (``player`` None: everyone agrees).
@@ -335,9 +341,11 @@ class Game(GameView):
         """Rebuild a game saved with :meth:`to_json`; ``clock`` as for :class:`Game`.
 
         The save is checked as strictly as a move: anything that is not a
-        game the rules could have reached raises :class:`GameError` saying
-        what is wrong. The new game deals, shuffles and hints exactly as the
-        saved one would have. Observers (:meth:`on_change`) are not saved:
+        game the rules could have reached, or that its own history does not
+        tell (the SETs, penalties, table, callers and end of the game),
+        raises :class:`GameError` saying what is wrong, and no game is made.
+        The new game deals, shuffles and hints exactly as the saved one would
+        have. Observers (:meth:`on_change`) are not saved:
         register them again. A random.Random passed in as ``seed`` is not
         shared any more; the new game has its own generator in the same state.
         """
@@ -359,14 +367,13 @@ class Game(GameView):
         self._pending.append(event)
 
     def _now(self, now: float | None = None) -> float:
-        """``now``, checked, or the clock's time."""
-        if now is None:
-            return read_clock(self._clock)
-        if isinstance(now, bool) or not isinstance(now, numbers.Real):
-            raise TypeError(f"now must be a time in seconds (a number); got {_inputs.what(now)}")
-        if not math.isfinite(now):
-            raise GameError(f"now must be a finite time in seconds; got {now!r}")
-        return now
+        """``now``, checked, or the game's time: its clock, but never before a time it already holds."""
+        if now is not None:
+            return a_time(now, "now")
+        # A clock that steps back, or a time given to expire() ahead of the clock, must not leave
+        # the game holding a moment later than its own time: its save would hold the future.
+        self._latest = max(read_clock(self._clock), self._latest)
+        return self._latest
 
     def _name(self, index: int, start: bool = True) -> str:
         """The player's name; the default player You is "you" inside a sentence."""

@@ -31,6 +31,7 @@ __all__ = [
     "DECKS",
     "MAX_NAME",
     "MAX_PLAYERS",
+    "a_time",
     "check_players_for",
     "check_table_size",
     "check_variant",
@@ -81,7 +82,31 @@ def read_clock(clock: Callable[[], float]) -> float:
     reading = clock()
     if type(reading) is float and math.isfinite(reading):
         return reading  # the usual case; anything else gets the shared checks and messages
+    if _beyond_floats(reading):
+        raise GameError(
+            f"the game's clock must return a finite time in seconds; it returned {_inputs.short(reading)}"
+        )
     return _inputs.read_clock(lambda: reading, "the game's clock", error=GameError)
+
+
+def _beyond_floats(value: Any) -> bool:
+    """Whether a number is too large for a float (a whole number of 309 digits, say): no time at all."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
+
+
+def a_time(value: Any, name: str) -> float:
+    """A time in seconds given to a game's move or question (``now``): a finite number, as a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a time in seconds (a number); got {_inputs.what(value)}")
+    if _beyond_floats(value) or not math.isfinite(value):
+        raise GameError(f"{name} must be a finite time in seconds; got {_inputs.short(value)}")
+    return float(value)
 
 
 def deck_cards(deck: Any) -> list[Card]:

@@ -18,7 +18,11 @@ Loading trusts nothing in the text. It checks
    exactly one place, kept SETs that are SETs, a line of callers without
    doubles, a hint on the table, a game that is over exactly when the rules
    end it (and lost exactly when its variant says so), and no move left
-   half done (this last check is the game's own, ``Game.from_json``).
+   half done (this last check is the game's own, ``Game.from_json``);
+4. that the state is the one its history tells, move by move: the SETs and
+   penalties of each player, the line of callers, the table, the table size
+   of the first deal, and the end of the game
+   (:mod:`setwidgets.game.history`).
 
 Anything else raises :class:`~setwidgets.game.GameError` saying what is wrong.
 
@@ -46,6 +50,7 @@ from setwidgets import _words
 from setwidgets._inputs import clock as check_clock
 from setwidgets._inputs import seconds, short, what, whole_number
 from setwidgets.cards import Card
+from setwidgets.game import history
 from setwidgets.game.inputs import (
     check_players_for,
     check_table_size,
@@ -83,9 +88,9 @@ def dumps(setup: Setup, state: State, now: float | None = None) -> str:
     if state.callers:
         if now is None:
             raise ValueError("a game with a pending call is saved with its time now")
-        # Times of a pending call are kept relative to this moment (see loads). A caller may have
-        # given expire() a time ahead of the game's clock: the save is made no earlier than the
-        # latest moment it holds, so that every game loads from its own save.
+        # Times of a pending call are kept relative to this moment (see loads). A game's own time
+        # is never before a moment it holds (Game._now); a ``now`` given here may be, and the save
+        # is then made at the latest moment it holds, so that it loads.
         held = [call.called_at for call in state.callers] + [state.turn_start or 0.0]
         data["saved_at"] = max(now, *held)
     return json.dumps(data, allow_nan=False)
@@ -114,17 +119,16 @@ def loads(text: str | bytes | bytearray, clock: Callable[[], float] = time.monot
         if key not in expected:
             raise damaged(f"it has a field {short(key)} that a saved game does not have")
     # Times of a pending call are moved to the new clock, so the caller keeps the seconds left.
-    shift = now = 0.0
+    when = None
     if pending:
-        now = read_clock(clock)
-        shift = now - _time(data["saved_at"], "saved_at", 0.0)
-    setup = Setup(**_read_fields(Setup, data, shift))
-    state = State(**_read_fields(State, data, shift))
-    # A call made after the save would hold the turn for longer than the claim time.
-    late = [call.called_at for call in state.callers] + [state.turn_start or 0.0]
-    if pending and max(late) > now:
-        raise damaged("a call or a turn starts after saved_at, the time the game was saved")
+        when = (_time(data["saved_at"], "saved_at", None), read_clock(clock))
+    setup = Setup(**_read_fields(Setup, data, when))
+    state = State(**_read_fields(State, data, when))
     _check_whole(setup, state)
+    # The state and its history are saved side by side: each must tell the same game.
+    problem = history.disagreement(setup, state)
+    if problem is not None:
+        raise damaged(problem)
     return setup, state
 
 
@@ -134,7 +138,8 @@ def loads(text: str | bytes | bytearray, clock: Callable[[], float] = time.monot
 @dataclass(frozen=True)
 class _Kind:
     write: Callable[[Any], Any]
-    read: Callable[[Any, str, float], Any]  # (value, field name, time shift) -> value
+    # (value, field name, when) -> value; ``when`` is (saved_at, the new clock's time) or None.
+    read: Callable[[Any, str, Any], Any]
 
 
 def damaged(message: str) -> GameError:
@@ -169,19 +174,30 @@ def _whole(value: Any, key: str) -> int:
     return _reused(key, whole_number, value, key, minimum=0, example="0")
 
 
-def _flag(value: Any, key: str, shift: float = 0.0) -> bool:
+def _flag(value: Any, key: str, when: Any = None) -> bool:
     if type(value) is not bool:
         raise damaged(f"{key} must be true or false; got {what(value)}")
     return value
 
 
-def _time(value: Any, key: str, shift: float) -> float:
+def _time(value: Any, key: str, when: tuple[float, float] | None) -> float:
+    """A time of the save, moved to the new clock by ``when`` = (saved_at, now): never after now."""
     try:
-        moved = value + shift if type(value) in (int, float) else math.nan
+        number = float(value) if type(value) in (int, float) else math.nan
     except OverflowError:  # a whole number too large for a float
-        moved = math.nan
-    if not math.isfinite(moved):
+        number = math.nan
+    if not math.isfinite(number):
         raise damaged(f"{key} must be a time in seconds (a finite number); got {what(value)}")
+    if when is None:
+        return number
+    saved_at, now = when
+    if number > saved_at:
+        # A call made after the save would hold the turn for longer than the claim time.
+        raise damaged(f"a call or a turn starts after saved_at, the time the game was saved ({key})")
+    # Moved back from now by its distance to saved_at: never after now, whatever the rounding.
+    moved = now - (saved_at - number)
+    if not math.isfinite(moved):
+        raise damaged(f"{key} is too long before saved_at to be a time of this game; got {short(value)}")
     return moved
 
 
@@ -194,7 +210,7 @@ def _card(value: Any, key: str) -> Card:
         raise damaged(f"{key} holds {short(value)}, which is not a card: {error}") from None
 
 
-def _cards(value: Any, key: str, shift: float = 0.0) -> list[Card]:
+def _cards(value: Any, key: str, when: Any = None) -> list[Card]:
     return [_card(code, key) for code in _list(value, key, "card codes")]
 
 
@@ -209,23 +225,23 @@ def _three(value: Any, key: str) -> tuple[Card, Card, Card]:
     return tuple(cards)  # type: ignore[return-value]
 
 
-def _read_deck(value: Any, key: str, shift: float) -> tuple[Card, ...]:
+def _read_deck(value: Any, key: str, when: Any) -> tuple[Card, ...]:
     return tuple(_reused(key, deck_cards, _list(value, key, "card codes")))
 
 
-def _read_seed(value: Any, key: str, shift: float) -> int | None:
+def _read_seed(value: Any, key: str, when: Any) -> int | None:
     if value is not None and type(value) is not int:
         raise damaged(f"{key} must be a whole number or null; got {what(value)}")
     return value
 
 
-def _read_table_size(value: Any, key: str, shift: float) -> int:
+def _read_table_size(value: Any, key: str, when: Any) -> int:
     if value is None:
         raise damaged(f"{key} must be a whole number such as 12; got {what(value)}")
     return _reused(key, check_table_size, value)
 
 
-def _read_players(value: Any, key: str, shift: float) -> list[Player]:
+def _read_players(value: Any, key: str, when: Any) -> list[Player]:
     entries = [_object(p, key, ("name", "sets", "penalties")) for p in _list(value, key, "players")]
     names = _reused(key, player_names, [p["name"] for p in entries])
     players = []
@@ -242,7 +258,7 @@ def _write_players(players: list[Player]) -> list[dict[str, Any]]:
     return [{"name": p.name, "sets": [_codes(s) for s in p.sets], "penalties": p.penalties} for p in players]
 
 
-def _read_callers(value: Any, key: str, shift: float) -> list[Call]:
+def _read_callers(value: Any, key: str, when: Any) -> list[Call]:
     callers = []
     for entry in _list(value, key, "callers"):
         entry = _object(entry, key, ("player", "called_at", "taken"))
@@ -257,7 +273,7 @@ def _read_callers(value: Any, key: str, shift: float) -> list[Call]:
         callers.append(
             Call(
                 _whole(entry["player"], f"{key}' player"),
-                _time(entry["called_at"], "called_at", shift),
+                _time(entry["called_at"], "called_at", when),
                 taken,
             )
         )
@@ -275,7 +291,7 @@ def _write_callers(callers: list[Call]) -> list[dict[str, Any]]:
     ]
 
 
-def _read_rng(value: Any, key: str, shift: float) -> random.Random:
+def _read_rng(value: Any, key: str, when: Any) -> random.Random:
     problem = f"{key} must be a random generator's state [3, [{_RNG_WORDS} whole numbers], null]"
     if type(value) is not list or len(value) != 3 or type(value[0]) is not int:
         raise damaged(f"{problem}; got {short(value)}")
@@ -302,7 +318,7 @@ def _write_rng(rng: random.Random) -> list[Any]:
     return [version, list(words), gauss]
 
 
-def _read_history(value: Any, key: str, shift: float) -> list[dict[str, Any]]:
+def _read_history(value: Any, key: str, when: Any) -> list[dict[str, Any]]:
     events = _list(value, key, "events")
     for event in events:
         if type(event) is not dict or not isinstance(event.get("type"), str):
@@ -313,30 +329,30 @@ def _read_history(value: Any, key: str, shift: float) -> list[dict[str, Any]]:
 
 
 _KINDS: dict[str, _Kind] = {
-    "variant": _Kind(str, lambda v, key, shift: _reused(key, check_variant, v)),
+    "variant": _Kind(str, lambda v, key, when: _reused(key, check_variant, v)),
     "deck": _Kind(_codes, _read_deck),
     "seed": _Kind(lambda v: v, _read_seed),
     "table_size": _Kind(lambda v: v, _read_table_size),
     "seconds": _Kind(
-        lambda v: v, lambda v, key, shift: _reused(key, seconds, v, key, allow_none=True, error=GameError)
+        lambda v: v, lambda v, key, when: _reused(key, seconds, v, key, allow_none=True, error=GameError)
     ),
     "cards": _Kind(_codes, _cards),
     "players": _Kind(_write_players, _read_players),
     "rng": _Kind(_write_rng, _read_rng),
     "flag": _Kind(lambda v: v, _flag),
     "callers": _Kind(_write_callers, _read_callers),
-    "time": _Kind(lambda v: v, lambda v, key, shift: None if v is None else _time(v, key, shift)),
+    "time": _Kind(lambda v: v, lambda v, key, when: None if v is None else _time(v, key, when)),
     "hint": _Kind(
         lambda v: None if v is None else _codes(v),
-        lambda v, key, shift: None if v is None else _three(v, key),
+        lambda v, key, when: None if v is None else _three(v, key),
     ),
-    "count": _Kind(lambda v: v, lambda v, key, shift: _whole(v, key)),
+    "count": _Kind(lambda v: v, lambda v, key, when: _whole(v, key)),
     "history": _Kind(lambda v: v, _read_history),
 }
 
 
-def _read_fields(record: type, data: dict[str, Any], shift: float) -> dict[str, Any]:
-    return {f.name: _KINDS[f.metadata["kind"]].read(data[f.name], f.name, shift) for f in fields(record)}
+def _read_fields(record: type, data: dict[str, Any], when: Any) -> dict[str, Any]:
+    return {f.name: _KINDS[f.metadata["kind"]].read(data[f.name], f.name, when) for f in fields(record)}
 
 
 # -- the whole: a game the rules could have reached ---------------------------------------
