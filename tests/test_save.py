@@ -827,3 +827,27 @@ def test_a_pending_call_moved_to_the_new_clock_is_never_after_it():
     loaded = Game.from_json(game.to_json(), clock=lambda: 1584.7)
     assert loaded.callers == game.callers
     assert loaded.time_left() == pytest.approx(game.time_left())
+
+
+def test_a_variant_with_rules_in_code_loads_after_every_move(registry):
+    """Its table is not followed through the history, but its SETs, penalties and end are."""
+    from setwidgets.game import variants
+
+    class Generous(variants.Variant):
+        """When nobody finds a SET, six more cards."""
+
+        name = "generous"
+
+        def no_set(self, dealer):
+            return variants.Outcome("Six more.", dealer.deal(6))
+
+    clock = Clock()
+    g = Game(players=["Ana", "Ben"], variant="generous", seed=4, clock=clock)
+    while not g.over:
+        sets = g.sets_on_table()
+        g.claim(sets[-1], player=len(g.history) % 2) if sets else g.no_set()
+        assert Game.from_json(g.to_json(), clock=clock).to_json() == g.to_json()
+    data = json.loads(g.to_json())
+    data["players"][0]["penalties"] = 3
+    with pytest.raises(GameError, match="^this saved game is damaged: Ana has 3 penalties, but the history"):
+        Game.from_json(json.dumps(data), clock=clock)
