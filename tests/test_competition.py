@@ -160,7 +160,11 @@ def _state(event: Competition):
         ),
         (lambda e: e.record(1, 3, {}), CompetitionError, "round 1 has 2 tables; got table 3"),
         (lambda e: e.correct(2, 1, 3), CompetitionError, "player 1 has no score in round 2 to correct"),
-        (lambda e: e.register(7, "Gus"), CompetitionError, "the schedule is made; register every player"),
+        (
+            lambda e: e.register(7, "Gus"),
+            CompetitionError,
+            r"the schedule is made; a player who comes now is registered with register_late",
+        ),
         (lambda e: e.register(1, "Ada"), CompetitionError, r"player 1 is already registered \(Ada\)"),
         (lambda e: e.finalists(), CompetitionError, "once every preliminary score is entered"),
         (lambda e: e.record_tiebreak({}), CompetitionError, "nobody is tied"),
@@ -672,3 +676,110 @@ def test_a_rotation_tournament_is_entered_under_the_numbers_on_the_slips():
         for number, seated in tables.items():
             event.record(r, number, dict.fromkeys(seated, 2))
     assert event.complete()
+
+
+# -- absent, withdrawn and late players -------------------------------------------------------------
+
+
+def test_an_absent_player_scores_0_and_the_table_plays_without_them(event):
+    table = event.table(1, 1)
+    away, *playing = table
+    event.absent(1, away)
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match=f"player {away} is marked absent at round 1, table 1"):
+        event.record(1, 1, dict.fromkeys(table, 2))
+    assert _everything(event) == before
+    event.record(1, 1, dict.fromkeys(playing, 4))
+    assert event.scores()[1, away] == 0 and event.absences() == {(1, away): "absent"}
+    with pytest.raises(CompetitionError, match="is marked absent in round 1, so has no score to correct"):
+        event.correct(1, away, 3)
+    with pytest.raises(CompetitionError, match="already marked absent in round 1"):
+        event.absent(1, away)
+
+
+def test_a_player_who_scored_cannot_be_marked_absent(event):
+    event.record(1, 1, dict.fromkeys(event.table(1, 1), 2))
+    before = _everything(event)
+    with pytest.raises(
+        CompetitionError, match=r"already has a score in round 1; to change it, use correct\(1, "
+    ):
+        event.absent(1, event.table(1, 1)[0])
+    assert _everything(event) == before
+
+
+def test_a_withdrawn_player_keeps_their_scores_and_does_not_go_on(event):
+    _play_round = {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0}
+    for t, table in enumerate(event.schedule().rounds[0], 1):
+        event.record(1, t, {p: _play_round[p] for p in table})
+    event.withdraw(4)  # the best of division B so far
+    assert event.withdrawn() == [4]
+    assert event.absences() == {(r, 4): "withdrawn" for r in range(2, event.rounds + 1)}
+    for r in range(2, event.rounds + 1):
+        for t, table in enumerate(event.schedule().rounds[r - 1], 1):
+            event.record(r, t, {p: _play_round[p] for p in table if p != 4})
+    assert event.complete() and 4 not in event.finalists()
+    assert [row.number for row in event.standings() if row.number == 4] == [4]
+    with pytest.raises(CompetitionError, match="player 4 has already withdrawn"):
+        event.withdraw(4)
+
+
+def test_a_late_player_gets_the_next_number_and_a_seat_in_every_round_left(event):
+    event.record(1, 1, dict.fromkeys(event.table(1, 1), 2))
+    with pytest.raises(CompetitionError, match="a late player gets the next number, 7; got 9"):
+        event.register_late(9, "Gus")
+    with pytest.raises(CompetitionError, match="U\\+0000"):
+        event.register_late(7, "Gus\x00")
+    assert event.register_late(7, "Gus", "b") == 2
+    assert event.players()[7] == ("Gus", "B")
+    assert event.absences() == {(1, 7): "late"} and event.scores()[1, 7] == 0
+    for r in range(2, event.rounds + 1):
+        assert 7 in event.schedule().rounds[r - 1][0]  # the smallest table (all are 3): table 1
+    assert event.schedule().players == 7
+
+
+def test_a_late_player_when_every_table_is_full_or_every_round_begun_is_refused():
+    event = Competition(":memory:")
+    for n in range(1, 6):
+        event.register(n, f"P{n}")
+    event.plan(1, table_size=5)
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="every table of round 1 already seats 5 players"):
+        event.register_late(6, "Gus")
+    event.record(1, 1, dict.fromkeys(range(1, 6), 2))
+    with pytest.raises(CompetitionError, match="every round already has scores"):
+        event.register_late(6, "Gus")
+    assert _everything(event)[0] == before[0]
+
+
+def test_a_file_of_the_first_version_opens_and_gains_the_table_of_absences(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "class.sqlite"
+    with Competition(path) as event:
+        _players(event)
+        event.plan(2)
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE absences")
+        db.execute("UPDATE settings SET value = '1' WHERE key = 'schema'")
+    db.close()
+    with Competition(path) as event:
+        assert len(event.players()) == 6 and event.absences() == {}
+        event.absent(1, 1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone() == ("2",)
+    db.close()
+
+
+def test_a_closed_competition_says_how_to_open_it_again(tmp_path):
+    event = Competition(tmp_path / "class.sqlite")
+    _players(event)
+    event.close()
+    for use in (event.players, event.standings, lambda: event.register(7, "Gus"), event.close):
+        if use == event.close:
+            use()  # closing twice is harmless
+            continue
+        with pytest.raises(
+            CompetitionError, match=r"file .*class.sqlite' is closed; open it again with Competition"
+        ):
+            use()
+    assert len(Competition(tmp_path / "class.sqlite").players()) == 6

@@ -14,7 +14,15 @@ from pathlib import Path
 
 from setwidgets import _inputs, _words
 
-__all__ = ["SCHEMA_VERSION", "WAIT_SECONDS", "CompetitionError", "check_file", "file_trouble", "open_file"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "WAIT_SECONDS",
+    "ClosedFile",
+    "CompetitionError",
+    "check_file",
+    "file_trouble",
+    "open_file",
+]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -27,6 +35,9 @@ CREATE TABLE IF NOT EXISTS scores (
     stage TEXT NOT NULL, round INTEGER NOT NULL, player INTEGER NOT NULL,
     sets INTEGER NOT NULL, penalties INTEGER NOT NULL,
     PRIMARY KEY (stage, round, player));
+CREATE TABLE IF NOT EXISTS absences (
+    round INTEGER NOT NULL, player INTEGER NOT NULL, reason TEXT NOT NULL,
+    PRIMARY KEY (round, player));
 CREATE TABLE IF NOT EXISTS history (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, action TEXT NOT NULL, details TEXT NOT NULL);
 """
@@ -36,12 +47,37 @@ class CompetitionError(ValueError):
     """Something the scoreboard cannot accept; the message says what and what to do instead."""
 
 
-SCHEMA_VERSION = 1
-"""The version of the file's tables, kept in its settings; a file of another version is refused."""
+SCHEMA_VERSION = 2
+"""The version of the file's tables, kept in its settings; a file of another version is refused.
 
-_TABLES = frozenset({"settings", "players", "seats", "scores", "history"})
+Version 1 had no table of absences; a file of version 1 gets it (empty) when opened.
+"""
+
+_TABLES = frozenset({"settings", "players", "seats", "scores", "absences", "history"})
+_ADDED_SINCE = {1: frozenset({"absences"})}  # the tables a file of an older version lacks
 WAIT_SECONDS = 5.0
 """How long a change waits for another notebook or program that is writing the same file."""
+
+
+class ClosedFile:
+    """What a closed competition holds instead of its file: every use says how to open it again."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise CompetitionError(
+            f"this competition's file {_inputs.path_text(self.path)} is closed; "
+            "open it again with Competition(path) (nothing was lost)"
+        )
+
+    execute = commit = __enter__ = _refuse
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def close(self) -> None:
+        """Closing twice is harmless."""
 
 
 def check_file(path: Path) -> None:
@@ -119,12 +155,13 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
         row = None
         if "settings" in tables:
             row = db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone()
-        if row is not None and row[0] != str(SCHEMA_VERSION):
+        older = row is not None and row[0] in {str(v) for v in _ADDED_SINCE}
+        if row is not None and row[0] != str(SCHEMA_VERSION) and not older:
             raise CompetitionError(
                 f"{_inputs.path_text(path)} was written by another version of setwidgets (file "
                 f"version {_inputs.short(row[0])}, this one reads {SCHEMA_VERSION})"
             )
-        missing = _TABLES - tables
+        missing = _TABLES - tables - (_ADDED_SINCE[int(row[0])] if older else frozenset())
         if missing:
             lost = _words.and_list(sorted(missing))
             raise CompetitionError(
@@ -135,5 +172,6 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
         # Write-ahead logging: a notebook that reads the standings never blocks one that records.
         db.execute("PRAGMA journal_mode=WAL")
     db.executescript(_SCHEMA)
-    db.execute("INSERT OR IGNORE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+    # A new file is of this version; an older one now has this version's tables too.
+    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
     db.commit()

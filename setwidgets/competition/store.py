@@ -63,7 +63,8 @@ from typing import Any
 
 from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
-from setwidgets.competition.database import CompetitionError, file_trouble, open_file
+from setwidgets.competition.attendance import Attendance
+from setwidgets.competition.database import ClosedFile, CompetitionError, file_trouble, open_file
 from setwidgets.competition.final import FinalStage, listed
 from setwidgets.competition.schedules import MOST_PLAYERS, Schedule, schedule
 
@@ -100,7 +101,7 @@ class Standing:
     total: int
 
 
-class Competition(FinalStage):
+class Competition(FinalStage, Attendance):
     """A SET competition kept in the SQLite file ``path`` (``":memory:"`` keeps it in memory only).
 
     Opening an existing file continues the competition saved in it.
@@ -122,8 +123,9 @@ class Competition(FinalStage):
         self._watchers.add(callback, remove)
 
     def close(self) -> None:
-        """Close the file (everything is already saved)."""
+        """Close the file (everything is already saved); using the competition after it is refused."""
         self._db.close()
+        self._db = ClosedFile(self.path)
 
     def __enter__(self) -> Competition:
         return self
@@ -180,26 +182,34 @@ class Competition(FinalStage):
             raise CompetitionError(
                 f"number must be at most {MOST_PLAYERS}, the most players a schedule seats; got {number}"
             )
-        name = _inputs.display_name(name, "name", error=CompetitionError)
-        if division is not None:
-            if not isinstance(division, str):
-                raise TypeError(
-                    f"division must be one of {', '.join(DIVISIONS)} or None; got {_inputs.what(division)}"
-                )
-            if division.strip().upper() not in DIVISIONS:
-                raise CompetitionError(
-                    f"division must be one of {', '.join(DIVISIONS)} or None; got {_inputs.short(division)}"
-                )
-            division = division.strip().upper()
+        name, division = self._a_name_and_division(name, division)
         if self._player(number) is not None:
             raise CompetitionError(f"player {number} is already registered ({self._player(number)[0]})")
         if self.rounds:
-            raise CompetitionError("the schedule is made; register every player before calling plan()")
+            raise CompetitionError(
+                "the schedule is made; a player who comes now is registered with register_late(number, name)"
+            )
         self._change(
             "register",
             {"number": number, "name": name, "division": division},
             [("INSERT INTO players VALUES (?, ?, ?)", (number, name, division))],
         )
+
+    @staticmethod
+    def _a_name_and_division(name: Any, division: Any) -> tuple[str, str | None]:
+        """A player's name and division (A to D, or None), checked."""
+        name = _inputs.display_name(name, "name", error=CompetitionError)
+        if division is None:
+            return name, None
+        if not isinstance(division, str):
+            raise TypeError(
+                f"division must be one of {', '.join(DIVISIONS)} or None; got {_inputs.what(division)}"
+            )
+        if division.strip().upper() not in DIVISIONS:
+            raise CompetitionError(
+                f"division must be one of {', '.join(DIVISIONS)} or None; got {_inputs.short(division)}"
+            )
+        return name, division.strip().upper()
 
     def _player(self, number: int) -> tuple[str, str | None] | None:
         return self._db.execute("SELECT name, division FROM players WHERE number = ?", (number,)).fetchone()
@@ -311,7 +321,11 @@ class Competition(FinalStage):
             raise CompetitionError(f"player {player}: a deck holds only 27 SETs; got {sets}")
         return int(sets), int(penalties)
 
-    def _scores_of(self, scores: Any, allowed: Sequence[int], where: str) -> dict[int, tuple[int, int]]:
+    def _scores_of(
+        self, scores: Any, allowed: Sequence[int], where: str, away: Mapping[int, str] | None = None
+    ) -> dict[int, tuple[int, int]]:
+        """Scores checked: every player in ``allowed`` and nobody else (``away``: absent, by reason)."""
+        away = away or {}
         if not isinstance(scores, Mapping):
             raise TypeError(
                 f"scores must be a dict like {{4: 5, 9: (3, 1)}} (player: SETs); got {_inputs.what(scores)}"
@@ -324,6 +338,10 @@ class Competition(FinalStage):
             if self._player(number) is None:
                 raise CompetitionError(
                     f"there is no player {number}; the players are 1 to {len(self.players())}"
+                )
+            if number in away:
+                raise CompetitionError(
+                    f"player {number} is marked {away[number]} at {where}, so has no score there"
                 )
             if number not in allowed:
                 raise CompetitionError(
@@ -347,11 +365,14 @@ class Competition(FinalStage):
         round, table = self._round_and_table(round, table)
         where = f"round {round}, table {table}"
         seated = self.table(round, table)
-        checked = self._scores_of(scores, seated, where)
+        absences = self.absences()
+        away = {p: absences[round, p] for p in seated if (round, p) in absences}
+        checked = self._scores_of(scores, [p for p in seated if p not in away], where, away)
+        playing = [p for p in seated if p not in away]
         if self._db.execute(
             "SELECT 1 FROM scores WHERE stage = 'round' AND round = ? "
-            f"AND player IN ({','.join('?' * len(seated))})",
-            (round, *seated),
+            f"AND player IN ({','.join('?' * len(playing))})",
+            (round, *playing),
         ).fetchone():
             raise CompetitionError(
                 f"{where} already has scores; to change one, use correct({round}, player, sets, penalties)"
@@ -391,6 +412,11 @@ class Competition(FinalStage):
         if old is None:
             raise CompetitionError(
                 f"player {player} has no score in round {round} to correct; enter it with record()"
+            )
+        if (round, player) in self.absences():
+            raise CompetitionError(
+                f"player {player} is marked {self.absences()[round, player]} in round {round}, "
+                "so has no score to correct"
             )
         table = self._db.execute(
             "SELECT tableno FROM seats WHERE round = ? AND player = ?", (round, player)
@@ -468,14 +494,22 @@ class Competition(FinalStage):
         When some players have a division and others none, the players without one form a
         group of their own ("no division", :data:`NO_DIVISION`) and its best goes on like a
         division's champion: nobody is left out of the final because a division was not given.
-        Worked out from the scores as they are now, corrections included.
+        Players who withdrew do not go on (see :mod:`.attendance`). Worked out from the scores
+        as they are now, corrections included.
         """
         if not self.complete():
             raise CompetitionError("the finalists are known once every preliminary score is entered")
+        out = self.withdrawn()
         groups = self._groups()
         if groups:
-            return sorted(row.number for g in groups for row in self.standings(g) if row.rank == 1)
-        rows = self.standings()
+            finalists = []
+            for group in groups:
+                rows = [row for row in self.standings(group) if row.number not in out]
+                finalists += [row.number for row in rows if rows and row.total == rows[0].total]
+            return sorted(finalists)
+        rows = [row for row in self.standings() if row.number not in out]
+        if not rows:
+            raise CompetitionError("every player has withdrawn: nobody goes on to the final")
         cut = rows[min(TOP_WITHOUT_DIVISIONS, len(rows)) - 1].total
         return sorted(row.number for row in rows if row.total >= cut)
 

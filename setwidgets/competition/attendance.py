@@ -1,0 +1,156 @@
+"""Who is not there: absent players, players who withdraw, and players who come late.
+
+:class:`Attendance` is the part of :class:`~setwidgets.competition.store.Competition` that keeps
+the schedule fair when a class does not turn up as registered. The rules, stated once:
+
+- **Absent for a round** (:meth:`Attendance.absent`): the player scores 0 in that round and
+  their table plays without them; the others at that table enter their scores as usual.
+- **Withdrawn** (:meth:`Attendance.withdraw`): the player keeps the scores already entered, is
+  absent from every later round (0 each) and does not go on to the final; the standings still
+  list them.
+- **Late** (:meth:`Attendance.register_late`): after the schedule is made, a late player gets
+  the next number. They play from the first round in which no score is entered yet, each round
+  at the table with the fewest players (the lowest table number among equals; never more than 5
+  at a table, the guide's largest), and are absent (0) from the rounds already under way.
+
+Absences are kept in the competition's file, in the history too, and refused like any other
+change when they contradict what is there (a player absent from a round they already scored in).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from setwidgets import _inputs, _words
+from setwidgets.competition.database import CompetitionError
+
+__all__ = ["REASONS", "Attendance"]
+
+REASONS = ("absent", "withdrawn", "late")
+"""Why a player has no game in a round: absent that round, withdrawn, or registered late."""
+
+_LARGEST_TABLE = 5  # the guide's tables seat 2 to 5 players
+
+
+class Attendance:
+    """Absent, withdrawn and late players, as a :class:`~setwidgets.competition.store.Competition` keeps them.
+
+    Mixed into Competition, whose players, seats, scores and file it uses.
+    """
+
+    def absences(self) -> dict[tuple[int, int], str]:
+        """Every round a player has no game in: ``{(round, player): "absent" | "withdrawn" | "late"}``."""
+        rows = self._db.execute("SELECT round, player, reason FROM absences ORDER BY round, player")
+        return {(r, p): reason for r, p, reason in rows}
+
+    def withdrawn(self) -> list[int]:
+        """The players who withdrew: they keep their scores and do not go on to the final."""
+        rows = self._db.execute(
+            "SELECT DISTINCT player FROM absences WHERE reason = 'withdrawn' ORDER BY player"
+        )
+        return [p for (p,) in rows]
+
+    def absent(self, round: int, player: int) -> None:
+        """Mark ``player`` absent from ``round``: they score 0 there and their table plays without them."""
+        round = self._a_round(round)
+        player = self._a_player(player)
+        self._refuse_scored(player, [round])
+        self._mark("absent", player, [round], {})
+
+    def withdraw(self, player: int) -> None:
+        """Withdraw ``player`` from every round not yet scored for them (0 each; no final for them)."""
+        player = self._a_player(player)
+        if player in self.withdrawn():
+            raise CompetitionError(f"player {player} has already withdrawn")
+        scored = {r for (r, p) in self.scores("round") if p == player}
+        rounds = [r for r in range(1, self.rounds + 1) if r not in scored]
+        if not rounds:
+            raise CompetitionError(
+                f"player {player} has played every round: there is nothing to withdraw from"
+            )
+        self._mark("withdrawn", player, rounds, {})
+
+    def register_late(self, number: int, name: str, division: str | None = None) -> int:
+        """Register a player who arrives after the schedule is made; returns the first round they play.
+
+        ``number`` must be the next number (one more than the players so far), so that numbers
+        stay without gaps. See the module docstring for where they sit.
+        """
+        if not self.rounds:
+            raise CompetitionError("the schedule is not made yet: register the player with register()")
+        expected = len(self.players()) + 1
+        checked = _inputs.whole_number(
+            number, "number", minimum=1, example=str(expected), error=CompetitionError
+        )
+        if checked != expected:
+            raise CompetitionError(f"a late player gets the next number, {expected}; got {checked}")
+        name, division = self._a_name_and_division(name, division)
+        begun = {r for (r, _) in self.scores("round")}
+        first = next((r for r in range(1, self.rounds + 1) if r not in begun), None)
+        if first is None:
+            raise CompetitionError("every round already has scores: a late player has no round left to play")
+        seats = []
+        for r in range(first, self.rounds + 1):
+            sizes = self._db.execute(
+                "SELECT tableno, COUNT(*) FROM seats WHERE round = ? "
+                "GROUP BY tableno ORDER BY COUNT(*), tableno",
+                (r,),
+            ).fetchall()
+            table, size = sizes[0]
+            if size >= _LARGEST_TABLE:
+                raise CompetitionError(
+                    f"every table of round {r} already seats {_LARGEST_TABLE} players, the guide's most"
+                )
+            seats.append(("INSERT INTO seats VALUES (?, ?, ?)", (r, table, checked)))
+        missed = list(range(1, first))
+        statements = [("INSERT INTO players VALUES (?, ?, ?)", (checked, name, division)), *seats]
+        statements += self._absence_rows("late", checked, missed)
+        details = {"number": checked, "name": name, "division": division, "first round": first}
+        self._change("register late", details, statements)
+        return first
+
+    # -- checks and rows shared by the three -----------------------------------------------------
+
+    def _a_round(self, round: Any) -> int:
+        rounds = self.rounds
+        if not rounds:
+            raise CompetitionError("there is no schedule yet; call plan(rounds) first")
+        round = _inputs.whole_number(round, "round", minimum=1, example="2", error=CompetitionError)
+        if round > rounds:
+            raise CompetitionError(
+                f"the competition has {_words.count(rounds, 'preliminary round')}; got round {round}"
+            )
+        return round
+
+    def _a_player(self, player: Any) -> int:
+        if not self.rounds:
+            raise CompetitionError("there is no schedule yet; call plan(rounds) first")
+        player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
+        if self._player(player) is None:
+            raise CompetitionError(f"there is no player {player}; the players are 1 to {len(self.players())}")
+        return player
+
+    def _refuse_scored(self, player: int, rounds: list[int]) -> None:
+        absences = self.absences()
+        for r in rounds:
+            if (r, player) in absences:
+                raise CompetitionError(
+                    f"player {player} is already marked {absences[r, player]} in round {r}"
+                )
+            if (r, player) in self.scores("round"):
+                raise CompetitionError(
+                    f"player {player} already has a score in round {r}; "
+                    f"to change it, use correct({r}, {player}, sets)"
+                )
+
+    def _absence_rows(self, reason: str, player: int, rounds: list[int]) -> list[tuple[str, tuple]]:
+        rows = []
+        for r in rounds:
+            rows.append(("INSERT INTO absences VALUES (?, ?, ?)", (r, player, reason)))
+            # An absent player's round counts 0: the standings and the final see a score like any other.
+            rows.append(("INSERT INTO scores VALUES ('round', ?, ?, 0, 0)", (r, player)))
+        return rows
+
+    def _mark(self, reason: str, player: int, rounds: list[int], extra: dict) -> None:
+        details = {"player": player, "rounds": rounds, **extra}
+        self._change(reason, details, self._absence_rows(reason, player, rounds))
