@@ -81,8 +81,12 @@ def _ours(error: BaseException) -> bool:
     return inside and line.startswith("raise")
 
 
+_WAITING = [False]  # True only while a call runs: an alarm that comes after it returned is ignored
+
+
 def _alarm(signum: int, frame: object) -> None:
-    raise Hang("no answer in time")
+    if _WAITING[0]:
+        raise Hang("no answer in time")
 
 
 def _address_space() -> int:
@@ -103,7 +107,11 @@ def classify(call: Callable[[], Any], patience: float = PATIENCE) -> Outcome:
     )
     signal.setitimer(signal.ITIMER_REAL, patience)
     try:
-        value = call()
+        _WAITING[0] = True
+        try:
+            value = call()
+        finally:
+            _WAITING[0] = False
     except Hang as error:
         return Outcome("hang", error=error)
     except (KeyboardInterrupt, SystemExit):
