@@ -6,6 +6,7 @@ loop whose time is that clock's, so a test sees exactly when each redraw comes.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import math
 import wave
@@ -32,7 +33,10 @@ class HandLoop:
     """An event loop whose time is the test's clock: ``run(seconds)`` fires what falls due, in order."""
 
     def __init__(self, clock):
-        self.clock, self.handles = clock, []
+        self.clock, self.handles, self.soon = clock, [], []
+
+    def call_soon_threadsafe(self, callback):
+        self.soon.append(callback)
 
     def call_later(self, delay, callback):
         self.handles.append(Handle(self.clock() + delay, callback))
@@ -298,6 +302,21 @@ def test_at_the_end_the_clock_flashes_once_and_beeps(clock, loop):
     widget.buttons["main"].click()  # the next round, of the same length
     assert widget.state == "running"
     assert widget._sound.value == "" and widget.text == "00:03"
+
+
+def test_a_click_on_another_thread_s_loop_is_handed_to_the_clock_s_loop(clock, loop):
+    """JupyterLab may send clicks to a kernel subshell: a thread with a loop of its own."""
+    widget = Timer(minutes=1, clock=clock, loop=loop)
+
+    async def click(control):
+        widget.buttons[control].click()
+
+    asyncio.run(click("main"))
+    assert widget.state == "ready" and len(loop.soon) == 1
+    loop.soon.pop()()
+    assert widget.state == "running" and [h.when for h in loop.waiting] == [clock() + 1.0]
+    widget._by_the_clock(widget.pause)  # no loop running here: the move is made at once
+    assert widget.state == "paused" and loop.soon == []
 
 
 def test_the_beep_is_a_short_wav_file():
