@@ -146,6 +146,12 @@ DAMAGED = [
         "the game is over, yet the cards left in the deck and on the table still hold a SET",
     ),
     ("not over though nothing is left", ended, with_(["over"], False), "not over, but the history ends it"),
+    (
+        "not over though nothing is left, and the history's end cut off",
+        ended,
+        lambda data: data.update(over=False, history=data["history"][:-1]),
+        "no SET can be made from the cards left, so the game should be over",
+    ),
     ("over as a string", quiet, with_(["over"], "no"), "over must be true or false; got 'no' (a string)"),
     ("over as 0", quiet, with_(["over"], 0), "over must be true or false; got 0 (a number)"),
     (
@@ -153,6 +159,12 @@ DAMAGED = [
         lambda: stuck("standard"),
         with_(["variant"], "online"),
         "the history's start names another variant",
+    ),
+    (
+        "online stopped before its deal, its history's start changed too",
+        lambda: stuck("standard"),
+        lambda data: [set_path(data, path, "online") for path in (["variant"], ["history", 0, "variant"])],
+        "by the online rules more cards would be dealt now",
     ),
     (
         "a table smaller than table_size with a deck",
