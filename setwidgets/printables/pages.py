@@ -14,6 +14,7 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets import _inputs
+from setwidgets.competition.schedules import MOST_PLAYERS
 from setwidgets.printables.output import write_whole
 
 __all__ = [
@@ -32,8 +33,8 @@ __all__ = [
 
 PAPERS = {"a4": A4, "letter": LETTER}
 
-MOST_PLAYERS = 1000
-"""The most players the printables print for: a large hall, 112 pages of entry cards."""
+# The most players the printables print for is the most a schedule seats: a large hall,
+# 112 pages of entry cards.
 
 INK = HexColor("#222222")
 GREY = HexColor("#8a8f96")
