@@ -237,10 +237,12 @@ class Timer(VBox):
         main.description = BUTTON[state]
         main.button_style = "" if state == "running" else "primary"
         self._words.value = f'<div style="{_HIDDEN}" aria-label="time left">{face} {WORDS[state]}</div>'
+        # The end flashes and beeps once, when it comes; a page shown again after it is only red.
+        ending = state == "over" and shown is not None and shown[0] != "over"
         if (state, face) != shown:
-            self._paint(state, face, flash=state == "over" and shown is not None and shown[0] != "over")
-            if state == "over" and (shown is None or shown[0] != "over"):
-                self._ring()
+            self._paint(state, face, flash=ending)
+        if ending:
+            self._ring()
         if state == "running" and self.comm is not None:
             # Should the round end between this reading and the next, the next step comes at once.
             self._scheduler.move_in(lambda: self.timer.next_change() or 0.0)

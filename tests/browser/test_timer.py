@@ -4,7 +4,7 @@ The notebook shows ``Timer(minutes=0.25)``, a fifteen-second round. The test pre
 as a teacher would, sees the seconds go by (in the page's words for screen readers and
 in the canvas's pixels), pauses and sees the time held, resumes with the space bar
 (which must not reach JupyterLab), and waits for the end: the canvas turns red, says
-"Time!", and an ``<audio>`` element is there to beep.
+"Time!", and an ``<audio>`` element beeps (this browser allows sound after a click on the page).
 """
 
 from __future__ import annotations
@@ -74,7 +74,14 @@ def test_the_timer_counts_down_holds_a_pause_and_flashes_red_at_the_end(notebook
     red = WIDTH * HEIGHT // 2
     nb.wait_color(canvas, FLASH, min_pixels=red, timeout=30)
     assert "00:00" in nb.wait_text(WORDS, "Time!")
-    assert nb.page.locator(f"{ROOT} .setw-timer-sound audio").count() == 1
+    audio = nb.page.locator(f"{ROOT} .setw-timer-sound audio")
+    assert audio.count() == 1
+    # The beep decodes, and this browser plays it: the page was clicked (Start), so it may.
+    assert audio.evaluate("a => a.src.startsWith('data:audio/wav;base64,') && a.error === null")
+    nb.page.wait_for_function(
+        "a => a.readyState > 0 && a.duration > 0.5 && (a.currentTime > 0 || a.ended)",
+        arg=audio.element_handle(),
+    )
     nb.page.wait_for_timeout(3_000)  # the flash is over: the clock stays red
     assert nb.count_color(canvas, FLASH) >= red
     assert nb.button("Start", within=ROOT).is_visible()
