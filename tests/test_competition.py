@@ -783,3 +783,17 @@ def test_a_closed_competition_says_how_to_open_it_again(tmp_path):
         ):
             use()
     assert len(Competition(tmp_path / "class.sqlite").players()) == 6
+
+
+def test_the_adjusted_total_scales_each_game_to_a_table_of_three():
+    event = Competition(":memory:")
+    for n in range(1, 6):
+        event.register(n, f"P{n}")
+    event.plan(1)  # 5 players: a table of 3 and a table of 2
+    three, two = event.schedule().rounds[0]
+    event.record(1, 1, dict.fromkeys(three, 8))
+    event.record(1, 2, dict.fromkeys(two, 12))
+    rows = {row.number: row for row in event.standings()}
+    assert {rows[p].total for p in two} == {12} and {rows[p].adjusted for p in two} == {8.0}
+    assert {rows[p].adjusted for p in three} == {8.0}
+    assert [row.number for row in event.standings()][:2] == list(two)  # ranks follow the raw total

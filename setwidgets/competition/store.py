@@ -99,6 +99,8 @@ class Standing:
     division: str | None
     scores: tuple[int | None, ...]
     total: int
+    adjusted: float
+    """The total with each game's score scaled to a table of three (see :meth:`Competition.standings`)."""
 
 
 class Competition(FinalStage, Attendance):
@@ -451,7 +453,13 @@ class Competition(FinalStage, Attendance):
     # -- standings and the final ---------------------------------------------------------------
 
     def standings(self, division: str | None = None) -> list[Standing]:
-        """The standings after the rounds entered so far, best first; ties share a rank.
+        """The standings after the rounds entered so far, best first by total; ties share a rank.
+
+        A game shares out about the same number of SETs at any table, so a player at a table of
+        two keeps more of them than at a table of three, and at a table of four fewer. Each
+        row's ``adjusted`` total scales every game's score to a table of three (score times the
+        players at that table, divided by 3): a fairer comparison where tables differ in size.
+        The rank and the finalists follow the raw total, as the guide's score sheets add it.
 
         ``division`` keeps only that division's players (None: everyone). When some players
         have a division and others none, ``NO_DIVISION`` ("no division") keeps those without one.
@@ -462,12 +470,21 @@ class Competition(FinalStage, Attendance):
                 f"division must be one of {', '.join(groups) or 'none'}; got {_inputs.short(division)}"
             )
         scores = self.scores()
+        sizes = {
+            (r, p): n
+            for r, p, n in self._db.execute(
+                "SELECT seats.round, seats.player, COUNT(*) FROM seats JOIN seats AS other "
+                "ON other.round = seats.round AND other.tableno = seats.tableno "
+                "GROUP BY seats.round, seats.player"
+            )
+        }
         rows = []
         for number, (name, div) in self.players().items():
             if division is not None and (div or NO_DIVISION) != division:
                 continue
             own = tuple(scores.get((r, number)) for r in range(1, self.rounds + 1))
-            rows.append((number, name, div, own, sum(s for s in own if s is not None)))
+            adjusted = sum(s * sizes.get((r, number), 3) / 3 for r, s in enumerate(own, 1) if s is not None)
+            rows.append((number, name, div, own, sum(s for s in own if s is not None), round(adjusted, 1)))
         rows.sort(key=lambda row: (-row[4], row[0]))
         out, rank = [], 0
         for i, row in enumerate(rows):

@@ -286,6 +286,16 @@ def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top,
             cx += w * share
     pdf.setFont("Helvetica", 8)
     pdf.drawString(x, y - 14, f"Copy each score onto the player's entry card, box \u2018Game {r}\u2019.")
+    if len(seated) != 3:
+        # The standings' adjusted total (Competition.standings) says the same, in the same words.
+        n = len(seated)
+        pdf.setFont("Helvetica-Oblique", 8)
+        pdf.drawString(
+            x,
+            y - 26,
+            f"A table of {n} shares a game's SETs among {n} players: the standings also show each "
+            f"score scaled to a table of three (score \u00d7 {n} \u00f7 3).",
+        )
 
 
 # -- the schedule ------------------------------------------------------------------------------

@@ -41,6 +41,9 @@ _STYLE = (
 def standings_html(competition: Competition, division: str | None = None) -> str:
     """The standings as an HTML table: rank, number, name, division, each round's score, total.
 
+    Where tables differ in size, an "Adjusted" column shows each total scaled to tables of three
+    (see :meth:`~setwidgets.competition.Competition.standings`).
+
     >>> from setwidgets.competition import Competition
     >>> event = Competition(":memory:")
     >>> for n in range(1, 4):
@@ -52,7 +55,10 @@ def standings_html(competition: Competition, division: str | None = None) -> str
         raise TypeError(f"competition must be a Competition; got {_inputs.what(competition)}")
     rows = competition.standings(division)
     rounds = competition.rounds
+    # Where tables differ in size, the total scaled to tables of three is shown beside the raw one.
+    uneven = any(row.adjusted != row.total for row in rows)
     head = ["Rank", "No.", "Name", "Div."] + [f"Game {r}" for r in range(1, rounds + 1)] + ["Total"]
+    head += ["Adjusted"] if uneven else []
     out = [_STYLE, '<table class="setw-standings-table">']
     title = f"Division {division}" if division else "All players"
     out.append(f"<caption style='text-align:left;font-weight:bold'>{escape(title)}</caption>")
@@ -62,7 +68,9 @@ def standings_html(competition: Competition, division: str | None = None) -> str
         top = ' class="top"' if row.rank == 1 and row.total > 0 else ""
         out.append(
             f'<tr{top}><td>{row.rank}</td><td>{row.number}</td><td class="name">{escape(row.name)}</td>'
-            f"<td>{escape(row.division or '')}</td>{scores}<td>{row.total}</td></tr>"
+            f"<td>{escape(row.division or '')}</td>{scores}<td>{row.total}</td>"
+            + (f"<td>{row.adjusted:g}</td>" if uneven else "")
+            + "</tr>"
         )
     out.append("</table>")
     return "".join(out)
