@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from setwidgets import _inputs, _words
+from setwidgets import _inputs
 from setwidgets.competition.database import CompetitionError
 
 __all__ = ["REASONS", "Attendance"]
@@ -110,17 +110,6 @@ class Attendance:
         return first
 
     # -- checks and rows shared by the three -----------------------------------------------------
-
-    def _a_round(self, round: Any) -> int:
-        rounds = self.rounds
-        if not rounds:
-            raise CompetitionError("there is no schedule yet; call plan(rounds) first")
-        round = _inputs.whole_number(round, "round", minimum=1, example="2", error=CompetitionError)
-        if round > rounds:
-            raise CompetitionError(
-                f"the competition has {_words.count(rounds, 'preliminary round')}; got round {round}"
-            )
-        return round
 
     def _a_player(self, player: Any) -> int:
         if not self.rounds:

@@ -281,7 +281,8 @@ class Competition(FinalStage, Attendance):
         )
         return tuple(p for (p,) in rows)
 
-    def _round_and_table(self, round: Any, table: Any) -> tuple[int, int]:
+    def _a_round(self, round: Any) -> int:
+        """A preliminary round's number, checked against the schedule."""
         rounds = self.rounds
         if not rounds:
             raise CompetitionError("there is no schedule yet; call plan(rounds) first")
@@ -290,6 +291,10 @@ class Competition(FinalStage, Attendance):
             raise CompetitionError(
                 f"the competition has {_words.count(rounds, 'preliminary round')}; got round {round}"
             )
+        return round
+
+    def _round_and_table(self, round: Any, table: Any) -> tuple[int, int]:
+        round = self._a_round(round)
         table = _inputs.whole_number(table, "table", minimum=1, example="3", error=CompetitionError)
         count = self._db.execute("SELECT MAX(tableno) FROM seats WHERE round = ?", (round,)).fetchone()[0]
         if table > count:
@@ -399,12 +404,7 @@ class Competition(FinalStage, Attendance):
 
         The new SETs must keep the table's total within the 27 SETs of one game.
         """
-        rounds = self.rounds
-        round = _inputs.whole_number(round, "round", minimum=1, example="2", error=CompetitionError)
-        if not rounds or round > rounds:
-            raise CompetitionError(
-                f"the competition has {_words.count(rounds, 'preliminary round')}; got round {round}"
-            )
+        round = self._a_round(round)
         player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
         new = self._score(player, (sets, penalties))
         old = self._db.execute(
