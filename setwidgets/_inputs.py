@@ -68,7 +68,13 @@ def short(obj: Any) -> str:
     '[None, None, None, None, ...] (100000 items)'
     >>> short("1RSO")
     "'1RSO'"
+    >>> short(10**5000)
+    'a whole number of about 5001 digits'
     """
+    if isinstance(obj, int) and obj.bit_length() > 10_000:
+        # Python will not write an int of more than 4300 digits (its repr raises ValueError).
+        digits = int(obj.bit_length() * math.log10(2)) + 1
+        return f"{'-' if obj < 0 else ''}a whole number of about {digits} digits"
     text = _SHORT.repr(obj)  # reprlib names an object whose own repr fails
     text = clipped(text)
     try:
