@@ -590,3 +590,36 @@ def test_the_practice_record_plots_one_bar_per_board_and_the_median(clock):
     small.plot(right)
     assert left.get_ylim()[1] >= 40 * 1.3
     plt.close("all")
+
+
+def test_a_timer_set_from_a_subshell_thread_is_set_on_the_boards_own_loop():
+    """JupyterLab may run a click on a kernel subshell, a thread with a loop of its own."""
+    import asyncio
+
+    class Loop:
+        def __init__(self):
+            self.soon, self.later = [], []
+
+        def call_soon_threadsafe(self, callback):
+            self.soon.append(callback)
+
+        def call_later(self, delay, callback):
+            self.later.append(delay)
+            return asyncio.get_event_loop_policy()  # a handle is only cancelled; never here
+
+        def is_closed(self):
+            return False
+
+    loop = Loop()
+    scheduler = Scheduler(lambda: None, lambda: False, lambda: True, clock=lambda: 0.0, loop=loop)
+    scheduler.start()
+
+    async def click():  # a loop runs in this thread, and it is not the board's
+        scheduler.move_in(lambda: 2.0)
+        scheduler.keep_ticking()
+
+    asyncio.run(click())
+    assert loop.later == [] and len(loop.soon) == 2
+    for planned in loop.soon:
+        planned()
+    assert loop.later == [2.0, TICK_SECONDS] and scheduler.move_pending and scheduler.ticking

@@ -126,12 +126,28 @@ class Scheduler:
         """Someone used the board: the idle time starts again."""
         self.last_input = self._clock()
 
+    def on_loop(self, action: Callable[[], Any]) -> None:
+        """Run ``action`` on this scheduler's event loop: at once when already there.
+
+        JupyterLab may send a widget's clicks and keys to a subshell of the kernel (ipykernel 7),
+        a thread with an event loop of its own. A timer set from there would wait until this
+        loop wakes for some other reason, and two threads would change the widget at once.
+        """
+        loop, here = self.loop, running_loop()
+        if loop is None or here is None or here is loop or not hasattr(loop, "call_soon_threadsafe"):
+            action()
+        else:
+            loop.call_soon_threadsafe(action)
+
     def move_in(self, delay: Callable[[], float] | None) -> None:
         """Make the computer's move after ``delay()`` seconds (None: no move), replacing any move planned.
 
         ``delay`` is asked only when the move can be scheduled, so a bot's random
         delays are not used up by a board that no browser shows.
         """
+        self.on_loop(lambda: self._plan_move(delay))
+
+    def _plan_move(self, delay: Callable[[], float] | None) -> None:
         self.cancel_move()
         if delay is not None and self.running:
             self._move_handle = self.loop.call_later(delay(), self._fire_move)
@@ -144,6 +160,9 @@ class Scheduler:
 
     def keep_ticking(self) -> None:
         """Schedule the next tick, unless one is scheduled or the clock is not wanted."""
+        self.on_loop(self._plan_tick)
+
+    def _plan_tick(self) -> None:
         if self._tick_handle is None and self.running and self._wanted():
             self._tick_handle = self.loop.call_later(self.tick_seconds, self._fire_tick)
 

@@ -37,7 +37,7 @@ from ipywidgets import HTML, Button, HBox, Layout, VBox
 from setwidgets._inputs import what
 from setwidgets.competition.timer import RoundTimer, TimerError
 from setwidgets.widgets._keys import key_name
-from setwidgets.widgets._scheduler import Loop, Scheduler, running_loop
+from setwidgets.widgets._scheduler import Loop, Scheduler
 from setwidgets.widgets._view import KEYS_STYLE, WIDGET_VIEW, nbgrader_running
 
 __all__ = ["Timer", "beep_wav"]
@@ -216,15 +216,8 @@ class Timer(VBox):
         return lambda _button: self._by_the_clock(moved)
 
     def _by_the_clock(self, move: Callable[[], Any]) -> None:
-        """Make ``move`` on the event loop that runs the clock: at once when already there."""
-        # JupyterLab may send a widget's clicks and keys to a subshell of the kernel (ipykernel 7),
-        # a thread with an event loop of its own. A redraw timed from there would wait until the
-        # clock's loop wakes for some other reason, and two threads would redraw at once.
-        loop, here = self._scheduler.loop, running_loop()
-        if loop is None or here is None or here is loop or not hasattr(loop, "call_soon_threadsafe"):
-            move()
-        else:
-            loop.call_soon_threadsafe(move)
+        """Make ``move`` on the event loop that runs the clock (see ``Scheduler.on_loop``)."""
+        self._scheduler.on_loop(move)
 
     def _step(self) -> None:
         self._refresh()
