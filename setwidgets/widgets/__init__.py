@@ -12,7 +12,9 @@
   (:func:`standings_html` gives the same table as static HTML);
 - :class:`PuzzleBoard`: find every SET of a table of twelve against the clock; each board
   goes into a :class:`PracticeRecord` (boards solved, median time, misses), the session's
-  (:func:`session_record`) unless given one. The puzzle itself is a :class:`Puzzle`.
+  (:func:`session_record`) unless given one. The puzzle itself is a :class:`Puzzle`;
+- :class:`Timer`: a round's clock for the projector (start, pause, reset; a flash and a beep
+  at the end), over :class:`~setwidgets.competition.timer.RoundTimer`.
 
 The widgets hold no rules of their own: they call :mod:`setwidgets.game` and
 :mod:`setwidgets.rules` and redraw from what those return. Each one also
@@ -46,6 +48,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time __getattr__ find
     from setwidgets.widgets.standings import Standings as Standings
     from setwidgets.widgets.standings import standings_html as standings_html
     from setwidgets.widgets.table import CardTable as CardTable
+    from setwidgets.widgets.timer import Timer as Timer
 
 WIDGETS: dict[str, str] = {
     "Board": "setwidgets.widgets.board",
