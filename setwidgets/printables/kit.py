@@ -1,6 +1,7 @@
-"""The competition kit as PDF: entry cards, score sheets, the schedule, the handout, the deck.
+"""The competition kit as PDF: entry cards, score sheets, the schedule, the deck (and the handout).
 
-Every function writes one PDF file and returns its path. Pages are A4 unless
+The handout is made in :mod:`setwidgets.printables.guide` and is named here too, with its
+cards and the judge's script. Every function writes one PDF file and returns its path. Pages are A4 unless
 ``paper="letter"`` (US Letter). Players' names come from a
 :class:`~setwidgets.competition.Competition` when one is given; names in any script are
 printed in a font that has their letters, and a name too long for its box is shortened
@@ -25,23 +26,22 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor, black, white
+from reportlab.lib.colors import black, white
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets import _inputs
-from setwidgets.cards import Card, as_cards, full_deck
+from setwidgets.cards import full_deck
 from setwidgets.competition.schedules import Schedule
 from setwidgets.competition.store import DIVISIONS, Competition
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import get_theme
 from setwidgets.printables import lettering, pages
+from setwidgets.printables.guide import HANDOUT_NON_SET, HANDOUT_SET, JUDGE_SCRIPT, handout
 from setwidgets.printables.output import checked_path
 from setwidgets.printables.pages import MOST_PLAYERS
 from setwidgets.printables.painter import paint_card
-from setwidgets.rules import explain
 
 __all__ = [
     "CARD_SIZE",
@@ -65,23 +65,11 @@ MOST_GAMES = 8
 CARD_SIZE = (88.9 * mm, 88.9 * mm * shapes.CARD_HEIGHT / shapes.CARD_WIDTH)
 """A printed card, in points: 3.5 by about 2.3 inches (88.9 by 57.8 mm), the size of a real SET card."""
 
+_MARK_GAP = 3 * mm  # a cut mark stops short of the card, so a slightly slanted cut shows no line
+_MARK_REACH = 9 * mm  # how far from the cards a cut mark reaches
+
 DECK_GRID = (2, 4)
 """Cards per page of the printed deck: 2 across and 4 down, on A4 and on US Letter alike."""
-
-HANDOUT_SET = ("1RSO", "2GSD", "3PSS")
-"""The handout's SET: the cards are explained feature by feature."""
-HANDOUT_NON_SET = ("1RSO", "2RTD", "3PSS")
-"""The handout's non-SET: two are red and one is purple."""
-
-JUDGE_SCRIPT = (
-    "Before the game the judge lays out 12 cards in a 3 x 4 rectangle and checks that everyone "
-    "can see them, then says:",
-    "\u201cWhen you see a SET, call \u2018SET\u2019 and point to the three cards. Do not take them.",
-    "If it is a SET, I hand you the cards. If not, you get a penalty point and the cards stay.",
-    "When several of you call, I hear you in the order you called.\u201d",
-    "Then the judge shuffles the 12 cards back into the deck, deals 12 and the game begins.",
-)
-"""The judge's pre-game script, as in the competition guide (one paragraph per line)."""
 
 
 def _names(source: Competition | Schedule | int) -> tuple[dict[int, tuple[str, str | None]], int]:
@@ -433,94 +421,6 @@ def _slips(pdf: Canvas, plan: Schedule, names: Mapping[int, str], width: float, 
         pdf.showPage()
 
 
-# -- the instruction handout -------------------------------------------------------------------
-
-
-def _feature_lines(cards: Sequence[Card]) -> list[tuple[str, bool]]:
-    """The guide's feature-by-feature words ('Color: ALL the same'), using explain for the reasons."""
-    verdict = explain(cards)
-    lines = []
-    for f in verdict.features:
-        name = f.feature.capitalize()
-        if f.kind == "same":
-            lines.append((f"{name}: ALL the same ({f})", True))
-        elif f.kind == "different":
-            lines.append((f"{name}: ALL different", True))
-        else:
-            lines.append((f"{name}: {f} \u2013 breaks the rule", False))
-    return lines
-
-
-def handout(path: str | Path, *, paper: str = "A4", theme: str = "classic") -> Path:
-    """The one-page rules handout: a SET and a non-SET explained feature by feature, the judge's script.
-
-    ``theme`` is "classic" or "colorblind": the handout's words name the classic colors and shapes.
-    """
-    target = checked_path(path)
-    if get_theme(theme).style != "classic":
-        raise ValueError(
-            "the handout's words describe the classic cards; "
-            f"theme must be 'classic' or 'colorblind'; got {_inputs.short(theme)}"
-        )
-    pdf, width, height = pages.new_canvas(paper, "SET competition: how to play")
-    margin = 16 * mm
-    w = width - 2 * margin
-    y = height - margin
-    pdf.setFillColor(pages.INK)
-    pdf.setFont("Helvetica-Bold", 20)
-    pdf.drawString(margin, y - 18, "How to play SET")
-    y -= 34
-    rules = [
-        "Every card has four features: number (1, 2 or 3), color (red, green, purple), "
-        "shape (oval, squiggle, diamond) and shading (solid, striped, open).",
-        "A SET is three cards where, in each feature separately, the three are ALL the same or ALL "
-        "different. If two are ... and one is not, it is not a SET.",
-        "The judge lays out 12 cards. Anyone who sees a SET calls \u201cSET\u201d and points to the cards. "
-        "A correct SET is kept and scores 1; a wrong call costs a penalty point. If nobody finds a SET, "
-        "the judge adds 3 cards. Your score is SETs kept minus penalty points.",
-    ]
-    pdf.setFont("Helvetica", 10)
-    for paragraph in rules:
-        for line in simpleSplit(paragraph, "Helvetica", 10, w):
-            pdf.drawString(margin, y - 10, line)
-            y -= 13
-        y -= 4
-    card_w = (w - 2 * 10) / 3 * 0.78
-    for title, codes in (("This is a SET", HANDOUT_SET), ("This is NOT a SET", HANDOUT_NON_SET)):
-        cards = as_cards(codes)
-        y -= 12
-        pdf.setFont("Helvetica-Bold", 13)
-        pdf.drawString(margin, y - 12, title)
-        y -= 20
-        card_h = card_w * shapes.CARD_HEIGHT / shapes.CARD_WIDTH
-        for i, card in enumerate(cards):
-            paint_card(pdf, card, margin + i * (card_w + 12), y - card_h, width=card_w, theme=theme)
-        y -= card_h + 6
-        for text, ok in _feature_lines(cards):
-            pdf.setFillColor(pages.INK if ok else HexColor("#b3261e"))
-            pdf.setFont("Helvetica" if ok else "Helvetica-Bold", 10)
-            pdf.drawString(margin + 6, y - 10, text)
-            y -= 13
-        pdf.setFillColor(pages.INK)
-        pdf.setFont("Helvetica-Oblique", 9)
-        pdf.drawString(margin + 6, y - 10, str(explain(cards)))
-        y -= 14
-    y -= 10
-    pdf.setFillColor(pages.LIGHT)
-    script = [line for paragraph in JUDGE_SCRIPT for line in simpleSplit(paragraph, "Helvetica", 9.5, w - 16)]
-    box_h = 16 + 13 * len(script) + 6
-    pdf.setStrokeColor(pages.GREY)
-    pdf.roundRect(margin, y - box_h, w, box_h, 6, stroke=1, fill=1)
-    pdf.setFillColor(pages.INK)
-    pdf.setFont("Helvetica-Bold", 11)
-    pdf.drawString(margin + 8, y - 15, "The judge's script before each game")
-    pdf.setFont("Helvetica", 9.5)
-    for k, line in enumerate(script):
-        pdf.drawString(margin + 8, y - 30 - 13 * k, line)
-    pdf.showPage()
-    return pages.save(pdf, target)
-
-
 # -- the printable deck ------------------------------------------------------------------------
 
 
@@ -535,6 +435,9 @@ def deck_layout(paper: str = "A4") -> list[tuple[float, float, float, float]]:
 
 def deck(path: str | Path, *, theme: str = "classic", paper: str = "A4") -> Path:
     """All 81 cards at real size (88.9 x 57.8 mm), eight to a page, with cut marks.
+
+    The first page says how to print (:data:`setwidgets.printables.pages.PRINTING`): in color,
+    at 100 %, on card stock.
 
     ``theme="printable"`` gives the alternative deck (outer color and symbol, inner
     shape and color); the cards come in the order of :func:`setwidgets.full_deck`.
@@ -551,6 +454,8 @@ def deck(path: str | Path, *, theme: str = "classic", paper: str = "A4") -> Path
         for card, (x, y, w, _) in zip(chunk, places):
             paint_card(pdf, card, x, height - y - ch, width=w, theme=look, edge=False)
         _cut_marks(pdf, places[: len(chunk)], height)
+        if page == 0:
+            _printing_advice(pdf, width, height, places)
         pdf.setFillColor(pages.GREY)
         pdf.setFont("Helvetica", 8)
         pdf.drawCentredString(
@@ -562,6 +467,16 @@ def deck(path: str | Path, *, theme: str = "classic", paper: str = "A4") -> Path
     return pages.save(pdf, target)
 
 
+def _printing_advice(pdf: Canvas, width: float, height: float, places) -> None:
+    """How to print, above the cut marks of the first page, in the largest letters that fit there.
+
+    It begins 4 mm below the paper's edge, where most printers still print.
+    """
+    room = min(y for _, y, _, _ in places) - _MARK_REACH - 4 * mm - 1 * mm
+    size = next((s for s in (8, 7, 6.5, 6) if pages.printing_box_height(width - 20 * mm, s) <= room), 6)
+    pages.printing_box(pdf, 10 * mm, height - 4 * mm, width - 20 * mm, size=size)
+
+
 def _cut_marks(pdf: Canvas, places, height: float) -> None:
     """Short lines just outside the block of cards, in line with every card edge."""
     xs = sorted({round(x, 3) for x, _, _, _ in places} | {round(x + w, 3) for x, _, w, _ in places})
@@ -570,7 +485,7 @@ def _cut_marks(pdf: Canvas, places, height: float) -> None:
     pdf.saveState()
     pdf.setStrokeColor(black)
     pdf.setLineWidth(0.5)
-    gap, length = 3 * mm, 6 * mm
+    gap, length = _MARK_GAP, _MARK_REACH - _MARK_GAP
     for x in xs:
         pdf.line(x, height - top + gap, x, height - top + gap + length)
         pdf.line(x, height - bottom - gap, x, height - bottom - gap - length)

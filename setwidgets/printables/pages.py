@@ -11,6 +11,7 @@ from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets import _inputs
@@ -23,11 +24,14 @@ __all__ = [
     "LIGHT",
     "MOST_PLAYERS",
     "PAPERS",
+    "PRINTING",
     "box",
     "cut_lines",
     "new_canvas",
     "paper_size",
     "player_count",
+    "printing_box",
+    "printing_box_height",
     "save",
 ]
 
@@ -35,6 +39,15 @@ PAPERS = {"a4": A4, "letter": LETTER}
 
 # The most players the printables print for is the most a schedule seats: a large hall,
 # 112 pages of entry cards.
+
+PRINTING = (
+    "How to print: in color, at 100 % (actual size, not \u201cfit to page\u201d), on card stock.",
+    "A black-and-white copy loses what the colors tell, and no look of this package shows color "
+    "another way: the color-blind palette changes only the colors, and its vermillion and blue print "
+    "as almost the same grey. With only a black-and-white printer, have the pages with cards printed "
+    "in color elsewhere (a copy shop, the school office) or play with a bought deck.",
+)
+"""The printing advice of the handout and the deck's first page: its heading line, then the reasons."""
 
 INK = HexColor("#222222")
 GREY = HexColor("#8a8f96")
@@ -94,3 +107,27 @@ def cut_lines(pdf: Canvas, x0: float, y0: float, cw: float, ch: float, cols: int
     for r in range(rows + 1):
         pdf.line(x0, y0 + r * ch, x0 + cols * cw, y0 + r * ch)
     pdf.restoreState()
+
+
+def printing_box_height(w: float, size: float = 8) -> float:
+    """How tall :func:`printing_box` is, ``w`` points wide with letters of ``size`` points."""
+    return size * 1.25 * (len(simpleSplit(PRINTING[1], "Helvetica", size, w - 12)) + 1) + 5
+
+
+def printing_box(pdf: Canvas, x: float, top: float, w: float, size: float = 8) -> float:
+    """The printing advice (:data:`PRINTING`) in a grey-edged box from ``top`` down; return its height."""
+    lines = simpleSplit(PRINTING[1], "Helvetica", size, w - 12)
+    leading = size * 1.25
+    h = printing_box_height(w, size)
+    pdf.saveState()
+    pdf.setStrokeColor(GREY)
+    pdf.setFillColor(LIGHT)
+    pdf.roundRect(x, top - h, w, h, 4, stroke=1, fill=1)
+    pdf.setFillColor(INK)
+    pdf.setFont("Helvetica-Bold", size)
+    pdf.drawString(x + 6, top - 2 - size, PRINTING[0])
+    pdf.setFont("Helvetica", size)
+    for k, line in enumerate(lines, 1):
+        pdf.drawString(x + 6, top - 2 - size - k * leading, line)
+    pdf.restoreState()
+    return h
