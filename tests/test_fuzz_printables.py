@@ -1,12 +1,13 @@
 """Fuzzing the printables' public API: every odd input is answered in our words, at once.
 
-``entry_cards``, ``score_sheets``, ``schedule_pages``, ``handout``, ``deck``, ``deck_layout``,
-``paint_card`` and ``paint_cards`` are called with drawn arguments of every kind (paths that
-are folders, missing folders, names too long, bytes; sources that are no competition; sizes
-past any page; names in every script; endless generators) through ``fuzzing.attempt``, which
-fails on a raw error or a hang. Every PDF goes to a fresh folder under pytest's temporary
-folder: a refusal must leave that folder as it was (no new file, no new folder, no
-half-written PDF), and an accepted call must leave exactly the one PDF it was asked for.
+``entry_cards``, ``score_sheets``, ``schedule_pages``, ``handout``, ``feature_chart``,
+``open_house``, ``color_words``, ``deck``, ``deck_layout``, ``paint_card`` and ``paint_cards``
+are called with drawn arguments of every kind (paths that are folders, missing folders, names
+too long, bytes; sources that are no competition; sizes past any page; names in every script;
+endless generators) through ``fuzzing.attempt``, which fails on a raw error or a hang. Every
+PDF goes to a fresh folder under pytest's temporary folder: a refusal must leave that folder
+as it was (no new file, no new folder, no half-written PDF), and an accepted call must leave
+exactly the one PDF it was asked for.
 """
 
 from __future__ import annotations
@@ -27,7 +28,17 @@ from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets.cards import full_deck
 from setwidgets.competition import Competition, schedule
-from setwidgets.printables import deck, entry_cards, handout, paint_card, schedule_pages, score_sheets
+from setwidgets.printables import (
+    deck,
+    entry_cards,
+    feature_chart,
+    handout,
+    open_house,
+    paint_card,
+    schedule_pages,
+    score_sheets,
+)
+from setwidgets.printables.guide import color_words
 from setwidgets.printables.kit import deck_layout
 from setwidgets.printables.painter import paint_cards
 
@@ -279,6 +290,32 @@ def test_handout_answers_at_once_and_refusals_leave_nothing(root, marker, paper,
     before = tree(folder)
     outcome = fuzzing.attempt(MODULE, handout, path, paper=paper, theme=theme)
     check(outcome, folder, before, path)
+
+
+@FUZZ
+@given(marker=odd_path, paper=odd_paper, theme=odd_theme)
+def test_feature_chart_answers_at_once_and_refusals_leave_nothing(root, marker, paper, theme):
+    folder, path = place(marker, root)
+    before = tree(folder)
+    outcome = fuzzing.attempt(MODULE, feature_chart, path, paper=paper, theme=theme)
+    check(outcome, folder, before, path)
+
+
+@FUZZ
+@given(marker=odd_path, paper=odd_paper)
+def test_open_house_answers_at_once_and_refusals_leave_nothing(root, marker, paper):
+    folder, path = place(marker, root)
+    before = tree(folder)
+    outcome = fuzzing.attempt(MODULE, open_house, path, paper=paper)
+    check(outcome, folder, before, path)
+
+
+@FUZZ
+@given(theme=odd_theme)
+def test_color_words_answer_every_theme(theme):
+    outcome = fuzzing.attempt(MODULE, color_words, theme)
+    if outcome.kind == "accepted":
+        assert sorted(outcome.value) == ["green", "purple", "red"]
 
 
 @settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])

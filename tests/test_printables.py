@@ -9,6 +9,7 @@ stands in for the canvas.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -21,9 +22,19 @@ from browser.test_themes import assert_printable_shown, classic_shapes
 
 from setwidgets.cards import full_deck
 from setwidgets.competition import Competition, schedule
-from setwidgets.draw.themes import get_theme
-from setwidgets.printables import deck, entry_cards, handout, schedule_pages, score_sheets
-from setwidgets.printables.kit import CARD_SIZE, DECK_GRID, JUDGE_SCRIPT, deck_layout
+from setwidgets.draw.themes import Theme, get_theme, simulate
+from setwidgets.printables import (
+    deck,
+    entry_cards,
+    feature_chart,
+    handout,
+    open_house,
+    schedule_pages,
+    score_sheets,
+)
+from setwidgets.printables.guide import DEAL_RULE, END_RULE, OPEN_HOUSE_RULES, color_words
+from setwidgets.printables.kit import CARD_SIZE, DECK_GRID, JUDGE_SCRIPT, MOST_GAMES, deck_layout
+from setwidgets.printables.pages import PRINTING
 
 if not (shutil.which("pdftoppm") and shutil.which("pdftotext")):  # pragma: no cover
     pytest.fail("poppler-utils is missing: 'python3 course.py test' installs it", pytrace=False)
@@ -119,6 +130,13 @@ def kit(tmp_path_factory) -> dict[str, Path]:
         ),
         "handout": handout(folder / "handout.pdf"),
         "handout letter": handout(folder / "handout-letter.pdf", paper="letter"),
+        "handout colorblind": handout(folder / "handout-colorblind.pdf", theme="colorblind", paper="letter"),
+        "chart": feature_chart(folder / "chart.pdf"),
+        "chart colorblind": feature_chart(folder / "chart-colorblind.pdf", theme="colorblind"),
+        "chart printable": feature_chart(folder / "chart-printable.pdf", theme="printable", paper="letter"),
+        "open house": open_house(folder / "open-house.pdf"),
+        "open house letter": open_house(folder / "open-house-letter.pdf", paper="letter"),
+        "classic letter": deck(folder / "deck-classic-letter.pdf", paper="letter"),
         "classic A4": deck(folder / "deck-classic-a4.pdf"),
         "printable letter": deck(folder / "deck-printable-letter.pdf", theme="printable", paper="letter"),
     }
@@ -421,3 +439,144 @@ def test_schedule_names_are_checked(tmp_path):
     with pytest.raises(TypeError, match="names must be a dict"):
         schedule_pages(tmp_path / "plan.pdf", plan, names=["Ada"])
     assert files(tmp_path) == []
+
+
+# -- the competition's paper as a teacher prints it (issue 21) ----------------------------------
+
+
+def words_of(pdf: Path, page: int | None = None) -> str:
+    """The PDF's text with every run of spaces and line ends made one space."""
+    return " ".join(text(pdf, page).split())
+
+
+def said(sentence: str) -> str:
+    return " ".join(sentence.split())
+
+
+def test_the_colorblind_handout_names_the_colors_its_cards_are_drawn_in(kit):
+    words = words_of(kit["handout colorblind"])
+    assert "color (vermillion, blue, black)" in words
+    assert "Color: two are vermillion and one is black" in words
+    assert "Not a SET: two are vermillion and one is black; two are solid and one is striped." in words
+    assert not re.search(r"\b(red|green|purple)\b", words), words
+    page = PageImage(kit["handout colorblind"], 1)
+    for color in get_theme("colorblind").colors.values():
+        assert page.count_color(None, color) > 300, f"the handout's cards should show {color}"
+    assert page.count_color(None, get_theme("classic").colors["red"]) == 0
+    # The classic handout keeps the classic words.
+    assert "color (red, green, purple)" in words_of(kit["handout"])
+
+
+def test_color_words_follow_the_paint_of_the_look():
+    assert color_words() == {"red": "red", "green": "green", "purple": "purple"}
+    assert color_words("colorblind") == {"red": "vermillion", "green": "blue", "purple": "black"}
+    own = Theme("mine", {"red": "#123456", "green": "#0072B2", "purple": "#5b2a86"})
+    assert color_words(own) == {"red": "#123456", "green": "blue", "purple": "purple"}
+    with pytest.raises(ValueError) as error:
+        color_words("printable")
+    one_sentence(error, "'printable'", "'classic' or 'colorblind'")
+
+
+def test_the_handout_tells_how_a_game_ends_and_return_six_deal_three(kit):
+    assert "6 of them, chosen at random, back into the deck" in DEAL_RULE and "3 new cards" in DEAL_RULE
+    for name in ("handout", "handout letter", "handout colorblind"):
+        assert pages(kit[name]) == 1
+        words = words_of(kit[name])
+        assert said(DEAL_RULE) in words and said(END_RULE) in words, name
+
+
+def test_the_handout_and_the_decks_first_page_say_how_to_print(kit):
+    heading = said(PRINTING[0])
+    assert (
+        "in color" in heading and "100 %" in heading and "fit to page" in heading and "card stock" in heading
+    )
+    for name in ("handout", "handout letter", "handout colorblind"):
+        assert heading in words_of(kit[name]) and said(PRINTING[1]) in words_of(kit[name]), name
+    for name in ("classic A4", "classic letter", "printable letter"):
+        assert heading in words_of(kit[name], 1) and "card stock" not in words_of(kit[name], 2), name
+        # The box ends above the cut marks: its grey fill stops before the first dark mark.
+        page = PageImage(kit[name], 1, dpi=72)
+        fill = np.all(page.pixels == (238, 241, 244), axis=2).any(axis=1).nonzero()[0]
+        dark = (page.pixels.sum(axis=2) < 200).any(axis=1).nonzero()[0]
+        marks = dark[dark > fill.max()]
+        assert fill.max() < min(y for _, y, _, _ in deck_layout(name.split()[-1])) - 9 * 72 / 25.4, name
+        assert marks.size and marks.min() > fill.max() + 1, name
+
+
+def test_the_advice_for_black_and_white_printers_is_true_of_the_looks():
+    # The advice says no look marks color another way: the color-blind look differs from the
+    # classic one in its colors only, and its vermillion and blue are close in lightness (grey).
+    classic, colorblind = get_theme("classic"), get_theme("colorblind")
+    assert colorblind.style == classic.style == "classic" and not colorblind.printable
+    grey = {name: simulate(color, "normal")[0] for name, color in colorblind.colors.items()}
+    assert abs(grey["red"] - grey["green"]) < 10, grey
+    assert "vermillion and blue print as almost the same grey" in PRINTING[1]
+
+
+def test_the_feature_chart_shows_four_features_with_three_values_each(kit):
+    for name in ("chart", "chart colorblind", "chart printable"):
+        assert pages(kit[name]) == 1, name
+    words = words_of(kit["chart"])
+    for feature, values in (
+        ("Number", "1 2 3"),
+        ("Color", "red green purple"),
+        ("Shape", "oval squiggle diamond"),
+        ("Shading", "solid striped open"),
+    ):
+        assert f"{feature} {values}" in words, feature
+    assert "Color vermillion blue black" in words_of(kit["chart colorblind"])
+    printable = words_of(kit["chart printable"])
+    assert "Color, shown by the outer color yellow green purple" in printable
+    assert "Number, shown by the inner color orange cyan red" in printable
+    assert "Shape, shown by the outer symbol circle hexagon square" in printable
+    page = PageImage(kit["chart"], 1)
+    for color in get_theme("classic").colors.values():
+        assert page.count_color(None, color) > 500, f"the chart's cards should show {color}"
+    printed = PageImage(kit["chart printable"], 1)
+    for color in ("yellow", "green", "purple", "orange", "cyan", "red"):
+        assert printed.count_color(None, get_theme("printable").colors[color]) > 50, color
+
+
+def test_the_open_house_sheet_has_its_rules_and_a_tally_grid(kit):
+    for name in ("open house", "open house letter"):
+        assert pages(kit[name]) == 1
+        words = words_of(kit[name])
+        assert "players at each table judge themselves" in words and "Anyone can drop in" in words
+        for rule in OPEN_HOUSE_RULES:
+            assert said(rule) in words, rule
+        for column in ("Game", "Player No.", "Name", "SETs (tally)", "Penalties (tally)", "Score"):
+            assert column in words, column
+    # The grid fills the page below the rules: ruled lines across the page, one under each row.
+    page = PageImage(kit["open house"], 1, dpi=72)
+    across = (page.pixels.sum(axis=2) < 200).mean(axis=1) > 0.8
+    rules = 1 + np.count_nonzero(np.diff(np.flatnonzero(across)) > 3)
+    assert rules >= 20, rules
+
+
+def test_new_sheets_refuse_bad_input_and_leave_nothing(tmp_path):
+    with pytest.raises(ValueError) as error:
+        feature_chart(tmp_path / "chart.pdf", paper="A5")
+    one_sentence(error, "paper must be 'A4' or 'letter'", "'A5'")
+    with pytest.raises(ValueError) as error:
+        feature_chart(tmp_path / "chart.pdf", theme="neon")
+    one_sentence(error, "'neon'")
+    with pytest.raises(TypeError) as error:
+        open_house(tmp_path / "open.pdf", paper=4)
+    one_sentence(error, "paper must be 'A4' or 'letter'")
+    with pytest.raises(ValueError) as error:
+        open_house(tmp_path / "missing" / "open.pdf")
+    one_sentence(error, "does not exist")
+    with pytest.raises(ValueError) as error:
+        handout(tmp_path / "handout.pdf", theme="printable")
+    one_sentence(error, "'classic' or 'colorblind'")
+    assert files(tmp_path) == []
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_entry_cards_have_a_box_for_every_game_up_to_the_most(tmp_path, paper):
+    for games in (1, 4, MOST_GAMES):
+        first = words_of(entry_cards(tmp_path / "entry.pdf", 9, games=games, paper=paper), 1)
+        boxes = " ".join(f"Game {g}" for g in range(1, games + 1))
+        numbers = " ".join(str(g) for g in range(1, games + 1))
+        assert f"{boxes} Total Rank" in first or f"{numbers} Total Rank" in first, (games, first[:400])
+        assert first.count("Total Rank") == 9
