@@ -48,6 +48,73 @@ def test_a_simulated_tournament_table_keeps_at_most_the_27_sets_of_a_deck():
     assert most and max(most) <= 27
 
 
+def test_a_rotation_s_scores_go_under_the_table_number_its_slip_prints():
+    text = printed("15_running_a_class_tournament.ipynb")
+    (table, rotation, place) = re.search(
+        r"^Player \d+: round 1: table (\d+) \(rotation (\d+), at table (\d+)\)", text, re.MULTILINE
+    ).groups()
+    assert int(rotation) == 2 and int(place) == 1 and int(table) > 1
+    assert f"did not play at round 1, table {place};" in text, "the room's table is refused"
+    assert re.search(rf"^entered: round 1, table {table}:", text, re.MULTILINE)
+
+
+def test_a_table_of_two_shares_about_a_table_s_sets_and_its_players_keep_more():
+    text = printed("15_running_a_class_tournament.ipynb")
+    found = re.findall(r"^table \d+, (\d+) players: +(\d+) in all", text, re.MULTILINE)
+    tables = [(int(n), int(s)) for n, s in found]
+    threes = [s for n, s in tables if n == 3]
+    (two,) = [s for n, s in tables if n == 2]
+    assert min(threes) - 2 <= two <= max(threes) + 2, tables
+    assert two / 2 > max(threes) / 3, tables
+
+
+def test_the_adjusted_total_is_the_score_scaled_to_three_and_ranks_follow_the_raw_total():
+    text = printed("15_running_a_class_tournament.ipynb")
+    sums = re.findall(r"adjusted (\d+) x 2 / 3 = ([\d.]+)", text)
+    assert len(sums) == 2 and all(round(int(t) * 2 / 3, 1) == float(a) for t, a in sums), sums
+    found = re.findall(r"^rank (\d+): player \d+, total (\d+)", text, re.MULTILINE)
+    rows = [(int(r), int(t)) for r, t in found]
+    # Ranks go up as the raw totals go down, whatever the adjusted totals say.
+    assert rows and [r for r, _ in rows] == sorted(r for r, _ in rows)
+    assert [t for _, t in rows] == sorted((t for _, t in rows), reverse=True)
+
+
+def test_absent_withdrawn_and_late_players_score_as_the_rules_say():
+    text = printed("15_running_a_class_tournament.ipynb")
+    markdown = "\n".join(
+        cell.source for cell in run_lesson(LESSONS / "15_running_a_class_tournament.ipynb")[0].cells
+    )
+    seen = {
+        why: tuple(int(s) for s in scores.split(", "))
+        for why, scores in re.findall(r"\(([a-z0-9 ]+)\): scores by round \(([\d, ]+)\)", text)
+    }
+    assert seen["absent in round 2"][1] == 0
+    (after,) = [int(w.split()[-1]) for w in seen if w.startswith("withdrew after round")]
+    withdrawn = seen[f"withdrew after round {after}"]
+    assert set(withdrawn[after:]) == {0}
+    first = int(re.search(r"^player \d+, round (\d+): table", text, re.MULTILINE).group(1))
+    assert set(seen["came late"][: first - 1]) == {0}
+    # The text tells this story: a newcomer from round 3, the leader after two rounds withdraws.
+    assert (first, after) == (3, 2) and "Before round 3" in markdown and "after two rounds" in markdown
+    assert "the player who withdrew among them: False" in text
+    from setwidgets.competition import attendance
+
+    assert "never more than five at a table" in markdown and attendance._LARGEST_TABLE == 5
+
+
+def test_correcting_the_final_changes_the_champion_and_a_changed_final_is_played_again():
+    text = printed("15_running_a_class_tournament.ipynb")
+    before = re.search(r"^champion after the tie-breaker: (\d+)", text, re.MULTILINE).group(1)
+    now = re.search(r"^champion now: (\d+)", text, re.MULTILINE).group(1)
+    assert before != now
+    assert re.search(r"^tie-breaker scores dropped \(game:player\): \{'1:", text, re.MULTILINE)
+    assert "so the final names no champion" in text
+    finalists = re.search(r"^finalists now: \[(.+)\]", text, re.MULTILINE).group(1)
+    # The cup's champion is the last one printed (part 4's class has its own before).
+    champion = re.findall(r"^champion: (\d+) \w+$", text, re.MULTILINE)[-1]
+    assert f"({champion}, " in finalists
+
+
 def test_the_framed_cards_are_the_line_drawn_above():
     text = printed("08_sets_are_lines.ipynb")
     (drawn,) = re.findall(r"the line drawn above: (.+)", text)
