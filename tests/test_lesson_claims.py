@@ -54,6 +54,10 @@ def test_a_rotation_s_scores_go_under_the_table_number_its_slip_prints():
         r"^Player \d+: round 1: table (\d+) \(rotation (\d+), at table (\d+)\)", text, re.MULTILINE
     ).groups()
     assert int(rotation) == 2 and int(place) == 1 and int(table) > 1
+    # The recap quotes this seat as its example.
+    cells = run_lesson(LESSONS / "15_running_a_class_tournament.ipynb")[0].cells
+    (recap,) = [cell.source for cell in cells if cell.source.startswith("## Recap")]
+    assert f"'table {table} (rotation {rotation}, at table {place})'" in recap
     assert f"did not play at round 1, table {place};" in text, "the room's table is refused"
     assert re.search(rf"^entered: round 1, table {table}:", text, re.MULTILINE)
 
