@@ -9,13 +9,18 @@ make some pairs meet twice. :func:`schedule` makes one for any number of players
 number of players allows; the rest is taken up by *one* table that is a seat larger
 or smaller: with 3 per table, 13 players sit at 4 + 3 + 3 + 3 and 14 players at
 3 + 3 + 3 + 3 + 2. So nobody ever sits out (there are no byes). The odd table moves
-round as far as the fewest repeats allow: from 14 players on, nobody sits at it more
-often than their fair share (the seats there divided among the players, rounded up).
+round: nobody sits at it more often than their fair share (its seats over the rounds
+divided among the players, rounded up) unless the fewest repeats need it. They do only
+for 10 players (3 to 5 rounds), 11 (5 rounds) and 13 (3 to 5 rounds): some players sit
+there once more than their share (twice with 10 players in 4 rounds), and with 10 players
+in 3 or 4 rounds two players sit there in every round. Exhaustive search finds no schedule
+with the fewest repeats that does better; :func:`odd_share` gives the most seats there.
 
 **Fewest repeats.** A *repeat* is a second (or third ...) meeting of the same two
 players; a schedule's repeats are counted over all pairs. :func:`fewest_repeats`
-gives a lower bound that no schedule can beat, and :func:`schedule` reaches it for
-every competition from 3 to 60 players and 3 to 5 rounds (the tests check each one).
+gives a lower bound that no schedule can beat, and :func:`schedule` reaches it, with
+the odd table shared as above, for every competition from 3 to 60 players and 3 to 5
+rounds, whatever the seed (the tests check each one with several seeds).
 The bound is the largest of three arguments:
 
 1. *Pairs.* Each round seats a fixed number of pairs at tables; over all rounds
@@ -28,12 +33,10 @@ The bound is the largest of three arguments:
    table the meetings per player differ; the bound spreads them as evenly as
    possible, which is the best case.)
 3. *Small cases*, settled by exhaustive search (:func:`exhaustive_fewest`): 6 players
-   in 3 rounds need 5 repeats (in every round after the first, each table of 3 seats
-   two players from the same table of the first round, and more), 10 players in 3
-   rounds need 2, 11 players in 5 rounds need 1, and 12 or 13 players in 5 rounds
-   need 3. For 12 players in 5 rounds there is a proof in print that at least one
-   repeat is needed: a schedule without repeats would be a *nearly Kirkman triple
-   system* on 12 points, and none exists (Kotzig and Rosa, 1974).
+   in 3 rounds need 5 repeats, 10 players in 3 rounds 2, 11 players in 5 rounds 1,
+   and 12 or 13 players in 5 rounds 3. For 12 players in 5 rounds a proof in print
+   shows that one is needed: a schedule without repeats would be a *nearly Kirkman
+   triple system* on 12 points, and none exists (Kotzig and Rosa, 1974).
 
 **The mathematics of the course.** Nine players who stand for nine cards of the
 plane (the cards that share two features) meet in the plane's SETs: its four
@@ -42,7 +45,7 @@ exactly once. The 27 cards of the mini deck give 13 parallel classes (AG(3, 3)),
 so 27 players play up to 13 rounds without a repeat. Fifteen players follow
 Kirkman's schoolgirls (seven rounds, every pair once). Everything else comes
 from a seeded search that swaps players between tables until the count of
-repeats reaches the bound (:mod:`setwidgets.competition.search`).
+repeats reaches the bound and the odd table is shared (:mod:`setwidgets.competition.search`).
 
 Example::
 
@@ -68,7 +71,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from setwidgets import _inputs, _words
-from setwidgets.competition.search import search_rounds
+from setwidgets.competition.search import all_rounds, round_patterns, search_rounds
 
 __all__ = [
     "KIRKMAN_15",
@@ -79,6 +82,7 @@ __all__ = [
     "fewest_repeats",
     "meetings",
     "misprints",
+    "odd_share",
     "plane_rounds",
     "repeats",
     "schedule",
@@ -302,55 +306,77 @@ def fewest_repeats(players: int, rounds: int, *, table_size: int = 3) -> int:
     return bound
 
 
+# Below 14 players the fewest repeats crowd the odd table: exhaustive_fewest(..., odd_share=) finds
+# no schedule with the fewest repeats and a smaller share (tests/test_schedule.py runs it again).
+_CROWDED = {(10, 3): 3, (10, 4): 4, (10, 5): 3, (11, 5): 2, (13, 3): 2, (13, 4): 3, (13, 5): 3}
+
+
+def odd_share(players: int, rounds: int, *, table_size: int = 3) -> int:
+    """The most rounds anyone spends at the odd table in a :func:`schedule` (see the module docstring).
+
+    Tables of another size than ``table_size`` are odd. The share is their seats over
+    the rounds divided among the players, rounded up, except where the fewest repeats need
+    more (below 14 players, see the module docstring).
+
+    >>> odd_share(14, 4), odd_share(16, 5), odd_share(10, 4)
+    (1, 2, 4)
+    """
+    sizes = table_sizes(players, table_size)
+    rounds = _rounds(rounds)
+    fair = math.ceil(rounds * sum(size for size in sizes if size != table_size) / players)
+    return max(fair, _CROWDED.get((players, rounds), 0)) if table_size == 3 else fair
+
+
 @cache
-def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> int:
+def exhaustive_fewest(
+    players: int, rounds: int, below: int | None = None, *, odd_share: int | None = None
+) -> int:
     """The fewest repeats with 3 per table, by trying every schedule (up to renaming); small cases only.
 
     Rounds are unordered and players can be renamed, so the first round is fixed, the
     second is one of each pattern (see the comments) and later rounds are taken in
     increasing order; a branch stops as soon as it cannot beat the best schedule found so far.
     With ``below``, only schedules with fewer repeats are looked for (``below`` is returned
-    when there are none): quicker.
+    when there are none): quicker. With ``odd_share``, only schedules in which nobody sits
+    at the odd table more than ``odd_share`` times.
 
     >>> exhaustive_fewest(6, 3), exhaustive_fewest(10, 3)
     (5, 2)
     """
-    sizes = table_sizes(players, 3)
+    players = _players(players)
     rounds = _rounds(rounds)
+    if odd_share is not None:
+        odd_share = _inputs.whole_number(odd_share, "odd_share", minimum=1, example="2")
     if players > 13:
         raise ValueError(
             f"exhaustive_fewest tries every schedule, which is only quick up to 13 players; got {players}"
         )
-    bit = {pair: 1 << i for i, pair in enumerate(itertools.combinations(range(players), 2))}
-    # A round is the set of pairs it seats together, as the bits of one int. A pair meeting
-    # again adds one repeat, so a round adds as many repeats as it has pairs already seen.
-    games = {
-        sum(bit[pair] for table in game for pair in itertools.combinations(table, 2)): game
-        for game in _partitions(list(range(players)), sizes)
-    }
-    masks = sorted(games)
-    first = masks[0]
     if rounds == 1:
         return 0
-    # Renaming players within a table of the first round, or swapping two tables of the same
-    # size, keeps the first round. So a round matters only through its *pattern*: how many
-    # players each of its tables takes from each table of the first round. The second round is
-    # taken as one round of each pattern, the one whose pattern comes first among the later rounds.
-    pattern = _patterns(games[first], players)
-    kind = {mask: pattern(games[mask]) for mask in masks}
+    masks, kind, odd = _every_round(players)
+    first = masks[0]
     best = [math.inf if below is None else below]
+    share = rounds if odd_share is None else odd_share
 
-    def search(done: int, options: list[tuple[int, int]], seen: int, cost: int) -> None:
+    # layers[i]: the players seated at the odd table more than i times, as bits.
+    def seated(layers: tuple[int, ...], mask: int) -> tuple[int, ...] | None:
+        if layers[-1] & odd[mask]:
+            return None
+        return tuple(more | (prev & odd[mask]) for more, prev in zip(layers, (-1, *layers)))
+
+    def search(done: int, options: list[tuple[int, int]], seen: int, cost: int, layers: tuple) -> None:
         if done == rounds:
             best[0] = min(best[0], cost)
             return
         for k, (added, mask) in enumerate(options):
-            if cost + added >= best[0]:
+            if cost + added >= best[0] or (now_layers := seated(layers, mask)) is None:
                 continue
             now, total = seen | mask, cost + added
-            # Keep only the rounds that could still lead below the best (rounds in increasing order).
-            rest = [(c, m) for _, m in options[k:] if total + (c := (m & now).bit_count()) < best[0]]
-            search(done + 1, rest, now, total)
+            # Keep the rounds that could still lead below the best (rounds in increasing order)
+            # and seat nobody at the odd table beyond the share.
+            rest = [(c, m) for c, m in options[k:] if not now_layers[-1] & odd[m]]
+            rest = [(c, m) for _, m in rest if total + (c := (m & now).bit_count()) < best[0]]
+            search(done + 1, rest, now, total, now_layers)
 
     seconds_ = {}
     for mask in masks:
@@ -358,54 +384,34 @@ def exhaustive_fewest(players: int, rounds: int, below: int | None = None) -> in
     for key in sorted(seconds_):
         second = seconds_[key]
         seen, cost = first | second, (second & first).bit_count()
-        if cost >= best[0]:
+        layers = seated(seated((0,) * share, first), second)
+        if cost >= best[0] or layers is None:
             continue
-        later = [((m & seen).bit_count(), m) for m in masks if kind[m] >= key]
-        search(2, [(c, m) for c, m in later if cost + c < best[0]], seen, cost)
+        later = [((m & seen).bit_count(), m) for m in masks if kind[m] >= key and not layers[-1] & odd[m]]
+        search(2, [(c, m) for c, m in later if cost + c < best[0]], seen, cost, layers)
     return int(best[0])
 
 
-def _patterns(first: Sequence[Sequence[int]], players: int):
-    """A function giving a round's pattern against ``first``, the same for rounds equal up to renaming."""
-    group = {p: g for g, table in enumerate(first) for p in table}
-    sizes = [len(table) for table in first]
-    orders = [
-        order
-        for order in itertools.permutations(range(len(first)))
-        if all(sizes[i] == sizes[j] for i, j in zip(order, range(len(first))))
-    ]
-
-    @cache
-    def canonical(rows: tuple) -> tuple:
-        return min(tuple(sorted((row[0], *(row[1 + g] for g in order)) for row in rows)) for order in orders)
-
-    def pattern(game) -> tuple:
-        rows = []
-        for table in game:
-            counts = [0] * len(first)
-            for p in table:
-                counts[group[p]] += 1
-            rows.append((len(table), *counts))
-        # Many rounds share one table of counts; the renaming is tried once for each.
-        return canonical(tuple(sorted(rows)))
-
-    return pattern
-
-
-def _partitions(people: list[int], sizes: Sequence[int]):
-    """Every way to seat ``people`` at tables of ``sizes``, each seating once (as sorted tables)."""
-    if not people:
-        yield ()
-        return
-    first, others = people[0], people[1:]
-    # The first player's table decides one size; try each different size once.
-    for size in sorted(set(sizes)):
-        rest_sizes = list(sizes)
-        rest_sizes.remove(size)
-        for mates in itertools.combinations(others, size - 1):
-            left = [p for p in others if p not in mates]
-            for rest in _partitions(left, rest_sizes):
-                yield tuple(sorted(((first, *mates), *rest)))
+@cache
+def _every_round(players: int) -> tuple[list[int], dict[int, tuple], dict[int, int]]:
+    """Every round for :func:`exhaustive_fewest` as the bits of its pairs, with its pattern and odd table."""
+    bit = {pair: 1 << i for i, pair in enumerate(itertools.combinations(range(players), 2))}
+    # A round is the set of pairs it seats together, as the bits of one int. A pair meeting
+    # again adds one repeat, so a round adds as many repeats as it has pairs already seen.
+    games = {
+        sum(bit[pair] for table in game for pair in itertools.combinations(table, 2)): game
+        for game in all_rounds(list(range(players)), table_sizes(players, 3))
+    }
+    masks = sorted(games)
+    # Renaming players within a table of the first round, or swapping two tables of the same
+    # size, keeps the first round. So a round matters only through its *pattern*: how many
+    # players each of its tables takes from each table of the first round. The second round is
+    # taken as one round of each pattern, the one whose pattern comes first among the later rounds.
+    pattern = round_patterns(games[masks[0]])
+    kind = {mask: pattern(games[mask]) for mask in masks}
+    # odd[mask]: the players at the odd table, as bits.
+    odd = {mask: sum(1 << p for t in games[mask] if len(t) != 3 for p in t) for mask in masks}
+    return masks, kind, odd
 
 
 # -- the geometry ------------------------------------------------------------------------------
@@ -555,9 +561,9 @@ def schedule(
     rng, used = _inputs.rng_and_seed(0 if seed is None else seed)
     games, method = _geometry(players, rounds, table_size)
     if games is None:
-        games = search_rounds(
-            players, rounds, sizes, fewest_repeats(players, rounds, table_size=table_size), rng
-        )
+        target = fewest_repeats(players, rounds, table_size=table_size)
+        share = odd_share(players, rounds, table_size=table_size)
+        games = search_rounds(players, rounds, sizes, target, rng, table_size=table_size, share=share)
         method = "search"
     return Schedule(players, tuple(games), tables, used, method)
 

@@ -4,13 +4,16 @@ Where no geometry gives a schedule (a plane, AG(3, 3), Kirkman's schoolgirls), t
 from a seeded tabu search: the first round seats the players in order, later rounds at random,
 then players in trouble (a repeat at their table, or too many rounds at the odd table) swap
 seats until the repeats reach the lower bound of
-:func:`~setwidgets.competition.schedules.fewest_repeats`.
+:func:`~setwidgets.competition.schedules.fewest_repeats` and nobody sits at the odd table more
+often than :func:`~setwidgets.competition.schedules.odd_share` allows. A search that stalls
+starts again from new random rounds, drawn from the same generator, so one seed always gives
+the same schedule.
 
 >>> for game in search_rounds(9, 3, (3, 3, 3), target=0, rng=random.Random(0)):
 ...     print(game)
 ((1, 2, 3), (4, 5, 6), (7, 8, 9))
-((1, 4, 7), (2, 6, 8), (3, 5, 9))
-((1, 5, 8), (2, 4, 9), (3, 6, 7))
+((1, 5, 9), (2, 6, 8), (3, 4, 7))
+((1, 4, 8), (2, 5, 7), (3, 6, 9))
 """
 
 from __future__ import annotations
@@ -18,135 +21,247 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
-__all__ = ["STEPS", "WEIGHT", "search_rounds"]
+__all__ = ["PATIENCE", "WORK", "all_rounds", "round_patterns", "search_rounds"]
 
 Table = tuple[int, ...]
 Round = tuple[Table, ...]
 
-STEPS = 60_000
-# A repeat costs as much as this many extra seats at the odd table: fewest repeats come first.
-WEIGHT = 8
+WORK = 1_500_000
+"""The most work of one call, counted in swaps looked at: a few seconds where the bound is out of reach."""
+PATIENCE = 600
+"""A search that finds nothing better in this many swaps starts again from new random rounds."""
+# How many swaps one step looks at, about: every player in trouble for small competitions,
+# a few of them in a large hall (where each has hundreds of partners to swap with).
+_LOOKS = 1500
 
 
 def search_rounds(
-    players: int, rounds: int, sizes: Sequence[int], target: int, rng: random.Random
+    players: int,
+    rounds: int,
+    sizes: Sequence[int],
+    target: int,
+    rng: random.Random,
+    *,
+    table_size: int = 3,
+    share: int | None = None,
 ) -> list[Round]:
-    """Swap players between tables until the repeats reach ``target``; the odd table moves round.
+    """Rounds for ``players`` at tables of ``sizes``, swapped until the repeats reach ``target``.
 
-    The first round seats the players in order, later rounds at random; then a tabu
-    search swaps players within a round (see the comment in the loop). The odd table
-    counts too, after the repeats: a seat there beyond a player's fair share costs an
-    eighth of a repeat.
+    Tables of another size than ``table_size`` are the odd tables: nobody should sit at
+    them more than ``share`` times (no limit unless told). Fewer repeats come first: a
+    schedule with one repeat more is worse than any number of extra seats at the odd
+    table. The search stops at ``target`` repeats with nobody over ``share``, or after
+    :data:`WORK` (then the best schedule seen is returned).
     """
     people = list(range(1, players + 1))
-    common = Counter(sizes).most_common(1)[0][0]
-    odd_table = next((t for t, size in enumerate(sizes) if size != common), None)
-    share = math.ceil(rounds * sizes[odd_table] / players) if odd_table is not None else rounds
     if len(sizes) == 1 or rounds == 1:
-        return [tuple(_cut(people, sizes))] * rounds
+        return [_tidy(_cut(people, sizes), table_size)] * rounds
+    odd = frozenset(t for t, size in enumerate(sizes) if size != table_size)
+    if share is None or not odd:
+        share, odd = rounds, frozenset()
+    # One repeat outweighs every extra seat at the odd table (there are fewer than this).
+    weight = players * rounds + 1
+    best_cost, best_games, work = math.inf, [], 0
+    while work < WORK and best_cost > target * weight:
+        state = _Search(players, rounds, sizes, odd, share, weight, rng)
+        used = state.run(target * weight, WORK - work)
+        work += used
+        if state.best < best_cost:
+            best_cost, best_games = state.best, state.best_games
+    return [_tidy(game, table_size) for game in best_games]
 
-    seat = [[0] * (players + 1) for _ in range(rounds)]  # seat[r][p] = table index
-    tables_of = []
-    for r in range(rounds):
-        order = people[:] if r == 0 else rng.sample(people, players)
-        game = [list(t) for t in _cut(order, sizes)]
-        tables_of.append(game)
-        for t, table in enumerate(game):
-            for p in table:
-                seat[r][p] = t
-    met = [[0] * (players + 1) for _ in range(players + 1)]
-    odd = [0] * (players + 1)
-    for r in range(rounds):
-        for t, table in enumerate(tables_of[r]):
-            for a, b in itertools.combinations(table, 2):
-                met[a][b] += 1
-                met[b][a] += 1
-            if t == odd_table:
+
+class _Search:
+    """One tabu search from random rounds: who sits where, who met whom, who sat at the odd table."""
+
+    def __init__(self, players, rounds, sizes, odd, share, weight, rng) -> None:
+        self.players, self.rounds, self.odd, self.share, self.weight, self.rng = (
+            players, rounds, odd, share, weight, rng)  # fmt: skip
+        people = list(range(1, players + 1))
+        self.seat = [[0] * (players + 1) for _ in range(rounds)]  # seat[r][p] = table index
+        self.tables = []
+        for r in range(rounds):
+            order = people[:] if r == 0 else rng.sample(people, players)
+            game = [list(t) for t in _cut(order, sizes)]
+            self.tables.append(game)
+            for t, table in enumerate(game):
                 for p in table:
-                    odd[p] += 1
+                    self.seat[r][p] = t
+        self.met = [[0] * (players + 1) for _ in range(players + 1)]
+        self.at_odd = [0] * (players + 1)
+        for game in self.tables:
+            for t, table in enumerate(game):
+                for a, b in itertools.combinations(table, 2):
+                    self.met[a][b] += 1
+                    self.met[b][a] += 1
+                if t in odd:
+                    for p in table:
+                        self.at_odd[p] += 1
+        # The pairs that met more than once and the players over their share: where trouble is.
+        self.twice = {(a, b) for a in people for b in range(a + 1, players + 1) if self.met[a][b] >= 2}
+        self.over = {p for p in people if self.at_odd[p] > share}
+        repeats = sum(self.met[a][b] - 1 for a, b in self.twice)
+        self.cost = weight * repeats + sum(self.at_odd[p] - share for p in self.over)
+        self.best, self.best_games = self.cost, self._copy()
 
-    def cost_now() -> int:
-        rep = sum(max(0, met[a][b] - 1) for a in people for b in people if a < b)
-        return WEIGHT * rep + sum(max(0, odd[p] - share) for p in people)
+    def _copy(self) -> list[list[list[int]]]:
+        return [[t[:] for t in game] for game in self.tables]
 
-    cost = cost_now()
-    best, best_tables = cost, [[t[:] for t in g] for g in tables_of]
+    def troubled(self) -> list[tuple[int, int]]:
+        """(round, player) for each player at a table with a repeat, or at the odd table too often."""
+        seat, found = self.seat, set()
+        for a, b in self.twice:
+            for r in range(1, self.rounds):
+                if seat[r][a] == seat[r][b]:
+                    found.update(((r, a), (r, b)))
+        for p in self.over:
+            found.update((r, p) for r in range(1, self.rounds) if seat[r][p] in self.odd)
+        return sorted(found)
 
-    def delta_of(r: int, a: int, b: int) -> int:
-        game, ta, tb = tables_of[r], seat[r][a], seat[r][b]
-        delta = 0
-        for q in game[ta]:
-            if q != a:
-                delta += WEIGHT * ((met[b][q] >= 1) - (met[a][q] >= 2))
-        for q in game[tb]:
-            if q != b:
-                delta += WEIGHT * ((met[a][q] >= 1) - (met[b][q] >= 2))
-        if ta == odd_table or tb == odd_table:
-            into, out = (b, a) if ta == odd_table else (a, b)
-            delta += (odd[into] + 1 > share) - (odd[out] > share)
-        return delta
+    def run(self, goal: int, budget: int) -> int:
+        """Swap until the cost reaches ``goal``, nothing improves for a while, or ``budget`` is spent."""
+        rng, met, at_odd, share, odd, weight = (
+            self.rng,
+            self.met,
+            self.at_odd,
+            self.share,
+            self.odd,
+            self.weight,
+        )
+        tabu = [[0] * (self.players + 1) for _ in range(self.rounds)]
+        work = self.players * self.players
+        step = calm = 0
+        while self.cost > goal and work < budget and calm < PATIENCE:
+            step += 1
+            calm += 1
+            trouble = self.troubled()
+            work += len(self.twice) * self.rounds + len(trouble)
+            if len(trouble) > _LOOKS // self.players:
+                trouble = rng.sample(trouble, max(1, _LOOKS // self.players))
+            # Tabu search: the best swap for a player in trouble, even if it costs a little,
+            # except swaps of players moved lately in that round, unless it beats the best so far.
+            top, moves = math.inf, []
+            for r, a in trouble:
+                game, lately = self.tables[r], tabu[r]
+                ta = self.seat[r][a]
+                mates = [q for q in game[ta] if q != a]
+                ma = met[a]
+                leaves = sum(ma[q] >= 2 for q in mates)
+                a_odd, a_lately = ta in odd, lately[a] > step
+                for tb, table in enumerate(game):
+                    if tb == ta:
+                        continue
+                    joins = sum(ma[q] >= 1 for q in table)
+                    b_odd = tb in odd
+                    for b in table:
+                        mb = met[b]
+                        # a leaves its mates and joins table tb without b; b does the opposite.
+                        d = joins - (ma[b] >= 1) - leaves + sum(mb[q] >= 1 for q in mates)
+                        d = weight * (d - sum(mb[q] >= 2 for q in table if q != b))
+                        if a_odd != b_odd:
+                            into, out = (b, a) if a_odd else (a, b)
+                            d += (at_odd[into] + 1 > share) - (at_odd[out] > share)
+                        if (a_lately or lately[b] > step) and self.cost + d >= self.best:
+                            continue
+                        if d < top:
+                            top, moves = d, [(r, a, b)]
+                        elif d == top:
+                            moves.append((r, a, b))
+                work += self.players
+            if not moves:
+                continue
+            r, a, b = rng.choice(moves)
+            self._swap(r, a, b)
+            self.cost += top
+            tabu[r][a] = tabu[r][b] = step + rng.randint(2, 10)
+            if self.cost < self.best:
+                self.best, self.best_games, calm = self.cost, self._copy(), 0
+        return work
 
-    def swap(r: int, a: int, b: int) -> None:
-        game, ta, tb = tables_of[r], seat[r][a], seat[r][b]
-        for q in game[ta]:
-            if q != a:
-                met[a][q] -= 1
-                met[q][a] -= 1
-                met[b][q] += 1
-                met[q][b] += 1
-        for q in game[tb]:
-            if q != b:
-                met[b][q] -= 1
-                met[q][b] -= 1
-                met[a][q] += 1
-                met[q][a] += 1
+    def _swap(self, r: int, a: int, b: int) -> None:
+        game, seat, met = self.tables[r], self.seat[r], self.met
+        ta, tb = seat[a], seat[b]
+        for leaver, joiner, table in ((a, b, game[ta]), (b, a, game[tb])):
+            for q in table:
+                if q == leaver:
+                    continue
+                met[leaver][q] -= 1
+                met[q][leaver] -= 1
+                if met[leaver][q] == 1:
+                    self.twice.discard((min(leaver, q), max(leaver, q)))
+                met[joiner][q] += 1
+                met[q][joiner] += 1
+                if met[joiner][q] == 2:
+                    self.twice.add((min(joiner, q), max(joiner, q)))
         game[ta][game[ta].index(a)] = b
         game[tb][game[tb].index(b)] = a
-        seat[r][a], seat[r][b] = tb, ta
-        if ta == odd_table or tb == odd_table:
-            into, out = (b, a) if ta == odd_table else (a, b)
-            odd[into] += 1
-            odd[out] -= 1
+        seat[a], seat[b] = tb, ta
+        if (ta in self.odd) != (tb in self.odd):
+            into, out = (b, a) if ta in self.odd else (a, b)
+            self.at_odd[into] += 1
+            self.at_odd[out] -= 1
+            if self.at_odd[into] > self.share:
+                self.over.add(into)
+            if self.at_odd[out] <= self.share:
+                self.over.discard(out)
 
-    def troubled(r: int, a: int) -> bool:
-        table = tables_of[r][seat[r][a]]
-        if seat[r][a] == odd_table and odd[a] > share:
-            return True
-        return any(met[a][q] >= 2 for q in table if q != a)
 
-    # Tabu search: take a player in trouble (a repeat at their table, or too often at the odd
-    # table), make the best swap for them that was not undone lately, even if it costs a little.
-    tabu: dict[tuple[int, int], int] = {}
-    tenure = 7
-    step = 0
-    target *= WEIGHT
-    while cost > target and step < STEPS:
-        step += 1
-        r = rng.randrange(1, rounds)
-        a = rng.choice(people)
-        if not troubled(r, a):
-            continue
-        moves = []
-        for b in people:
-            if seat[r][b] == seat[r][a]:
-                continue
-            delta = delta_of(r, a, b)
-            # A player swapped lately stays put (the tabu), unless the swap beats the best so far.
-            if tabu.get((r, b), 0) > step and cost + delta >= best:
-                continue
-            moves.append((delta, rng.random(), b))
-        if not moves:
-            continue
-        delta, _, b = min(moves)
-        swap(r, a, b)
-        tabu[r, a] = tabu[r, b] = step + tenure + rng.randrange(3)
-        cost += delta
-        if cost < best:
-            best, best_tables = cost, [[t[:] for t in g] for g in tables_of]
-    return [_tidy(game) for game in best_tables]
+def round_patterns(first: Sequence[Sequence[int]]):
+    """A function giving a round's pattern against ``first``, the same for rounds equal up to renaming.
+
+    The pattern says how many players each table takes from each table of ``first``;
+    used by :func:`~setwidgets.competition.schedules.exhaustive_fewest`.
+
+    >>> pattern = round_patterns([(1, 2, 3), (4, 5, 6)])
+    >>> pattern([(1, 2, 4), (3, 5, 6)]) == pattern([(4, 5, 1), (6, 2, 3)])
+    True
+    """
+    group = {p: g for g, table in enumerate(first) for p in table}
+    sizes = [len(table) for table in first]
+    orders = [
+        order
+        for order in itertools.permutations(range(len(first)))
+        if all(sizes[i] == sizes[j] for i, j in zip(order, range(len(first))))
+    ]
+
+    @cache
+    def canonical(rows: tuple) -> tuple:
+        return min(tuple(sorted((row[0], *(row[1 + g] for g in order)) for row in rows)) for order in orders)
+
+    def pattern(game) -> tuple:
+        rows = []
+        for table in game:
+            counts = [0] * len(first)
+            for p in table:
+                counts[group[p]] += 1
+            rows.append((len(table), *counts))
+        # Many rounds share one table of counts; the renaming is tried once for each.
+        return canonical(tuple(sorted(rows)))
+
+    return pattern
+
+
+def all_rounds(people: list[int], sizes: Sequence[int]):
+    """Every way to seat ``people`` at tables of ``sizes``, each seating once (as sorted tables).
+
+    >>> list(all_rounds([1, 2, 3, 4], (2, 2)))
+    [((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3))]
+    """
+    if not people:
+        yield ()
+        return
+    first, others = people[0], people[1:]
+    # The first player's table decides one size; try each different size once.
+    for size in sorted(set(sizes)):
+        rest_sizes = list(sizes)
+        rest_sizes.remove(size)
+        for mates in itertools.combinations(others, size - 1):
+            left = [p for p in others if p not in mates]
+            for rest in all_rounds(left, rest_sizes):
+                yield tuple(sorted(((first, *mates), *rest)))
 
 
 def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[Table]:
@@ -157,8 +272,7 @@ def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[Table]:
     return out
 
 
-def _tidy(game: Sequence[Sequence[int]]) -> Round:
+def _tidy(game: Sequence[Sequence[int]], table_size: int) -> Round:
     """A round as the coordinator reads it: tables in order of their lowest player, the odd one last."""
     tables = [tuple(sorted(t)) for t in game]
-    common = Counter(len(t) for t in tables).most_common(1)[0][0]
-    return tuple(sorted(tables, key=lambda t: (len(t) != common, t)))
+    return tuple(sorted(tables, key=lambda t: (len(t) != table_size, t)))
