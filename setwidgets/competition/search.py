@@ -30,7 +30,10 @@ Table = tuple[int, ...]
 Round = tuple[Table, ...]
 
 WORK = 1_500_000
-"""The most work of one call, counted in swaps looked at: a few seconds where the bound is out of reach."""
+"""The most work of one call, counted in swaps looked at: a few seconds where the bound is out of reach.
+
+Competitions of more than 7,500 player-rounds (players times rounds) get 200 for each.
+"""
 PATIENCE = 600
 """A search that finds nothing better in this many swaps starts again from new random rounds."""
 # How many swaps one step looks at, about: every player in trouble for small competitions,
@@ -65,9 +68,10 @@ def search_rounds(
     # One repeat outweighs every extra seat at the odd table (there are fewer than this).
     weight = players * rounds + 1
     best_cost, best_games, work = math.inf, [], 0
-    while work < WORK and best_cost > target * weight:
+    budget = max(WORK, 200 * players * rounds)
+    while work < budget and best_cost > target * weight:
         state = _Search(players, rounds, sizes, odd, share, weight, rng)
-        used = state.run(target * weight, WORK - work)
+        used = state.run(target * weight, budget - work)
         work += used
         if state.best < best_cost:
             best_cost, best_games = state.best, state.best_games
@@ -110,16 +114,35 @@ class _Search:
     def _copy(self) -> list[list[list[int]]]:
         return [[t[:] for t in game] for game in self.tables]
 
-    def troubled(self) -> list[tuple[int, int]]:
-        """(round, player) for each player at a table with a repeat, or at the odd table too often."""
-        seat, found = self.seat, set()
+    def troubled(self, wanted: int) -> tuple[list[tuple[int, int]], int]:
+        """Up to ``wanted`` (round, player) in trouble: a repeat at their table, or the odd table too often.
+
+        Also returns the work it took. Where trouble is everywhere (many rounds, many repeats),
+        players picked at random are checked instead of every pair that met twice.
+        """
+        seat, found, rng = self.seat, set(), self.rng
+        scan = (len(self.twice) + len(self.over)) * self.rounds
+        if scan > 40 * wanted * self.rounds:
+            tries = 0
+            while len(found) < wanted and tries < 40 * wanted:
+                tries += 1
+                r, a = rng.randrange(1, self.rounds), rng.randrange(1, self.players + 1)
+                table = self.tables[r][seat[r][a]]
+                if any(self.met[a][q] >= 2 for q in table if q != a) or (
+                    a in self.over and seat[r][a] in self.odd
+                ):
+                    found.add((r, a))
+            return sorted(found), tries * len(table)
         for a, b in self.twice:
             for r in range(1, self.rounds):
                 if seat[r][a] == seat[r][b]:
                     found.update(((r, a), (r, b)))
         for p in self.over:
             found.update((r, p) for r in range(1, self.rounds) if seat[r][p] in self.odd)
-        return sorted(found)
+        trouble = sorted(found)
+        if len(trouble) > wanted:
+            trouble = rng.sample(trouble, wanted)
+        return trouble, scan // 8 + len(found)
 
     def run(self, goal: int, budget: int) -> int:
         """Swap until the cost reaches ``goal``, nothing improves for a while, or ``budget`` is spent."""
@@ -132,15 +155,14 @@ class _Search:
             self.weight,
         )
         tabu = [[0] * (self.players + 1) for _ in range(self.rounds)]
-        work = self.players * self.players
+        # Setting up counts too: the table of who met whom is players x players.
+        work = self.players * self.players // 4
         step = calm = 0
         while self.cost > goal and work < budget and calm < PATIENCE:
             step += 1
             calm += 1
-            trouble = self.troubled()
-            work += len(self.twice) * self.rounds + len(trouble)
-            if len(trouble) > _LOOKS // self.players:
-                trouble = rng.sample(trouble, max(1, _LOOKS // self.players))
+            trouble, looked = self.troubled(max(1, _LOOKS // self.players))
+            work += looked
             # Tabu search: the best swap for a player in trouble, even if it costs a little,
             # except swaps of players moved lately in that round, unless it beats the best so far.
             top, moves = math.inf, []
@@ -170,7 +192,7 @@ class _Search:
                             top, moves = d, [(r, a, b)]
                         elif d == top:
                             moves.append((r, a, b))
-                work += self.players
+                work += self.players * len(game[ta]) // 3  # a swap looked at reads both tables
             if not moves:
                 continue
             r, a, b = rng.choice(moves)
