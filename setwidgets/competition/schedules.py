@@ -543,8 +543,8 @@ def schedule(
     Nobody sits at the odd table more than :func:`odd_share` times. ``table_size`` is
     the preferred number at a table (3, as in the guide; see :func:`table_sizes` for the
     odd table). ``tables`` is how many tables the room has; with fewer than a round needs,
-    each round is played in rotations (see :meth:`Schedule.rotations`). ``seed`` makes the search repeatable (0 unless told:
-    the same call always gives the same schedule).
+    each round is played in rotations (see :meth:`Schedule.rotations`). ``seed`` makes the
+    search repeatable (0 unless told: the same call always gives the same schedule).
 
     >>> plan = schedule(15, 4)
     >>> plan.repeats(), plan.method
