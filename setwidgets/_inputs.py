@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import pathlib
 import random
 import re
 import reprlib
@@ -37,6 +39,7 @@ __all__ = [
     "bytes_hint",
     "clipped",
     "display_name",
+    "file_path",
     "finite_number",
     "is_whole",
     "one_of",
@@ -362,6 +365,35 @@ def display_name(
                 f"which holds U+{ord(char):04X} ({kind})"
             )
     return text
+
+
+def file_path(value: Any, name: str, *, example: str, error: type[ValueError] = ValueError) -> pathlib.Path:
+    """``value`` as a Path, when it is the path of a file or folder (text or ``os.PathLike``).
+
+    Bytes, None and numbers are refused as the wrong kind; an empty path, one with a NUL
+    character, or one no file name can hold (a lone surrogate) as a wrong value (``error``).
+    ``name`` is what the path is of ("the roster"), ``example`` one such path, quoted.
+    """
+    expected = f"{name} must be a path, like {example}"
+    text = value
+    if isinstance(value, os.PathLike):
+        try:
+            text = os.fspath(value)
+        except TypeError:
+            text = None
+    if not isinstance(text, str):
+        refuse_bytes(text, expected)
+        raise TypeError(f"{expected}; got {what(value)}")
+    if not text or "\x00" in text:
+        raise error(f"{expected}, not empty and without NUL characters; got {short(text)}")
+    try:
+        encoded = os.fsencode(text)
+    except UnicodeEncodeError:
+        raise error(f"{expected}, in characters a file name can hold; got {short(text)}") from None
+    # Linux's limits (NAME_MAX, PATH_MAX): past them the system answers no question about the path.
+    if len(encoded) >= 4096 or max(map(len, encoded.split(b"/"))) > 255:
+        raise error(f"{expected}, each name in it at most 255 bytes long; got {short(text)}")
+    return pathlib.Path(text)
 
 
 # -- cards -------------------------------------------------------------------------------

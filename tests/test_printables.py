@@ -309,7 +309,7 @@ def test_a_bad_paper_size_leaves_no_folder_and_no_file(tmp_path):
 def test_a_file_name_too_long_is_refused_naming_its_end(tmp_path):
     with pytest.raises(ValueError) as error:
         deck(tmp_path / ("x" * 300 + ".pdf"))
-    one_sentence(error, "xxx.pdf'", "longer than the disk allows")
+    one_sentence(error, "xxx.pdf'", "each name in it at most 255 bytes long")
     assert files(tmp_path) == []
 
 

@@ -16,8 +16,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from setwidgets._inputs import clipped, path_text, refuse_bytes, short, what, whole_number
-from setwidgets.hub.rosters import ROLES, TEACHER, given_path
+from setwidgets._inputs import clipped, file_path, path_text, refuse_bytes, short, what, whole_number
+from setwidgets.hub.rosters import ROLES, TEACHER
 
 __all__ = ["COURSE_FOLDER", "COURSE_ID", "LESSONS_FOLDER", "STUDENT_WORK", "make_exchange", "prepare_home"]
 
@@ -48,7 +48,7 @@ def make_exchange(path: str | os.PathLike[str]) -> Path:
     this raises ValueError saying how to mend it. A path where a file stands, or one that
     cannot be made, is refused with ValueError, and no folder is left behind.
     """
-    path = given_path(path, "the exchange", example="'/srv/nbgrader/exchange'")
+    path = file_path(path, "the exchange", example="'/srv/nbgrader/exchange'")
     shown = path_text(path)
     try:
         if path.is_dir():
@@ -147,13 +147,13 @@ def prepare_home(
     ValueError before anything changes. A copy that fails half way is removed, and the home
     keeps its mode: a refused home is as it was.
     """
-    home = given_path(home, "the home", example="'/home/ana'")
+    home = file_path(home, "the home", example="'/home/ana'")
     if not isinstance(role, str):
         refuse_bytes(role, "the role must be 'teacher' or 'student'")
         raise TypeError(f"the role must be 'teacher' or 'student'; got {what(role)}")
     if role not in ROLES:
         raise ValueError(f"the role {short(role)} is neither 'teacher' nor 'student'")
-    repository = given_path(repository, "the repository", example="'/opt/setwidgets'")
+    repository = file_path(repository, "the repository", example="'/opt/setwidgets'")
     owner = _owner(owner)
     try:
         todo = _copies(home, role, repository)

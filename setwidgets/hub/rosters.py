@@ -17,10 +17,8 @@ import itertools
 import os
 import re
 import stat
-from pathlib import Path
-from typing import Any
 
-from setwidgets._inputs import display_name, path_text, refuse_bytes, short, what
+from setwidgets._inputs import display_name, file_path, path_text, short, what
 
 __all__ = [
     "ACCOUNTS",
@@ -60,35 +58,6 @@ _LONGEST_LINE = 1000  # characters of a line that is not a comment; a user name 
 
 class RosterError(ValueError):
     """The roster file is not a list of ``username,role`` lines with exactly one teacher."""
-
-
-def given_path(value: Any, name: str, *, example: str, error: type[ValueError] = ValueError) -> Path:
-    """``value`` as a Path, when it is the path of a file or folder (text or ``os.PathLike``).
-
-    Bytes, None and numbers are refused as the wrong kind; an empty path, one with a NUL
-    character, or one no file name can hold (a lone surrogate) as a wrong value (``error``).
-    ``name`` is what the path is of ("the roster"), ``example`` one such path, quoted.
-    """
-    expected = f"{name} must be a path, like {example}"
-    text = value
-    if isinstance(value, os.PathLike):
-        try:
-            text = os.fspath(value)
-        except TypeError:
-            text = None
-    if not isinstance(text, str):
-        refuse_bytes(text, expected)
-        raise TypeError(f"{expected}; got {what(value)}")
-    if not text or "\x00" in text:
-        raise error(f"{expected}, not empty and without NUL characters; got {short(text)}")
-    try:
-        encoded = os.fsencode(text)
-    except UnicodeEncodeError:
-        raise error(f"{expected}, in characters a file name can hold; got {short(text)}") from None
-    # Linux's limits (NAME_MAX, PATH_MAX): past them the system answers no question about the path.
-    if len(encoded) >= 4096 or max(map(len, encoded.split(b"/"))) > 255:
-        raise error(f"{expected}, each name in it at most 255 bytes long; got {short(text)}")
-    return Path(text)
 
 
 def _system_account(name: str) -> bool:
@@ -178,7 +147,7 @@ def read_roster(path: str | os.PathLike[str]) -> dict[str, str]:
     refused, with its line, and so is a file that is no text (an ``.xlsx``, say): save
     the roster as CSV UTF-8.
     """
-    path = given_path(path, "the roster", example="'/srv/class.csv'", error=RosterError)
+    path = file_path(path, "the roster", example="'/srv/class.csv'", error=RosterError)
     shown = path_text(path)
     expected = "give the path of the class's CSV file"
     try:

@@ -61,20 +61,9 @@ def checked_path(path: Any) -> Path:
     The folder must exist (it is not made: a mistyped folder would be made silently), and
     the path must not be a folder or a device. Nothing is written or made here.
     """
-    _inputs.refuse_bytes(path, f"the path must be a file name like {_EXAMPLE}")
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"the path must be a file name like {_EXAMPLE}; got {_inputs.what(path)}")
-    text = os.fspath(path)
-    if not isinstance(text, str):  # a PathLike that gives bytes
-        raise TypeError(f"the path must be a file name like {_EXAMPLE}; got {_inputs.what(text)}")
+    text = str(_inputs.file_path(path, "the file", example=_EXAMPLE))
     if not text.strip():
         raise ValueError(f"the path must be a file name like {_EXAMPLE}; got {_inputs.short(text)}")
-    if "\x00" in text:
-        raise _refusal(text, "a file name cannot hold the character NUL (\\x00)")
-    try:
-        os.fsencode(text)
-    except UnicodeEncodeError:
-        raise _refusal(text, "it holds a character no file name can hold (a lone surrogate)") from None
     if text.endswith(("/", os.sep)):
         raise _refusal(text, "it ends with a slash, as a folder does; add a file name such as 'kit.pdf'")
     target = Path(text)
