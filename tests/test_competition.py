@@ -193,16 +193,52 @@ def test_a_correction_changes_the_standings_and_is_kept_in_the_history(event):
     assert event.standings("B")[0].division == "B"  # divisions are written in capitals
 
 
-def test_without_divisions_the_top_five_and_those_tied_with_fifth_go_on():
-    with Competition(":memory:") as event:
-        for n in range(1, 10):
-            event.register(n, f"P{n}")
-        plan = event.plan(3)
-        wins = {1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 1, 8: 0, 9: 0}
-        for r in (1, 2, 3):
-            for t, table in enumerate(plan.rounds[r - 1], 1):
-                event.record(r, t, {p: wins[p] for p in table})
-        assert event.finalists() == [1, 2, 3, 4, 5, 6]
+def _nine_players(wins: dict[int, int]) -> Competition:
+    event = Competition(":memory:")
+    for n in range(1, 10):
+        event.register(n, f"P{n}")
+    plan = event.plan(3)
+    for r in (1, 2, 3):
+        for t, table in enumerate(plan.rounds[r - 1], 1):
+            event.record(r, t, {p: wins[p] for p in table})
+    return event
+
+
+def test_without_divisions_the_top_five_go_on_and_a_tie_for_fifth_plays_a_play_in():
+    event = _nine_players({1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 1, 8: 0, 9: 0})
+    with pytest.raises(
+        CompetitionError, match="players 5 and 6 are tied for 1 place, so they play a play-in"
+    ):
+        event.finalists()
+    assert event.play_in() == [5, 6]
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="player 7 did not play at play-in 1"):
+        event.record_play_in({5: 3, 6: 2, 7: 1})
+    assert _everything(event) == before
+    event.record_play_in({5: 3, 6: 3})  # a tie again: another play-in between the same two
+    assert event.play_in() == [5, 6]
+    event.record_play_in({5: 2, 6: 4})
+    assert event.finalists() == [1, 2, 3, 4, 6] and event.play_in() == []
+    with pytest.raises(CompetitionError, match="no play-in is needed"):
+        event.record_play_in({5: 1, 6: 1})
+
+
+def test_ties_that_fit_at_one_table_all_go_on_to_the_final():
+    event = _nine_players({1: 9, 2: 8, 3: 7, 4: 5, 5: 5, 6: 1, 7: 1, 8: 0, 9: 0})
+    assert event.finalists() == [1, 2, 3, 4, 5]
+    for r in (1, 2, 3):
+        event.correct(r, 6, 5)  # player 6 now ties for fourth too: three tied for two places
+    assert event.play_in() == [4, 5, 6]
+    event.record_play_in({4: 5, 5: 1, 6: 5})
+    assert event.finalists() == [1, 2, 3, 4, 6]
+
+
+def test_a_play_in_whose_players_are_no_longer_tied_no_longer_counts():
+    event = _nine_players({1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 1, 8: 0, 9: 0})
+    event.record_play_in({5: 1, 6: 4})
+    assert event.finalists() == [1, 2, 3, 4, 6]
+    event.correct(1, 5, 7)  # player 5 is now fifth on their own: no tie, the play-in is moot
+    assert event.finalists() == [1, 2, 3, 4, 5] and event.play_in() == []
 
 
 def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event):
@@ -589,7 +625,7 @@ def test_plan_refuses_a_million_rounds_at_once():
 
 def test_scores_of_an_unknown_stage_are_refused():
     with pytest.raises(
-        CompetitionError, match="stage must be one of 'round', 'final' or 'tiebreak'; got 'semi'"
+        CompetitionError, match="stage must be one of 'round', 'playin', 'final' or 'tiebreak'; got 'semi'"
     ):
         Competition(":memory:").scores("semi")
 
@@ -797,3 +833,34 @@ def test_the_adjusted_total_scales_each_game_to_a_table_of_three():
     assert {rows[p].total for p in two} == {12} and {rows[p].adjusted for p in two} == {8.0}
     assert {rows[p].adjusted for p in three} == {8.0}
     assert [row.number for row in event.standings()][:2] == list(two)  # ranks follow the raw total
+
+
+def test_a_late_player_has_a_slip_and_counts_in_the_adjusted_totals_only_where_present(event):
+    event.absent(1, 1)  # an absence entered ahead does not start the round
+    assert event.register_late(7, "Gus") == 1
+    event.withdraw(2)
+    plan = event.schedule()
+    assert plan.slip(7).startswith("Player 7: round 1: table ")
+    event.record(
+        1, plan.table_of(7, 1), {p: 3 for p in event.table(1, plan.table_of(7, 1)) if p not in (1, 2)}
+    )
+
+
+def test_a_late_players_slip_says_no_game_for_the_rounds_before_they_came(event):
+    event.record(1, 1, dict.fromkeys(event.table(1, 1), 2))
+    event.register_late(7, "Gus")
+    assert event.schedule().slip(7).startswith("Player 7: round 1: no game; round 2: table ")
+
+
+def test_the_adjusted_total_counts_only_the_players_who_played_at_the_table():
+    event = Competition(":memory:")
+    for n in range(1, 7):
+        event.register(n, f"P{n}")
+    event.plan(1)
+    first, second = event.schedule().rounds[0]
+    event.absent(1, first[0])
+    event.record(1, 1, dict.fromkeys(first[1:], 12))  # two played: each kept about a game's half
+    event.record(1, 2, dict.fromkeys(second, 8))
+    rows = {row.number: row for row in event.standings()}
+    assert {rows[p].adjusted for p in first[1:]} == {8.0} and {rows[p].adjusted for p in second} == {8.0}
+    assert rows[first[0]].total == 0

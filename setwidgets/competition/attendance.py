@@ -85,7 +85,9 @@ class Attendance:
         if checked != expected:
             raise CompetitionError(f"a late player gets the next number, {expected}; got {checked}")
         name, division = self._a_name_and_division(name, division)
-        begun = {r for (r, _) in self.scores("round")}
+        # A round is under way once a game of it has a score; absences entered ahead do not count.
+        absences = self.absences()
+        begun = {r for (r, p) in self.scores("round") if (r, p) not in absences}
         first = next((r for r in range(1, self.rounds + 1) if r not in begun), None)
         if first is None:
             raise CompetitionError("every round already has scores: a late player has no round left to play")

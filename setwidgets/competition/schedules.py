@@ -494,17 +494,22 @@ class Schedule:
         for number, table in enumerate(self._round(round), 1):
             if player in table:
                 return number
-        raise ValueError(f"player {player} does not play in round {round}")  # pragma: no cover
+        # A player registered late has no table in the rounds before they came.
+        raise ValueError(f"player {player} does not play in round {round}")
 
     def seat(self, player: int, round: int) -> str:
         """Where a player goes, in words: 'table 5', or 'table 7 (rotation 2, at table 1)' with rotations.
 
         The table's number is the one its scores are entered under (``Competition.record``);
-        with rotations, the room's table where it is played follows in brackets.
+        with rotations, the room's table where it is played follows in brackets. A player
+        registered late has 'no game' in the rounds before they came.
 
         >>> schedule(9, 3).seat(4, 1)
         'table 2'
         """
+        player = _inputs.whole_number(player, "player", minimum=1, example="7")
+        if player <= self.players and not any(player in table for table in self._round(round)):
+            return "no game"
         table = self.table_of(player, round)
         if len(self._round(round)) <= self.tables:
             return f"table {table}"

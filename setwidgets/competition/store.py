@@ -66,6 +66,7 @@ from setwidgets._events import Callbacks
 from setwidgets.competition.attendance import Attendance
 from setwidgets.competition.database import ClosedFile, CompetitionError, file_trouble, open_file
 from setwidgets.competition.final import FinalStage, listed
+from setwidgets.competition.playin import Qualifying
 from setwidgets.competition.schedules import MOST_PLAYERS, Schedule, schedule
 
 __all__ = ["DIVISIONS", "NO_DIVISION", "STAGES", "Competition", "CompetitionError", "Standing"]
@@ -76,14 +77,11 @@ DIVISIONS = ("A", "B", "C", "D")
 NO_DIVISION = "no division"
 """The name of the group of players registered without a division when others have one."""
 
-STAGES = ("round", "final", "tiebreak")
-"""The stages a score belongs to: a preliminary round, the final, a game of the tiebreak."""
+STAGES = ("round", "playin", "final", "tiebreak")
+"""The stages a score belongs to: a preliminary round, a play-in, the final, a game of the tiebreak."""
 
 SETS_PER_GAME = 27
 """A game deals the 81 cards of a deck, three to a SET: the SETs kept at one table add up to at most 27."""
-
-TOP_WITHOUT_DIVISIONS = 5
-"""Without divisions, this many players go on to the final (more when tied for the last place)."""
 
 
 @dataclass(frozen=True)
@@ -103,15 +101,15 @@ class Standing:
     """The total with each game's score scaled to a table of three (see :meth:`Competition.standings`)."""
 
 
-class Competition(FinalStage, Attendance):
+class Competition(Qualifying, FinalStage, Attendance):
     """A SET competition kept in the SQLite file ``path`` (``":memory:"`` keeps it in memory only).
 
     Opening an existing file continues the competition saved in it.
     """
 
     def __init__(self, path: str | Path = "competition.sqlite") -> None:
-        if not isinstance(path, (str, Path)):
-            raise TypeError(f"path must be a file name like 'class.sqlite'; got {_inputs.what(path)}")
+        if path != ":memory:":
+            path = _inputs.file_path(path, "path", example="'class.sqlite'", error=CompetitionError)
         self.path = str(path)
         self._watchers = Callbacks("watch", example="def refresh(): ...")
         self._db = open_file(self.path)
@@ -473,9 +471,11 @@ class Competition(FinalStage, Attendance):
         sizes = {
             (r, p): n
             for r, p, n in self._db.execute(
+                # The players who played at each player's table: absent ones took no SETs there.
                 "SELECT seats.round, seats.player, COUNT(*) FROM seats JOIN seats AS other "
                 "ON other.round = seats.round AND other.tableno = seats.tableno "
-                "GROUP BY seats.round, seats.player"
+                "WHERE NOT EXISTS (SELECT 1 FROM absences WHERE absences.round = other.round "
+                "AND absences.player = other.player) GROUP BY seats.round, seats.player"
             )
         }
         rows = []
@@ -503,32 +503,6 @@ class Competition(FinalStage, Attendance):
     def complete(self) -> bool:
         """True when every preliminary score is entered."""
         return bool(self.rounds) and len(self.scores()) == self.rounds * len(self.players())
-
-    def finalists(self) -> list[int]:
-        """Who goes on to the final: each division's champion, or the top 5 without divisions.
-
-        Players tied for a champion's place (or for 5th place) all go on; the final decides.
-        When some players have a division and others none, the players without one form a
-        group of their own ("no division", :data:`NO_DIVISION`) and its best goes on like a
-        division's champion: nobody is left out of the final because a division was not given.
-        Players who withdrew do not go on (see :mod:`.attendance`). Worked out from the scores
-        as they are now, corrections included.
-        """
-        if not self.complete():
-            raise CompetitionError("the finalists are known once every preliminary score is entered")
-        out = self.withdrawn()
-        groups = self._groups()
-        if groups:
-            finalists = []
-            for group in groups:
-                rows = [row for row in self.standings(group) if row.number not in out]
-                finalists += [row.number for row in rows if rows and row.total == rows[0].total]
-            return sorted(finalists)
-        rows = [row for row in self.standings() if row.number not in out]
-        if not rows:
-            raise CompetitionError("every player has withdrawn: nobody goes on to the final")
-        cut = rows[min(TOP_WITHOUT_DIVISIONS, len(rows)) - 1].total
-        return sorted(row.number for row in rows if row.total >= cut)
 
     @staticmethod
     def _check_table_sets(where: str, sets: Mapping[int, int]) -> None:

@@ -1,0 +1,135 @@
+"""Who goes on to the final, kept to one table: ties for the last places, and the play-in that settles them.
+
+:class:`Qualifying` is the part of :class:`~setwidgets.competition.store.Competition` that names
+the finalists. The rules, stated once:
+
+- Each division's best player goes on (players registered without a division, when others have
+  one, form a group of their own, "no division"); without divisions, the best five go on.
+  Players who withdrew do not (see :mod:`setwidgets.competition.attendance`).
+- Players tied for a group's last place all go on, and the final decides between them, as long
+  as the final then seats at most five players (:data:`LARGEST_FINAL`), the guide's largest
+  table.
+- When the ties would seat more than five, each group whose tied players outnumber its places
+  left plays a *play-in*: one game between exactly those players (:meth:`Qualifying.play_in`
+  names them, :meth:`Qualifying.record_play_in` enters it). The best of it take the places; a
+  tie at the play-in's cut is settled by another play-in between the players still tied.
+
+Everything is worked out from the scores as they are now: a preliminary score corrected later
+can change who is tied, and a play-in played by players who are no longer the tied ones no
+longer counts (the history keeps it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from setwidgets import _words
+from setwidgets.competition.database import CompetitionError
+from setwidgets.competition.final import listed
+
+__all__ = ["LARGEST_FINAL", "TOP_WITHOUT_DIVISIONS", "Qualifying"]
+
+LARGEST_FINAL = 5
+"""The most players at the final's one table: the guide's tables seat 2 to 5."""
+
+TOP_WITHOUT_DIVISIONS = 5
+"""Without divisions, this many players go on to the final."""
+
+
+def _cut(ranked: list[tuple[int, int]], places: int) -> tuple[list[int], list[int], int]:
+    """(sure, tied, places left for the tied) when ``places`` go on from ``ranked``.
+
+    ``ranked`` holds (player, score), best first.
+    """
+    if len(ranked) <= places:
+        return [p for p, _ in ranked], [], 0
+    cut = ranked[places - 1][1]
+    sure = [p for p, s in ranked if s > cut]
+    tied = [p for p, s in ranked if s == cut]
+    return sure, tied, places - len(sure)
+
+
+class Qualifying:
+    """The finalists and the play-ins, as a :class:`~setwidgets.competition.store.Competition` keeps them.
+
+    Mixed into Competition, whose standings, scores and file it uses.
+    """
+
+    def finalists(self) -> list[int]:
+        """Who goes on to the final, by the rules of :mod:`setwidgets.competition.playin`.
+
+        Refused, with the players named, while a play-in that decides the last places is still
+        to be played.
+        """
+        going, pending = self._qualify()
+        if pending:
+            group, players, places = pending[0]
+            raise CompetitionError(
+                f"ties would seat more than {LARGEST_FINAL} players at the final: players {listed(players)}"
+                f"{group} are tied for {_words.count(places, 'place')}, so they play a play-in first; "
+                "enter it with record_play_in(scores)"
+            )
+        return going
+
+    def play_in(self) -> list[int]:
+        """The players who must play the next play-in (empty when none is needed)."""
+        _, pending = self._qualify()
+        return pending[0][1] if pending else []
+
+    def record_play_in(self, scores: Mapping[int, Any]) -> None:
+        """Enter a play-in game between the players :meth:`play_in` names."""
+        players = self.play_in()
+        if not players:
+            raise CompetitionError("no play-in is needed: the finalists fit at one table")
+        game = len({g for g, _ in self.scores("playin")}) + 1
+        checked = self._scores_of(scores, players, f"play-in {game}")
+        self._save_scores("play-in", "playin", game, checked, {})
+
+    def _staying(self, group: str | None, out: list[int]) -> list:
+        """The standings of a group (None: everyone), without the players who withdrew."""
+        return [row for row in self.standings(group) if row.number not in out]
+
+    def _qualify(self) -> tuple[list[int], list[tuple[str, list[int], int]]]:
+        """(the finalists, the play-ins still to play as (group's words, players, places))."""
+        if not self.complete():
+            raise CompetitionError("the finalists are known once every preliminary score is entered")
+        out = self.withdrawn()
+        groups = self._groups()
+        seats = [
+            (f" of {_group_words(g)}", [r for r in self.standings(g) if r.number not in out], 1)
+            for g in groups
+        ]
+        if not groups:
+            seats = [("", [r for r in self.standings() if r.number not in out], TOP_WITHOUT_DIVISIONS)]
+        if not any(rows for _, rows, _ in seats):
+            raise CompetitionError("every player has withdrawn: nobody goes on to the final")
+        cuts = [(words, *_cut([(r.number, r.total) for r in rows], places)) for words, rows, places in seats]
+        if sum(len(sure) + len(tied) for _, sure, tied, _ in cuts) <= LARGEST_FINAL:
+            return sorted(p for _, sure, tied, _ in cuts for p in sure + tied), []
+        games = self.scores("playin")
+        going, pending = [], []
+        for words, sure, tied, places in cuts:
+            going += sure
+            played = sorted({g for g, _ in games})
+            while len(tied) > places:
+                # The next play-in between exactly these players, after the ones already counted.
+                game = next((g for g in played if _players_of(games, g) == tied), None)
+                if game is None:
+                    pending.append((words, tied, places))
+                    break
+                played = [g for g in played if g > game]
+                ranked = sorted(((p, games[game, p]) for p in tied), key=lambda ps: -ps[1])
+                more, tied, places = _cut(ranked, places)
+                going += more
+            else:
+                going += tied
+        return sorted(going), pending
+
+
+def _players_of(games: Mapping[tuple[int, int], int], game: int) -> list[int]:
+    return sorted(p for g, p in games if g == game)
+
+
+def _group_words(group: str) -> str:
+    return group if group == "no division" else f"division {group}"
