@@ -112,6 +112,62 @@ class Clock:
         self.t += seconds
 
 
+class Handle:
+    """A timer set on a :class:`HandLoop`."""
+
+    def __init__(self, when, callback):
+        self.when, self.callback, self.cancelled = when, callback, False
+
+    def cancel(self):
+        self.cancelled = True
+
+
+class HandLoop:
+    """An event loop whose time is the test's clock: ``run(seconds)`` fires what falls due, in order.
+
+    What another thread hands over (``call_soon_threadsafe``) waits in ``soon``.
+    """
+
+    def __init__(self, clock):
+        self.clock, self.handles, self.soon = clock, [], []
+        self.closed = False
+
+    def call_soon_threadsafe(self, callback):
+        self.soon.append(callback)
+
+    def call_later(self, delay, callback):
+        self.handles.append(Handle(self.clock() + delay, callback))
+        return self.handles[-1]
+
+    def is_closed(self):
+        return self.closed
+
+    @property
+    def waiting(self):
+        return [h for h in self.handles if not h.cancelled]
+
+    def run(self, seconds):
+        end = self.clock() + seconds
+        while due := [h for h in self.waiting if h.when <= end]:
+            handle = min(due, key=lambda h: h.when)
+            self.handles.remove(handle)
+            self.clock.t = max(self.clock.t, handle.when)
+            handle.callback()
+        self.clock.t = end
+
+
+@pytest.fixture
+def loop(clock: Clock) -> HandLoop:
+    """An event loop on the test's clock (a widget's timers, fired by hand)."""
+    return HandLoop(clock)
+
+
+@pytest.fixture
+def not_in_nbgrader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Widgets' timers run only outside nbgrader: the test is not inside it, whatever runs it."""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+
+
 @pytest.fixture
 def registry() -> Iterator[dict]:
     """The registry of variants; variants defined in a test are forgotten after it."""

@@ -20,56 +20,7 @@ from setwidgets.widgets import Board, CardTable, _keys
 from setwidgets.widgets._scheduler import IDLE_SECONDS, TICK_SECONDS, Scheduler
 from setwidgets.widgets._view import Lettering, check_position
 
-
-class Handle:
-    def __init__(self, when, callback):
-        self.when, self.callback, self.cancelled = when, callback, False
-
-    def cancel(self):
-        self.cancelled = True
-
-
-class HandLoop:
-    """An event loop whose time is the test's clock: ``run(seconds)`` fires what falls due, in order."""
-
-    def __init__(self, clock):
-        self.clock = clock
-        self.handles: list[Handle] = []
-        self.closed = False
-
-    def call_later(self, delay, callback):
-        handle = Handle(self.clock() + delay, callback)
-        self.handles.append(handle)
-        return handle
-
-    def is_closed(self):
-        return self.closed
-
-    @property
-    def waiting(self):
-        return [h for h in self.handles if not h.cancelled and h.when > -1]
-
-    def run(self, seconds):
-        end = self.clock() + seconds
-        while True:
-            due = [h for h in self.handles if not h.cancelled and h.when <= end]
-            if not due:
-                break
-            handle = min(due, key=lambda h: h.when)
-            self.handles.remove(handle)
-            self.clock.t = max(self.clock.t, handle.when)
-            handle.callback()
-        self.clock.t = end
-
-
-@pytest.fixture
-def loop(clock):
-    return HandLoop(clock)
-
-
-@pytest.fixture(autouse=True)
-def not_in_nbgrader(monkeypatch):
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+pytestmark = pytest.mark.usefixtures("not_in_nbgrader")
 
 
 def deck_of_one_card():
@@ -592,26 +543,11 @@ def test_the_practice_record_plots_one_bar_per_board_and_the_median(clock):
     plt.close("all")
 
 
-def test_a_timer_set_from_a_subshell_thread_is_set_on_the_boards_own_loop():
+def test_a_timer_set_from_a_subshell_thread_is_set_on_the_boards_own_loop(clock, loop):
     """JupyterLab may run a click on a kernel subshell, a thread with a loop of its own."""
     import asyncio
 
-    class Loop:
-        def __init__(self):
-            self.soon, self.later = [], []
-
-        def call_soon_threadsafe(self, callback):
-            self.soon.append(callback)
-
-        def call_later(self, delay, callback):
-            self.later.append(delay)
-            return asyncio.get_event_loop_policy()  # a handle is only cancelled; never here
-
-        def is_closed(self):
-            return False
-
-    loop = Loop()
-    scheduler = Scheduler(lambda: None, lambda: False, lambda: True, clock=lambda: 0.0, loop=loop)
+    scheduler = Scheduler(lambda: None, lambda: False, lambda: True, clock=clock, loop=loop)
     scheduler.start()
 
     async def click():  # a loop runs in this thread, and it is not the board's
@@ -619,7 +555,8 @@ def test_a_timer_set_from_a_subshell_thread_is_set_on_the_boards_own_loop():
         scheduler.keep_ticking()
 
     asyncio.run(click())
-    assert loop.later == [] and len(loop.soon) == 2
+    assert loop.handles == [] and len(loop.soon) == 2
     for planned in loop.soon:
         planned()
-    assert loop.later == [2.0, TICK_SECONDS] and scheduler.move_pending and scheduler.ticking
+    assert [h.when for h in loop.waiting] == [clock() + 2.0, clock() + TICK_SECONDS]
+    assert scheduler.move_pending and scheduler.ticking

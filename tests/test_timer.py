@@ -20,53 +20,7 @@ from setwidgets.widgets import WIDGETS, Timer
 from setwidgets.widgets._view import WIDGET_VIEW
 from setwidgets.widgets.timer import FLASH, FLASHES, beep_wav
 
-
-class Handle:
-    def __init__(self, when, callback):
-        self.when, self.callback, self.cancelled = when, callback, False
-
-    def cancel(self):
-        self.cancelled = True
-
-
-class HandLoop:
-    """An event loop whose time is the test's clock: ``run(seconds)`` fires what falls due, in order."""
-
-    def __init__(self, clock):
-        self.clock, self.handles, self.soon = clock, [], []
-
-    def call_soon_threadsafe(self, callback):
-        self.soon.append(callback)
-
-    def call_later(self, delay, callback):
-        self.handles.append(Handle(self.clock() + delay, callback))
-        return self.handles[-1]
-
-    def is_closed(self):
-        return False
-
-    @property
-    def waiting(self):
-        return [h for h in self.handles if not h.cancelled]
-
-    def run(self, seconds):
-        end = self.clock() + seconds
-        while due := [h for h in self.waiting if h.when <= end]:
-            handle = min(due, key=lambda h: h.when)
-            self.handles.remove(handle)
-            self.clock.t = max(self.clock.t, handle.when)
-            handle.callback()
-        self.clock.t = end
-
-
-@pytest.fixture
-def loop(clock):
-    return HandLoop(clock)
-
-
-@pytest.fixture(autouse=True)
-def not_in_nbgrader(monkeypatch):
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+pytestmark = pytest.mark.usefixtures("not_in_nbgrader")
 
 
 def snapshot(timer: RoundTimer):
