@@ -864,3 +864,20 @@ def test_the_adjusted_total_counts_only_the_players_who_played_at_the_table():
     rows = {row.number: row for row in event.standings()}
     assert {rows[p].adjusted for p in first[1:]} == {8.0} and {rows[p].adjusted for p in second} == {8.0}
     assert rows[first[0]].total == 0
+
+
+def test_two_notebooks_recording_one_table_at_once_save_it_once_and_say_so(tmp_path):
+    """The second writer checked the table before the first saved it: its insert is refused whole."""
+    path = tmp_path / "class.sqlite"
+    first, second = Competition(path), Competition(path)
+    _players(first)
+    first.plan(2)
+    seated = first.table(1, 1)
+    first.record(1, 1, dict.fromkeys(seated, 2))
+    before = _everything(first)
+    # What record() does after its checks passed, as in the second notebook a moment too late.
+    with pytest.raises(CompetitionError, match="saved a change to the same scores at the same moment"):
+        second._save_scores("record", "round", 1, dict.fromkeys(seated, (3, 0)), {"table": 1})
+    assert _everything(first) == before
+    first.close()
+    second.close()
