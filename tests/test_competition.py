@@ -881,3 +881,96 @@ def test_two_notebooks_recording_one_table_at_once_save_it_once_and_say_so(tmp_p
     assert _everything(first) == before
     first.close()
     second.close()
+
+
+# -- the file's refusals, word for word ---------------------------------------------------------
+
+
+def test_a_file_whose_tables_are_missing_names_them(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "class.sqlite"
+    Competition(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE seats")
+        db.execute("DROP TABLE players")
+    db.close()
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == (
+        f"'{path}' is damaged: its tables players and seats are missing; open a copy saved earlier"
+    )
+
+
+def test_another_programs_database_is_named_by_four_of_its_tables(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as db:
+        for name in "abcde":
+            db.execute(f"CREATE TABLE {name} (x)")
+    db.close()
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == (
+        f"'{path}' is another program's database (it holds the tables a, b, c and d): "
+        "a competition needs a file of its own"
+    )
+
+
+def test_a_file_of_another_version_names_the_file_and_both_versions(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "class.sqlite"
+    Competition(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE settings SET value = '7' WHERE key = 'schema'")
+    db.close()
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == (
+        f"'{path}' was written by another version of setwidgets (file version '7', this one reads 2)"
+    )
+
+
+def test_a_file_sqlite_cannot_open_is_refused_with_sqlites_reason(tmp_path, monkeypatch):
+    import sqlite3
+
+    from setwidgets.competition import database
+
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(database.sqlite3, "connect", refuse)
+    path = tmp_path / "class.sqlite"
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == f"'{path}' cannot be opened: SQLite says 'unable to open database file'"
+
+
+def test_a_cut_file_is_refused_word_for_word(tmp_path):
+    path = tmp_path / "class.sqlite"
+    path.write_bytes(b"SQLite")
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == (
+        f"'{path}' is not an SQLite database, so it holds no competition: it may have been cut short or "
+        "overwritten; open a copy saved earlier, or give a new file name"
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("database table is busy", "kept the file busy"),
+        ("database is locked", "kept the file busy"),
+        ("attempt to write a read-only database", "cannot be written (it is read-only)"),
+        ("file is not a database", "the file is damaged"),
+    ],
+)
+def test_each_of_sqlites_words_for_a_trouble_has_its_remedy(said, words):
+    import sqlite3
+
+    from setwidgets.competition.database import file_trouble
+
+    assert words in file_trouble(sqlite3.DatabaseError(said))
