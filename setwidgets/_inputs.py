@@ -259,11 +259,20 @@ def clock(clock: Any, name: str = "clock") -> Callable[[], float]:
 def read_clock(
     clock: Callable[[], float], name: str = "the clock", *, error: type[ValueError] = ValueError
 ) -> float:
-    """The time ``clock()`` gives: a number (TypeError otherwise) of seconds, finite (``error`` otherwise)."""
+    """The time ``clock()`` gives: a number (TypeError otherwise) of seconds, finite (``error`` otherwise).
+
+    >>> read_clock(lambda: 10**400)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: the clock must return a finite time in seconds; it returned ...
+    """
     reading = clock()
     if isinstance(reading, bool) or not isinstance(reading, numbers.Real):
         raise TypeError(f"{name} must return the time in seconds, a number; it returned {what(reading)}")
-    if not math.isfinite(reading):
+    try:
+        finite = math.isfinite(reading)
+    except OverflowError:  # a whole number beyond the floats: no clock reaches it
+        finite = False
+    if not finite:
         raise error(f"{name} must return a finite time in seconds; it returned {what(reading)}")
     return reading
 
