@@ -545,18 +545,26 @@ def test_the_practice_record_plots_one_bar_per_board_and_the_median(clock):
 
 def test_a_timer_set_from_a_subshell_thread_is_set_on_the_boards_own_loop(clock, loop):
     """JupyterLab may run a click on a kernel subshell, a thread with a loop of its own."""
-    import asyncio
+    import threading
 
     scheduler = Scheduler(lambda: None, lambda: False, lambda: True, clock=clock, loop=loop)
     scheduler.start()
 
-    async def click():  # a loop runs in this thread, and it is not the board's
+    def click():
         scheduler.move_in(lambda: 2.0)
         scheduler.keep_ticking()
 
-    asyncio.run(click())
+    subshell = threading.Thread(target=click)
+    subshell.start()
+    subshell.join()
     assert loop.handles == [] and len(loop.soon) == 2
     for planned in loop.soon:
         planned()
     assert [h.when for h in loop.waiting] == [clock() + 2.0, clock() + TICK_SECONDS]
     assert scheduler.move_pending and scheduler.ticking
+
+    # In the board's own thread a timer is set at once, whatever other loop runs there (the
+    # tests' browser driver keeps one running).
+    scheduler.cancel_move()
+    scheduler.move_in(lambda: 3.0)
+    assert len(loop.soon) == 2 and [h.when for h in loop.waiting][-1] == clock() + 3.0

@@ -6,9 +6,9 @@ loop whose time is that clock's, so a test sees exactly when each redraw comes.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import math
+import threading
 import wave
 from fractions import Fraction
 
@@ -264,10 +264,9 @@ def test_a_click_on_another_thread_s_loop_is_handed_to_the_clock_s_loop(clock, l
     """JupyterLab may send clicks to a kernel subshell: a thread with a loop of its own."""
     widget = Timer(minutes=1, clock=clock, loop=loop)
 
-    async def click(control):
-        widget.buttons[control].click()
-
-    asyncio.run(click("main"))
+    subshell = threading.Thread(target=widget.buttons["main"].click)
+    subshell.start()
+    subshell.join()
     assert widget.state == "ready" and len(loop.soon) == 1
     loop.soon.pop()()
     assert widget.state == "running" and [h.when for h in loop.waiting] == [clock() + 1.0]

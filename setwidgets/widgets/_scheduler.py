@@ -18,6 +18,7 @@ The loop and the clock can be passed in, so a test moves time by hand.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -90,6 +91,7 @@ class Scheduler:
         self._move, self._tick, self._wanted = move, tick, wanted
         self._clock = clock
         self.loop = loop if loop is not None else running_loop()
+        self._thread = threading.get_ident()  # the thread of the loop the widget was made on
         self.tick_seconds = tick_seconds
         self.idle_seconds = idle_seconds
         self.started = False
@@ -132,9 +134,11 @@ class Scheduler:
         JupyterLab may send a widget's clicks and keys to a subshell of the kernel (ipykernel 7),
         a thread with an event loop of its own. A timer set from there would wait until this
         loop wakes for some other reason, and two threads would change the widget at once.
+        The thread is what tells: another loop may run in this very thread (a test's browser
+        driver, say) without being a subshell.
         """
-        loop, here = self.loop, running_loop()
-        if loop is None or here is None or here is loop or not hasattr(loop, "call_soon_threadsafe"):
+        loop = self.loop
+        if loop is None or threading.get_ident() == self._thread or not hasattr(loop, "call_soon_threadsafe"):
             action()
         else:
             loop.call_soon_threadsafe(action)
