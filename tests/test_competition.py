@@ -841,9 +841,11 @@ def test_a_late_player_has_a_slip_and_counts_in_the_adjusted_totals_only_where_p
     event.withdraw(2)
     plan = event.schedule()
     assert plan.slip(7).startswith("Player 7: round 1: table ")
-    event.record(
-        1, plan.table_of(7, 1), {p: 3 for p in event.table(1, plan.table_of(7, 1)) if p not in (1, 2)}
-    )
+    seated = event.table(1, plan.table_of(7, 1))
+    playing = [p for p in seated if p not in (1, 2)]
+    event.record(1, plan.table_of(7, 1), dict.fromkeys(playing, 3))
+    rows = {row.number: row for row in event.standings()}
+    assert rows[7].scores[0] == 3 and rows[7].adjusted == 3 * len(playing) / 3
 
 
 def test_a_late_players_slip_says_no_game_for_the_rounds_before_they_came(event):
