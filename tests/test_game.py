@@ -1,6 +1,7 @@
 """The game engine: dealing, calls and claims, penalties, variants, hints, saving, observers, bad input."""
 
 import collections
+import copy
 import inspect
 import itertools
 import json
@@ -162,14 +163,14 @@ def test_the_global_random_generator_is_never_touched():
         ),
         ({"deck": ["1RSO", "2RSO", "1rso"]}, GameError, "the deck holds one red solid oval (1RSO) twice"),
         ({"deck": ["1RSO", "2RSO"]}, GameError, "a deck needs at least three cards to make a SET; got 2"),
-        ({"players": 0}, GameError, "a game needs from 1 to 26 players; got 0"),
-        ({"players": 27}, GameError, "a game needs from 1 to 26 players; got 27"),
+        ({"players": 0}, GameError, "a game needs from 1 to 100 players; got 0"),
+        ({"players": 101}, GameError, "a game needs from 1 to 100 players; got 101"),
         ({"players": []}, GameError, "a game needs at least one player; got an empty list"),
         ({"players": "Ana"}, TypeError, "players must be a number or a list of names like ['Ana', 'Ben']"),
         ({"players": True}, TypeError, "players must be a whole number like 2; got True (True or False)"),
         ({"players": 2.0}, TypeError, "players must be a whole number like 2; got 2.0 (a number): write 2,"),
         ({"players": 2.5}, TypeError, "players must be a whole number like 2; got 2.5 (a number)"),
-        ({"players": -1}, GameError, "a game needs from 1 to 26 players; got -1"),
+        ({"players": -1}, GameError, "a game needs from 1 to 100 players; got -1"),
         ({"players": b"Ana"}, TypeError, "players must be a number or a list of names like ['Ana', 'Ben']"),
         ({"players": ["Ana", ""]}, GameError, "a player's name is a non-empty string; got ''"),
         ({"players": ["Ana", "  "]}, GameError, "a player's name is a non-empty string; got '  '"),
@@ -1344,7 +1345,7 @@ def test_endless_or_huge_input_is_refused_without_reading_it_all(clock):
     assert g.to_json() == before
     with pytest.raises(GameError, match=r"^the deck holds one red solid oval \(1RSO\) twice"):
         Game(deck=itertools.cycle(["1RSO", "2RSO", "3RSO"]))
-    with pytest.raises(GameError, match=r"^a game needs from 1 to 26 players; got more: 27: 'a', 'a'"):
+    with pytest.raises(GameError, match=r"^a game needs from 1 to 100 players; got more: 101: 'a', 'a'"):
         Game(players=itertools.repeat("a"))
 
 
@@ -1536,3 +1537,79 @@ def test_a_time_too_large_for_a_float_is_refused_in_words(huge):
     assert g.to_json() == before
     with pytest.raises(GameError, match="^the game's clock must return a finite time in seconds"):
         Game.from_json(before, clock=lambda: huge)
+
+
+# -- a player who joins late ------------------------------------------------------------------
+
+
+def test_a_late_player_joins_with_nothing_and_plays_on():
+    g = Game(players=["Ana"], seed=3, clock=Clock())
+    g.claim(g.sets_on_table()[0], player="Ana")
+    heard = []
+    g.on_change(heard.append)
+    assert g.join("Ben") == 1
+    assert [(p.name, p.score) for p in g.players] == [("Ana", 1), ("Ben", 0)]
+    assert heard[-1]["type"] == "join" and heard[-1]["name"] == "Ben"
+    claim = g.claim(g.sets_on_table()[0], player="ben")
+    assert claim.ok and g.scores == {"Ana": 1, "Ben": 1}
+    again = Game.from_json(g.to_json(), clock=Clock())
+    assert again.to_json() == g.to_json() and again.seat("Ben") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "error", "message"),
+    [
+        ("ana", GameError, "two players are called 'Ana' and 'ana', which differ only in case"),
+        ("   ", GameError, "a player's name is a non-empty string"),
+        ("x" * 41, GameError, "a player's name has at most 40 characters"),
+        (7, TypeError, "a player's name is a string like 'Ana'; got 7 (a number)"),
+    ],
+)
+def test_a_join_that_the_names_refuse_changes_nothing(name, error, message):
+    g = Game(players=["Ana"], seed=3, clock=Clock())
+    before = g.to_json()
+    with pytest.raises(error, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+        g.join(name)
+    assert g.to_json() == before
+
+
+def test_nobody_joins_a_solitaire_game_a_game_that_is_over_or_a_full_table():
+    solo = Game(variant="solitaire", seed=1, clock=Clock())
+    with pytest.raises(GameError, match=r"^solitaire is a game for 1 player; got 2 players \(You, Ben\)$"):
+        solo.join("Ben")
+    full = Game(players=100, seed=1, clock=Clock())
+    with pytest.raises(GameError, match="^a game needs from 1 to 100 players; got more: 101: 'Player 1', "):
+        full.join("One too many")
+    small = Game(deck=["1RSO", "2RSO", "3RSO"], seed=1, clock=Clock())
+    small.claim(small.table)
+    assert small.over
+    with pytest.raises(GameError, match="^the game is over, so nobody can join"):
+        small.join("Ben")
+    assert [p.name for p in small.players] == ["You"]
+
+
+def _joined_save():
+    g = Game(players=["Ana"], seed=3, clock=Clock())
+    g.join("Ben")
+    g.call("Ben")
+    return json.loads(g.to_json())
+
+
+def test_a_save_whose_history_does_not_seat_its_players_is_refused():
+    data = _joined_save()
+    without = copy.deepcopy(data)
+    without["history"] = [e for e in without["history"] if e["type"] != "join" and e.get("player") != 1]
+    without["callers"], without["turn_start"] = [], None
+    del without["saved_at"]  # a save holds the time only while someone is in line
+    with pytest.raises(GameError, match="never seats"):
+        Game.from_json(json.dumps(without))
+    early = copy.deepcopy(data)
+    history = early["history"]
+    join = next(k for k, e in enumerate(history) if e["type"] == "join")
+    history[join], history[join + 1] = history[join + 1], history[join]
+    with pytest.raises(GameError, match="play before joining"):
+        Game.from_json(json.dumps(early))
+    other = copy.deepcopy(data)
+    next(e for e in other["history"] if e["type"] == "join")["name"] = "Cy"
+    with pytest.raises(GameError, match="who is not the next of the save's players"):
+        Game.from_json(json.dumps(other))

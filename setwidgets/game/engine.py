@@ -307,6 +307,28 @@ class Game(GameView):
                 self._settle()
             return NoSet(True, index, outcome.message, outcome.dealt, outcome.returned, s.over, s.lost)
 
+    def join(self, name: str) -> int:
+        """Seat a new player, who comes in late, with no SETs and no penalties; returns the seat.
+
+        A class game lets students join a game already under way. The name is
+        checked as the names given to :class:`Game` are (it must differ from
+        every player's name, whatever the case), the game must not be over,
+        and the variant must seat more players (solitaire is for one).
+
+        >>> from setwidgets import Game
+        >>> g = Game(players=["Ana"], seed=1, clock=lambda: 0.0)
+        >>> g.join("Ben"), [p.name for p in g.players]
+        (1, ['Ana', 'Ben'])
+        """
+        with self._move():
+            s = self._state
+            self._require_playing("join")
+            names = player_names([*(p.name for p in s.players), name])
+            check_players_for(self._setup.variant, names)
+            s.players.append(Player(names[-1]))
+            self._record("join", name=names[-1])
+            return len(s.players) - 1
+
     def hint(self) -> list[Card]:
         """Cards of one SET on the table: one card the first time, then two, then all three.
 

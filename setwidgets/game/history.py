@@ -7,6 +7,8 @@ changed without the other, so :func:`disagreement` plays the history again and c
 - the first event is the ``start`` of this game: its variant, players and seed, and a first
   deal of as many cards as the table size says (``table_size`` cards, or the whole deck when
   it is smaller);
+- the players are those of the start, then each one a ``join`` event seats, in that order, and
+  nobody plays before being seated;
 - each player keeps exactly the SETs the history says they took, in that order, and has one
   penalty for each claim that cost a point and each call that ran out of time;
 - the line of callers is the one the calls, claims and timeouts leave;
@@ -120,6 +122,7 @@ EVENTS: dict[str, dict[str, Callable[[Any, int], Any]]] = {
     "timeout": {"player": _index, "message": _text},
     "no_set": {"player": _anyone, "dealt": _codes, "returned": _codes, "lost": _flag},
     "hint": {"cards": _codes},
+    "join": {"name": _text},
     "deal": {"cards": _codes, "reason": _text},
     "over": {"reason": _text, "scores": _scores, "lost": _flag},
 }
@@ -149,6 +152,7 @@ class _Replay:
         self.penalties = [0] * len(self.names)
         self.hinted: list[str] | None = None
         self.over: dict[str, Any] | None = None
+        self.seated = 0  # the players seated so far: those at the start, then each who joined
 
     def run(self) -> None:
         events = [self.read(number, event) for number, event in enumerate(self.state.history, 1)]
@@ -187,7 +191,8 @@ class _Replay:
     def _start(self, event: dict[str, Any]) -> None:
         setup = self.setup
         told = (event["variant"], event["players"], event["seed"])
-        if told != (setup.variant, self.names, setup.seed):
+        self.seated = len(event["players"])
+        if told != (setup.variant, self.names[: self.seated], setup.seed):
             raise _Wrong("the history's start names another variant, other players or another seed")
         first = min(setup.table_size, len(setup.cards))
         if len(event["table"]) != first:
@@ -198,8 +203,15 @@ class _Replay:
         self.table = []
         self.lay(event["table"])
 
+    def _join(self, event: dict[str, Any]) -> None:
+        if self.seated >= len(self.names) or event["name"] != self.names[self.seated]:
+            raise _Wrong(
+                f"the history seats {short(event['name'])}, who is not the next of the save's players"
+            )
+        self.seated += 1
+
     def _call(self, event: dict[str, Any]) -> None:
-        player = event["player"]
+        player = self.present(event)
         if player in self.line or event["line"] != len(self.line) + 1:
             raise _Wrong(f"the history has {self.names[player]} call SET out of turn")
         self.line.append(player)
@@ -231,6 +243,8 @@ class _Replay:
         self.penalties[self.holder(event, "runs out of time")] += 1
 
     def _no_set(self, event: dict[str, Any]) -> None:
+        if event["player"] is not None:
+            self.present(event)
         if self.line:
             raise _Wrong('the history has someone say "no SET" while a caller held the call')
         if not self.exact:
@@ -254,8 +268,15 @@ class _Replay:
         self.over = event
         self.line = []
 
-    def holder(self, event: dict[str, Any], does: str) -> int:
+    def present(self, event: dict[str, Any]) -> int:
+        """The event's player, who must have been seated by then (at the start, or joining later)."""
         player = event["player"]
+        if player >= self.seated:
+            raise _Wrong(f"the history has {self.names[player]} play before joining the game")
+        return player
+
+    def holder(self, event: dict[str, Any], does: str) -> int:
+        player = self.present(event)
         if not self.line or self.line[0] != player:
             raise _Wrong(f"the history has {self.names[player]} {does} without holding the call")
         self.line.pop(0)
@@ -280,6 +301,8 @@ class _Replay:
 
     def compare(self) -> None:
         state = self.state
+        if self.seated != len(self.names):
+            raise _Wrong("the save seats players whom the history never seats")
         for name, player, sets, penalties in zip(self.names, state.players, self.sets, self.penalties):
             if [[c.code for c in kept] for kept in player.sets] != sets:
                 told = _words.count(len(sets), "SET")

@@ -45,8 +45,8 @@ __all__ = [
 DECKS: tuple[str, ...] = ("full", "mini")
 """Deck names a game accepts: the 81 cards, or the 27 red cards."""
 
-MAX_PLAYERS = 26
-"""The most players one game seats (a class plays at several tables)."""
+MAX_PLAYERS = 100
+"""The most players one game seats: a whole class at one shared table (see :mod:`setwidgets.classroom`)."""
 MAX_NAME = 40
 """The longest player's name, in characters: it has to fit on the board and in every message."""
 
