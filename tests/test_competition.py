@@ -193,10 +193,10 @@ def test_a_correction_changes_the_standings_and_is_kept_in_the_history(event):
     assert event.standings("B")[0].division == "B"  # divisions are written in capitals
 
 
-def _nine_players(wins: dict[int, int]) -> Competition:
+def _nine_players(wins: dict[int, int], divisions: dict[int, str] | None = None) -> Competition:
     event = Competition(":memory:")
     for n in range(1, 10):
-        event.register(n, f"P{n}")
+        event.register(n, f"P{n}", (divisions or {}).get(n))
     plan = event.plan(3)
     for r in (1, 2, 3):
         for t, table in enumerate(plan.rounds[r - 1], 1):
@@ -239,6 +239,117 @@ def test_a_play_in_whose_players_are_no_longer_tied_no_longer_counts():
     assert event.finalists() == [1, 2, 3, 4, 6]
     event.correct(1, 5, 7)  # player 5 is now fifth on their own: no tie, the play-in is moot
     assert event.finalists() == [1, 2, 3, 4, 5] and event.play_in() == []
+
+
+TIED_FOR_FIFTH = {1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 1, 8: 0, 9: 0}
+
+
+def test_a_play_in_score_is_corrected_and_the_history_keeps_both():
+    event = _nine_players(TIED_FOR_FIFTH)
+    event.record_play_in({5: 3, 6: 2})
+    assert event.finalists() == [1, 2, 3, 4, 5]
+    event.correct_play_in(1, 6, 5, 1)  # the judge had missed three SETs and a penalty of player 6
+    assert event.scores("playin") == {(1, 5): 3, (1, 6): 4}
+    assert event.finalists() == [1, 2, 3, 4, 6] and event.play_in() == []
+    _, _, action, details = event.history()[-1]
+    assert action == "correct play-in"
+    assert details == {
+        "stage": "playin",
+        "round": 1,
+        "player": 6,
+        "old": [2, 0],
+        "new": [5, 1],
+        "dropped": {},
+    }
+
+
+def test_a_play_in_correction_drops_the_later_play_ins_it_makes_moot():
+    event = _nine_players(TIED_FOR_FIFTH)
+    event.record_play_in({5: 3, 6: 3})  # tied again
+    event.record_play_in({5: 2, 6: 4})  # the second play-in between the same two
+    assert event.finalists() == [1, 2, 3, 4, 6]
+    event.correct_play_in(1, 5, 4)  # player 5 had won the first one: the second never applied
+    assert event.finalists() == [1, 2, 3, 4, 5] and sorted(event.scores("playin")) == [(1, 5), (1, 6)]
+    assert event.history()[-1][3]["dropped"] == {"2:5": 2, "2:6": 4}
+    event.correct_play_in(1, 5, 3)  # and that was a mistake: the two are tied again
+    assert event.play_in() == [5, 6]
+    with pytest.raises(CompetitionError, match="tied for 1 place"):
+        event.finalists()
+    event.record_play_in({5: 1, 6: 2})
+    assert event.finalists() == [1, 2, 3, 4, 6]
+
+
+def test_a_play_in_correction_keeps_the_other_groups_play_ins_and_numbers_go_on():
+    divisions = dict.fromkeys([1, 2, 3, 4], "A") | dict.fromkeys([5, 6, 7, 8, 9], "B")
+    # Three tied at the top of each division: six would sit at the final, so each group plays in.
+    event = _nine_players({1: 5, 2: 5, 3: 5, 4: 1, 5: 5, 6: 5, 7: 5, 8: 0, 9: 0}, divisions)
+    assert event.play_in() == [1, 2, 3]
+    event.record_play_in({1: 4, 2: 4, 3: 1})  # game 1: players 1 and 2 still tied
+    assert event.play_in() == [1, 2]
+    event.record_play_in({1: 5, 2: 2})  # game 2, division A's second
+    assert event.play_in() == [5, 6, 7]
+    event.record_play_in({5: 1, 6: 6, 7: 2})  # game 3, division B's
+    assert event.finalists() == [1, 6]
+
+    event.correct_play_in(1, 2, 5)  # player 2 had won division A's first play-in outright
+    assert event.finalists() == [2, 6]
+    assert sorted({g for g, _ in event.scores("playin")}) == [1, 3]  # only game 2 was moot
+    event.correct_play_in(1, 2, 4)  # put back: players 1 and 2 play again
+    assert event.play_in() == [1, 2]
+    event.record_play_in({1: 1, 2: 3})
+    assert event.scores("playin")[4, 2] == 3  # after the last game entered, never on top of one
+    assert event.finalists() == [2, 6]
+
+
+def test_a_play_in_corrected_after_the_final_names_no_stale_champion():
+    event = _nine_players(TIED_FOR_FIFTH)
+    event.record_play_in({5: 3, 6: 2})
+    event.record_final({1: 3, 2: 2, 3: 2, 4: 2, 5: 6})
+    assert event.champion() == 5
+    event.correct_play_in(1, 6, 4)
+    assert event.finalists() == [1, 2, 3, 4, 6]
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="names no champion") as refused:
+        event.champion()
+    assert "player 5, who played it, no longer goes on" in str(refused.value)
+    assert "correct_play_in(game, player, sets, penalties)" in str(refused.value)
+    assert _everything(event) == before
+    event.correct_play_in(1, 6, 2)  # the correction was a mistake: the final stands again
+    assert event.champion() == 5
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda e: e.correct_play_in(3, 5, 3), "the play-ins entered are 1 and 2; got game 3"),
+        (lambda e: e.correct_play_in(0, 5, 3), "game must be"),
+        (lambda e: e.correct_play_in("1", 5, 3), "game must be a whole number"),
+        (
+            lambda e: e.correct_play_in(1, 7, 3),
+            "player 7 did not play play-in 1; the players there are 5 and 6",
+        ),
+        (lambda e: e.correct_play_in(1, 5, 25), "play-in 1: one game gives at most 27 SETs"),
+        (lambda e: e.correct_play_in(1, 5, -1), "counted from 0"),
+        (lambda e: e.correct_play_in(1, 5, 3, None), "penalties must be"),
+        (lambda e: e.correct_play_in(2, 5, (3, 1)), "SETs must be"),
+    ],
+)
+def test_a_wrong_correction_of_a_play_in_changes_nothing(change, words):
+    event = _nine_players(TIED_FOR_FIFTH)
+    event.record_play_in({5: 3, 6: 3})
+    event.record_play_in({5: 2, 6: 4})
+    before = _everything(event)
+    with pytest.raises((TypeError, CompetitionError), match=words):
+        change(event)
+    assert _everything(event) == before
+
+
+def test_nothing_to_correct_before_a_play_in():
+    event = _nine_players(TIED_FOR_FIFTH)
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match="no play-in has scores yet"):
+        event.correct_play_in(1, 5, 3)
+    assert _everything(event) == before
 
 
 def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event):
@@ -421,7 +532,7 @@ def test_a_watcher_is_called_once_per_change_until_it_is_removed():
 
 
 def _everything(event: Competition):
-    stages = ("round", "final", "tiebreak")
+    stages = ("round", "playin", "final", "tiebreak")
     return event.players(), {s: event.scores(s) for s in stages}, event.history()
 
 

@@ -2,8 +2,8 @@
 
 Schedules (``schedule``, ``fewest_repeats``, ``meetings``, ``repeats``, ``misprints`` and a
 Schedule's methods) and the scoreboard (:class:`Competition`: register, plan, table, record,
-correct, the final and the tiebreak) are called with drawn arguments of every kind through
-``fuzzing.attempt``, which fails on a raw error or a hang. A refusal by the scoreboard must
+correct, the play-ins, the final and the tiebreak) are called with drawn arguments of every
+kind through ``fuzzing.attempt``, which fails on a raw error or a hang. A refusal by the scoreboard must
 also leave its file as it was: its history and scores are compared before and after.
 """
 
@@ -52,7 +52,7 @@ def _state(event: Competition) -> tuple:
     return (
         event.history(),
         event.players(),
-        *(event.scores(stage) for stage in ("round", "final", "tiebreak")),
+        *(event.scores(stage) for stage in ("round", "playin", "final", "tiebreak")),
     )
 
 
@@ -198,6 +198,24 @@ def test_corrections_of_the_final_refuse_and_change_nothing(game, player, sets, 
             before = _state(event)
             if fuzzing.attempt(MODULE, method, *args, player, sets, penalties).kind == "refused":
                 assert _state(event) == before
+
+
+@FUZZ
+@given(game=odd_number, player=odd_number, sets=odd_number, penalties=odd_number)
+def test_corrections_of_a_play_in_refuse_and_change_nothing(game, player, sets, penalties):
+    with Competition(":memory:") as event:
+        for n in range(1, 10):
+            event.register(n, f"P{n}")
+        event.plan(1)
+        wins = {1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 5, 8: 0, 9: 0}  # three tied for the fifth place
+        for t, table in enumerate(event.schedule().rounds[0], 1):
+            event.record(1, t, {p: wins[p] for p in table})
+        event.record_play_in({5: 2, 6: 2, 7: 1})
+        event.record_play_in({5: 3, 6: 1})
+        before = _state(event)
+        if fuzzing.attempt(MODULE, event.correct_play_in, game, player, sets, penalties).kind == "refused":
+            assert _state(event) == before
+        fuzzing.attempt(MODULE, event.finalists)  # always answers from the scores as they are
 
 
 @FUZZ

@@ -8,10 +8,10 @@ the best score, they play tie-breaker games until one is ahead.
 Every score of the final and of a tie-breaker can be corrected (:meth:`FinalStage.correct_final`,
 :meth:`FinalStage.correct_tiebreak`); the old and new scores go into the history. A correction
 that changes who is tied drops the tie-breakers that no longer apply (they are kept in the
-history), so that the right players play the next one. When a preliminary score corrected after
-the final changes who the finalists are, the final names no champion until it is played again
-(:meth:`FinalStage.replay_final`). The champion is always worked out from the scores as they are
-now, never kept.
+history), so that the right players play the next one. When a preliminary or play-in score
+corrected after the final changes who the finalists are, the final names no champion until it is
+played again (:meth:`FinalStage.replay_final`). The champion is always worked out from the scores
+as they are now, never kept.
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ class FinalStage:
     def replay_final(self) -> None:
         """Clear the final and its tie-breakers, to play the final again (the history keeps them).
 
-        For when a preliminary score corrected after the final changed who the finalists are.
+        For when a preliminary or play-in score corrected after the final changed who the
+        finalists are.
         """
         final, breaks = self.scores("final"), self.scores("tiebreak")
         if not final:
@@ -123,22 +124,27 @@ class FinalStage:
                 f"player {player} did not play {where}; the players there are {listed(sorted(table))}"
             )
         self._check_table_sets(where, {**{p: s for p, (s, _) in table.items()}, player: new[0]})
-        final = {p: s for (_, p), s in self.scores("final").items()}
-        breaks = self.scores("tiebreak")
         score = new[0] - new[1]
-        if stage == "final":
-            final[player] = score
+        if stage == "playin":
+            # The play-ins' own rules (competition/playin.py) say which later ones become moot.
+            dropping, stale = "playin", self._moot_play_ins(game, player, score)
+            games = self.scores("playin")
         else:
-            breaks[game, player] = score
-        _, applying = _deciding(final, breaks) if final else ([], 0)
-        stale = sorted({g for g, _ in breaks if g > applying})
+            final = {p: s for (_, p), s in self.scores("final").items()}
+            games = self.scores("tiebreak")
+            if stage == "final":
+                final[player] = score
+            else:
+                games[game, player] = score
+            _, applying = _deciding(final, games) if final else ([], 0)
+            dropping, stale = "tiebreak", sorted({g for g, _ in games if g > applying})
         details = {
             "stage": stage,
             "round": game,
             "player": player,
             "old": list(table[player]),
             "new": list(new),
-            "dropped": {f"{g}:{p}": s for (g, p), s in sorted(breaks.items()) if g in stale},
+            "dropped": {f"{g}:{p}": s for (g, p), s in sorted(games.items()) if g in stale},
         }
         statements = [
             (
@@ -146,14 +152,15 @@ class FinalStage:
                 (*new, stage, game, player),
             )
         ]
-        statements += [("DELETE FROM scores WHERE stage = 'tiebreak' AND round = ?", (g,)) for g in stale]
-        self._change(f"correct {stage}", details, statements)
+        statements += [("DELETE FROM scores WHERE stage = ? AND round = ?", (dropping, g)) for g in stale]
+        action = "correct play-in" if stage == "playin" else f"correct {stage}"
+        self._change(action, details, statements)
 
     def _final(self) -> dict[int, int]:
         """The final's scores ``{player: score}``, checked against the finalists as they are now.
 
-        Refused when a preliminary score corrected after the final changed who the finalists
-        are: the final then no longer decides between the right players.
+        Refused when a preliminary or play-in score corrected after the final changed who the
+        finalists are: the final then no longer decides between the right players.
         """
         final = {p: s for (_, p), s in self.scores("final").items()}
         if not final:
@@ -172,10 +179,11 @@ class FinalStage:
                     who = f"{'player' if one else 'players'} {listed(group)}"
                     why.append(who + words.format("goes" if one else "go"))
             raise CompetitionError(
-                f"the final was played by {listed(played)}, but a preliminary score corrected since then "
+                f"the final was played by {listed(played)}, but a score corrected since then "
                 f"makes the finalists {listed(now)} ({'; '.join(why)}), so the final names no champion; "
                 "play it again with replay_final() and record_final(scores), or, if that correction was "
-                "a mistake, put the score back with correct(round, player, sets, penalties)"
+                "a mistake, put the score back with correct(round, player, sets, penalties) "
+                "(a play-in's: correct_play_in(game, player, sets, penalties))"
             )
         return final
 
@@ -203,10 +211,10 @@ class FinalStage:
     def champion(self) -> int | None:
         """The champion's number, once the final (and any tie-breakers) decided; otherwise None.
 
-        Worked out afresh from the scores at every call. When a preliminary score corrected
-        after the final changed who the finalists are, the final's players are no longer the
-        finalists: that is refused with a sentence naming them, never answered with a player
-        who is no longer a finalist.
+        Worked out afresh from the scores at every call. When a preliminary or play-in score
+        corrected after the final changed who the finalists are, the final's players are no
+        longer the finalists: that is refused with a sentence naming them, never answered with a
+        player who is no longer a finalist.
         """
         final = self._final()
         if not final:

@@ -14,9 +14,15 @@ the finalists. The rules, stated once:
   names them, :meth:`Qualifying.record_play_in` enters it). The best of it take the places; a
   tie at the play-in's cut is settled by another play-in between the players still tied.
 
-Everything is worked out from the scores as they are now: a preliminary score corrected later
-can change who is tied, and a play-in played by players who are no longer the tied ones no
-longer counts (the history keeps it).
+Every play-in score can be corrected (:meth:`Qualifying.correct_play_in`); the old and new
+scores go into the history. A correction that settles a tie the play-in left (or leaves one it
+had settled) drops the later play-ins it makes moot, and the history keeps them.
+
+Everything is worked out from the scores as they are now, never kept: a preliminary or play-in
+score corrected later can change who is tied, and a play-in played by players who are no longer
+the tied ones no longer counts. When such a correction comes after the final and changes who
+the finalists are, the final names no champion until it is played again (see
+:mod:`setwidgets.competition.final`).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from setwidgets import _words
+from setwidgets import _inputs, _words
 from setwidgets.competition.database import CompetitionError
 from setwidgets.competition.final import listed
 
@@ -62,7 +68,7 @@ class Qualifying:
         Refused, with the players named, while a play-in that decides the last places is still
         to be played.
         """
-        going, pending = self._qualify()
+        going, pending, _ = self._qualify()
         if pending:
             group, players, places = pending[0]
             raise CompetitionError(
@@ -74,7 +80,7 @@ class Qualifying:
 
     def play_in(self) -> list[int]:
         """The players who must play the next play-in (empty when none is needed)."""
-        _, pending = self._qualify()
+        _, pending, _ = self._qualify()
         return pending[0][1] if pending else []
 
     def record_play_in(self, scores: Mapping[int, Any]) -> None:
@@ -82,16 +88,47 @@ class Qualifying:
         players = self.play_in()
         if not players:
             raise CompetitionError("no play-in is needed: the finalists fit at one table")
-        game = len({g for g, _ in self.scores("playin")}) + 1
+        # After the last game ever entered: a correction may have dropped games in between.
+        game = max((g for g, _ in self.scores("playin")), default=0) + 1
         checked = self._scores_of(scores, players, f"play-in {game}")
         self._save_scores("play-in", "playin", game, checked, {})
+
+    def correct_play_in(self, game: int, player: int, sets: int, penalties: int = 0) -> None:
+        """Change one player's score in play-in ``game`` (from 1); the history keeps both scores.
+
+        Later play-ins that the correction makes moot (their players are no longer the tied
+        ones) are dropped, and kept in the history. The new SETs must keep the game's total
+        within 27.
+        """
+        games = sorted({g for g, _ in self.scores("playin")})
+        if not games:
+            raise CompetitionError("no play-in has scores yet; enter one with record_play_in(scores)")
+        game = _inputs.whole_number(game, "game", minimum=1, example="1", error=CompetitionError)
+        if game not in games:
+            raise CompetitionError(
+                f"the play-ins entered are {_words.and_list([str(g) for g in games])}; got game {game}"
+            )
+        self._correct("playin", game, player, sets, penalties, f"play-in {game}")
+
+    def _moot_play_ins(self, game: int, player: int, score: int) -> list[int]:
+        """The play-ins after ``game`` that count now and would no longer count with ``score``."""
+        games = self.scores("playin")
+        counted = self._qualify(games)[2]
+        counted_after = self._qualify({**games, (game, player): score})[2]
+        return sorted(g for g in counted - counted_after if g > game)
 
     def _staying(self, group: str | None, out: list[int]) -> list:
         """The standings of a group (None: everyone), without the players who withdrew."""
         return [row for row in self.standings(group) if row.number not in out]
 
-    def _qualify(self) -> tuple[list[int], list[tuple[str, list[int], int]]]:
-        """(the finalists, the play-ins still to play as (group's words, players, places))."""
+    def _qualify(
+        self, games: Mapping[tuple[int, int], int] | None = None
+    ) -> tuple[list[int], list[tuple[str, list[int], int]], set[int]]:
+        """(the finalists, the play-ins still to play, the numbers of the play-ins that count).
+
+        A play-in still to play is (group's words, players, places). ``games``: the play-ins'
+        scores ``{(game, player): score}`` (None: as they are entered).
+        """
         if not self.complete():
             raise CompetitionError("the finalists are known once every preliminary score is entered")
         out = self.withdrawn()
@@ -106,9 +143,9 @@ class Qualifying:
             raise CompetitionError("every player has withdrawn: nobody goes on to the final")
         cuts = [(words, *_cut([(r.number, r.total) for r in rows], places)) for words, rows, places in seats]
         if sum(len(sure) + len(tied) for _, sure, tied, _ in cuts) <= LARGEST_FINAL:
-            return sorted(p for _, sure, tied, _ in cuts for p in sure + tied), []
-        games = self.scores("playin")
-        going, pending = [], []
+            return sorted(p for _, sure, tied, _ in cuts for p in sure + tied), [], set()
+        games = self.scores("playin") if games is None else games
+        going, pending, counted = [], [], set()
         for words, sure, tied, places in cuts:
             going += sure
             played = sorted({g for g, _ in games})
@@ -118,13 +155,14 @@ class Qualifying:
                 if game is None:
                     pending.append((words, tied, places))
                     break
+                counted.add(game)
                 played = [g for g in played if g > game]
                 ranked = sorted(((p, games[game, p]) for p in tied), key=lambda ps: -ps[1])
                 more, tied, places = _cut(ranked, places)
                 going += more
             else:
                 going += tied
-        return sorted(going), pending
+        return sorted(going), pending, counted
 
 
 def _players_of(games: Mapping[tuple[int, int], int], game: int) -> list[int]:
