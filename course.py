@@ -22,6 +22,10 @@ commands:
            then start the hub of deploy/jupyterhub_config.py for the Linux users in
            the roster (deploy/roster.csv, or SETWIDGETS_HUB_ROSTER). deploy/README.md
            is the guide. Further arguments go to 'jupyterhub'.
+  classroom  the room service of a live class game on this machine (or a local network):
+           every student plays one shared table from their own notebook. It prints
+           the teacher's token; students need only the room's code. Further arguments
+           go to the service (--port, default 8765; --ip 0.0.0.0 for a network; --db).
   help     this text (also -h and --help).
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
@@ -287,6 +291,12 @@ def lab(args: list[str]) -> int:
     return start(lab_command(args))
 
 
+def classroom(args: list[str]) -> int:
+    ensure_venv("course")
+    say("starting the classroom service (docs/classroom.md); Ctrl-C stops it.")
+    return start([str(PYTHON), "-m", "setwidgets.classroom", *args])
+
+
 def test(args: list[str]) -> int:
     ensure_venv("test")
     ensure_chromium()
@@ -324,7 +334,15 @@ def report(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.report", str(ROOT / "exercises"), *args])
 
 
-COMMANDS = {"lab": lab, "test": test, "bench": bench, "mutate": mutate, "report": report, "hub": hub}
+COMMANDS = {
+    "lab": lab,
+    "test": test,
+    "bench": bench,
+    "mutate": mutate,
+    "report": report,
+    "hub": hub,
+    "classroom": classroom,
+}
 HELP = ("help", "-h", "--help")
 
 

@@ -25,6 +25,7 @@ EXTRAS = {
     "widgets": ("ipywidgets", "ipycanvas", "matplotlib"),
     "sim": ("numpy", "numba", "matplotlib"),
     "print": ("reportlab",),
+    "classroom": ("tornado", "sqlalchemy"),
 }
 """The modules each extra brings (``course`` and ``all`` bring every one)."""
 

@@ -91,6 +91,7 @@ def test_the_package_alone_needs_only_the_standard_library_and_tqdm():
     assert extra("widgets") == {"ipywidgets", "ipycanvas", "matplotlib"}
     assert extra("sim") == {"numpy", "numba", "matplotlib"}
     assert extra("print") == {"reportlab"}
+    assert extra("classroom") == {"tornado", "sqlalchemy"}
     assert extra("course") == SERVER_STACK | {"setwidgets"}
     from setwidgets._extras import EXTRAS
 
@@ -106,11 +107,11 @@ def test_the_test_extra_and_course_py_install_the_course_extra():
     # takes the course's, which takes every part of the package.
     assert "setwidgets[hub]" in optional["test"]
     assert "setwidgets[course]" in optional["hub"]
-    assert "setwidgets[widgets,sim,print]" in optional["course"]
+    assert "setwidgets[widgets,sim,print,classroom]" in optional["course"]
     spec = importlib.util.spec_from_file_location("course_py", ROOT / "course.py")
     course_py = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(course_py)
-    parts = {"widgets", "sim", "print"}
+    parts = {"widgets", "sim", "print", "classroom"}
     assert course_py._extras_within({"test"}) == {"test", "hub", "course"} | parts
     assert course_py._extras_within({"hub"}) == {"hub", "course"} | parts
     assert course_py._extras_within({"course"}) == {"course"} | parts

@@ -1,0 +1,344 @@
+"""A notebook's connection to the room service: :class:`Seat` for a student, :class:`Desk` for the teacher.
+
+Both talk to the service over a WebSocket held by a thread of their own, so the room's view is
+pushed to the notebook the moment it changes (no polling), while the notebook's own code goes on.
+
+In a student's notebook, with the room's code on the board::
+
+    seat = Seat("BCDFG", name="Ada")
+    seat.view["table"]     # the codes of the cards on the table, such as '1RSO'
+    seat.call()            # {'ok': True, 'message': 'Ada called SET!', 'n': 1}
+
+Where the service is: the ``url`` given, else the environment variable
+``SETWIDGETS_CLASSROOM_URL`` (the hub sets it for every student), else the ``server.json``
+that ``course.py classroom`` writes in the classroom folder (:func:`home`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import os
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from setwidgets import _inputs
+
+__all__ = ["ClassroomError", "Desk", "Seat", "home", "service_url"]
+
+WAIT = 10.0
+"""Seconds to wait for the service's answer before saying it does not answer."""
+
+
+class ClassroomError(RuntimeError):
+    """The service could not be reached, or refused a request; the text says which and why."""
+
+
+def home() -> Path:
+    """The classroom folder: ``$SETWIDGETS_CLASSROOM_HOME``, or ``~/.local/share/setwidgets/classroom``."""
+    given = os.environ.get("SETWIDGETS_CLASSROOM_HOME")
+    if given:
+        return Path(given)
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "setwidgets" / "classroom"
+
+
+def service_url(url: str | None = None) -> str:
+    """The service's address, ending in ``/``, found as the module's help says."""
+    if url is None:
+        url = os.environ.get("SETWIDGETS_CLASSROOM_URL")
+    if url is None:
+        try:
+            url = json.loads((home() / "server.json").read_text())["url"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ClassroomError(
+                "no classroom service was found: ask your teacher to start one (python3 course.py classroom) "
+                "or give its address, like url='http://127.0.0.1:8765/'"
+            ) from None
+    if not isinstance(url, str) or urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise ClassroomError(
+            f"the classroom's address must start with http:// or https://; got {_inputs.short(url)}"
+        )
+    return url.rstrip("/") + "/"
+
+
+def _request(
+    url: str, token: str | None, method: str = "GET", body: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"token {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=WAIT) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as refused:
+        try:
+            message = json.loads(refused.read())["message"]
+        except (ValueError, KeyError, TypeError):
+            message = refused.reason
+        raise ClassroomError(message) from None
+    except (urllib.error.URLError, OSError) as lost:
+        raise ClassroomError(f"the classroom service at {url} does not answer ({lost})") from None
+
+
+class _Connection:
+    """A WebSocket to one room, in a thread of its own; reconnects when the service comes back."""
+
+    def __init__(self, url: str, code: str, token: str | None) -> None:
+        self.url, self.code, self.token = url, code, token
+        self.view: dict[str, Any] = {}
+        self._n = 0
+        self._waiting: dict[int, concurrent.futures.Future] = {}
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._lock = threading.Lock()
+        self._first = concurrent.futures.Future()
+        self._closed = False
+        self._socket: Any = None
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name=f"classroom {code}")
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._run(), self._loop)
+        try:
+            self._first.result(WAIT)
+        except concurrent.futures.TimeoutError:
+            self.close()
+            raise ClassroomError(f"the classroom service at {url} does not answer") from None
+        except ClassroomError:
+            self.close()
+            raise
+
+    def on_view(self, callback: Callable[[dict[str, Any]], None], remove: bool = False) -> None:
+        """Call ``callback(view)`` with each new view of the room (from the connection's thread)."""
+        if remove:
+            self._listeners.remove(callback)
+        else:
+            self._listeners.append(callback)
+
+    def send(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send one message and return the service's answer: ``{"ok": ..., "message": ...}``."""
+        with self._lock:
+            self._n += 1
+            n = self._n
+            waiting = self._waiting[n] = concurrent.futures.Future()
+        text = json.dumps({**message, "n": n})
+        asyncio.run_coroutine_threadsafe(self._write(text, n), self._loop)
+        try:
+            return waiting.result(WAIT)
+        except concurrent.futures.TimeoutError:
+            return {"ok": False, "message": "the classroom service did not answer in time; try again"}
+        finally:
+            self._waiting.pop(n, None)
+
+    def close(self) -> None:
+        """Leave the room's connection (the seat in the room stays yours)."""
+        self._closed = True
+
+        def stop() -> None:
+            if self._socket is not None:
+                self._socket.close()
+            self._loop.stop()
+
+        if self._loop.is_running():
+            self._loop.call_soon_threadsafe(stop)
+
+    # -- the connection's thread --------------------------------------------------------------------
+
+    async def _write(self, text: str, n: int) -> None:
+        try:
+            if self._socket is None:
+                raise OSError
+            await self._socket.write_message(text)
+        except Exception:  # noqa: BLE001 - any failure to write is a lost connection to the sender
+            self._answer(n, {"ok": False, "message": "the connection to the classroom was lost; try again"})
+
+    def _answer(self, n: int, answer: dict[str, Any]) -> None:
+        waiting = self._waiting.get(n)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(answer)
+
+    async def _run(self) -> None:
+        from tornado import httpclient, websocket
+
+        address = self.url.replace("http", "ws", 1) + f"api/rooms/{self.code}/socket"
+        headers = {"Authorization": f"token {self.token}"} if self.token else {}
+        while not self._closed:
+            try:
+                request = httpclient.HTTPRequest(address, headers=headers, request_timeout=WAIT)
+                self._socket = await websocket.websocket_connect(request, max_message_size=1 << 24)
+            except httpclient.HTTPClientError as refused:
+                if not self._first.done():
+                    body = getattr(refused.response, "body", b"") or b"{}"
+                    try:
+                        message = json.loads(body)["message"]
+                    except (ValueError, KeyError, TypeError):
+                        message = str(refused)
+                    self._first.set_exception(ClassroomError(message))
+                    return
+                await asyncio.sleep(0.5)
+                continue
+            except OSError:
+                if not self._first.done():
+                    self._first.set_exception(
+                        ClassroomError(f"the classroom service at {self.url} does not answer")
+                    )
+                    return
+                await asyncio.sleep(0.5)  # the service restarts: try again
+                continue
+            while True:
+                text = await self._socket.read_message()
+                if text is None:
+                    break
+                self._receive(json.loads(text))
+            self._socket = None
+            for n in list(self._waiting):
+                self._answer(
+                    n, {"ok": False, "message": "the connection to the classroom was lost; try again"}
+                )
+
+    def _receive(self, data: dict[str, Any]) -> None:
+        if data.get("type") == "reply":
+            if type(data.get("n")) is int:
+                self._answer(data["n"], {k: v for k, v in data.items() if k != "type"})
+            return
+        with self._lock:
+            self._n = max(self._n, data.get("you", {}).get("last_n", 0))
+        self.view = data
+        if not self._first.done():
+            self._first.set_result(True)
+        for listener in list(self._listeners):
+            try:
+                listener(data)
+            except Exception:  # noqa: BLE001 - a broken listener must not stop the room's updates
+                pass
+
+
+class Seat(_Connection):
+    """A student's seat in a class room: the shared table, their moves, their score.
+
+    ``Seat("BCDFG", name="Ada")`` joins room BCDFG as Ada (on the hub, the name is your hub
+    user's and ``name`` may be left out). The seat's token is kept in the classroom folder,
+    so a restarted kernel takes the same seat again.
+    """
+
+    def __init__(self, room: str, name: str | None = None, team: str = "", url: str | None = None) -> None:
+        url = service_url(url)
+        code = _code(room)
+        hub_token = (
+            os.environ.get("JUPYTERHUB_API_TOKEN") if "SETWIDGETS_CLASSROOM_URL" in os.environ else None
+        )
+        key = f"{url} {code} {name}"
+        tokens = _read_tokens()
+        token = hub_token or tokens.get(key)
+        body: dict[str, Any] = {"team": team}
+        if name is not None:
+            body["name"] = name
+        answer = _request(url + f"api/rooms/{code}/join", token, "POST", body)
+        if answer.get("token"):
+            token = answer["token"]
+            tokens[key] = token
+            _write_tokens(tokens)
+        self.name: str = answer["name"]
+        self.welcome: str = answer["message"]
+        super().__init__(url, code, token)
+
+    def call(self) -> dict[str, Any]:
+        """Call "SET!": you join the line of callers, and claim when your turn comes."""
+        return self.send({"type": "call"})
+
+    def claim(self, cards: Iterable[str]) -> dict[str, Any]:
+        """Show three cards, such as ``["1RSO", "2GTS", "3POD"]``."""
+        return self.send({"type": "claim", "cards": list(cards) if not isinstance(cards, str) else cards})
+
+    def no_set(self) -> dict[str, Any]:
+        """Say that the table holds no SET."""
+        return self.send({"type": "no_set"})
+
+    @property
+    def you(self) -> dict[str, Any]:
+        """Your score, your SETs and your place in the line of callers (None: not in line)."""
+        return dict(self.view.get("you", {}))
+
+
+class Desk(_Connection):
+    """The teacher's hold on a room: open it, then pause, resume, end, start a new game, remove a player.
+
+    ``Desk.open(variant="standard")`` opens a new room and returns its desk; ``Desk("BCDFG")``
+    takes an open room again. The teacher's token comes from ``token``, else the classroom
+    folder's ``teacher.json`` (written by ``course.py classroom``), else, on the hub, the
+    teacher's own hub token.
+    """
+
+    def __init__(self, room: str, token: str | None = None, url: str | None = None) -> None:
+        url = service_url(url)
+        super().__init__(url, _code(room), token or _teacher_token())
+
+    @classmethod
+    def open(cls, token: str | None = None, url: str | None = None, **settings: Any) -> Desk:
+        """Open a new room with ``settings`` (variant, deck, claim_seconds, scores_shown, seed)."""
+        url = service_url(url)
+        token = token or _teacher_token()
+        answer = _request(url + "api/rooms", token, "POST", settings)
+        return cls(answer["code"], token=token, url=url)
+
+    def pause(self) -> dict[str, Any]:
+        """Stop the play (a caller holding the call may still show their cards)."""
+        return self.send({"type": "pause"})
+
+    def resume(self) -> dict[str, Any]:
+        """Let the play go on."""
+        return self.send({"type": "resume"})
+
+    def end(self) -> dict[str, Any]:
+        """End the room: nothing more is played in it."""
+        return self.send({"type": "end"})
+
+    def new_game(self) -> dict[str, Any]:
+        """Deal a new game to everyone in the room."""
+        return self.send({"type": "new_game"})
+
+    def remove(self, name: str) -> dict[str, Any]:
+        """Take ``name`` out of the room."""
+        return self.send({"type": "remove", "name": name})
+
+    def scores(self, shown: bool) -> dict[str, Any]:
+        """Show the scoreboard (True) or only "a SET was found" and the teams' SETs (False)."""
+        return self.send({"type": "scores", "shown": shown})
+
+
+def _code(room: Any) -> str:
+    if not isinstance(room, str) or not room.strip().isalpha() or len(room.strip()) > 16:
+        raise ClassroomError(
+            f"a room's code is the five letters on the board, like 'BCDFG'; got {_inputs.short(room)}"
+        )
+    return room.strip().upper()
+
+
+def _teacher_token() -> str | None:
+    try:
+        return json.loads((home() / "teacher.json").read_text())["token"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return os.environ.get("JUPYTERHUB_API_TOKEN")
+
+
+def _read_tokens() -> dict[str, str]:
+    try:
+        tokens = json.loads((home() / "seats.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return tokens if isinstance(tokens, dict) else {}
+
+
+def _write_tokens(tokens: dict[str, str]) -> None:
+    folder = home()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "seats.json"
+    path.touch(mode=0o600)
+    path.write_text(json.dumps(tokens))

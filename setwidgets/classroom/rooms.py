@@ -1,0 +1,444 @@
+"""A room: one class game of SET, its players, and the referee that serves their messages.
+
+A :class:`Room` is pure Python, like the game it holds: no network, no database. The
+service (:mod:`setwidgets.classroom.service`) hands it each message as plain data, with the
+name of the player who sent it (the service knows who from the token, never from the
+message), saves the room after every change, and sends everyone the room's new view.
+
+>>> room = Room("BCDFG", seed=4, clock=lambda: 0.0)
+>>> room.join("Ana")["ok"], room.join("Ben")["ok"]
+(True, True)
+>>> sorted(room.view()["players"][0])
+['name', 'penalties', 'present', 'score', 'sets', 'team']
+>>> a, b, c = room.game.sets_on_table()[0]
+>>> reply = room.play("Ben", {"n": 1, "type": "claim", "cards": [a.code, b.code, c.code]})
+>>> reply["ok"], room.game.scores
+(True, {'Ana': 0, 'Ben': 1})
+>>> room.play("Ben", {"n": 1, "type": "call"})["message"]
+'message 1 was served already; each message needs a higher number "n" than the one before'
+
+What a player may send (each with a number ``n``, higher than the player's last one, so
+that a message replayed by a network or a script is served once only):
+
+- ``{"n": 3, "type": "call"}``: call "SET!" and join the line of callers;
+- ``{"n": 4, "type": "claim", "cards": ["1RSO", "2GTS", "3POD"]}``: show three cards;
+- ``{"n": 5, "type": "no_set"}``: say there is no SET on the table.
+
+What the teacher may send: ``pause``, ``resume``, ``end``, ``new_game``, ``remove``
+(with ``"name"``) and ``scores`` (with ``"shown"``: true or false). Every answer is a dict
+``{"ok": ..., "message": ...}``; a refused message changes nothing.
+
+A removed player sends nothing more and is left out of the next game; a call they made before
+runs out of time like any other (the rules' penalty), so the line moves on.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from setwidgets import _inputs, _words
+from setwidgets.game import MAX_NAME, Game, GameError
+from setwidgets.game.inputs import check_variant
+
+__all__ = ["CLASS_VARIANTS", "MAX_N", "STATUSES", "Member", "Room", "RoomError"]
+
+CLASS_VARIANTS: tuple[str, ...] = ("standard", "online", "competition")
+"""The variants a class plays at one table (solitaire is for one player)."""
+
+STATUSES: tuple[str, ...] = ("waiting", "open", "paused", "over", "ended")
+"""A room's states: waiting for its first player, playing, paused by the teacher, the game over
+(the teacher may start a new one), ended by the teacher (nothing more is played)."""
+
+FORMAT = "setwidgets-room/1"
+"""What :meth:`Room.to_data` writes first: a saved room says what it is and in which form."""
+
+MAX_N = 2**53
+"""The highest message number: a number every client language holds exactly (JavaScript too)."""
+
+PLAYER_MOVES: tuple[str, ...] = ("call", "claim", "no_set")
+TEACHER_MOVES: tuple[str, ...] = ("pause", "resume", "end", "new_game", "remove", "scores")
+
+
+class RoomError(ValueError):
+    """A message or a request the room refuses; its text says what was wrong and what is expected."""
+
+
+@dataclass
+class Member:
+    """A player of the room: their team, whether they were removed, and their last message's number."""
+
+    name: str
+    team: str = ""
+    removed: bool = False
+    last_n: int = 0
+
+
+class Room:
+    """One class game: the game of the engine, its players, and what each may do.
+
+    Parameters
+    ----------
+    code:
+        The room's short join code, such as ``"BCDFG"``.
+    variant, deck, claim_seconds:
+        As for :class:`~setwidgets.game.Game` (a class plays ``"standard"``, ``"online"``
+        or ``"competition"``).
+    scores_shown:
+        False for the classroom mode: players see no scoreboard, only "a SET was found"
+        and the SETs of each team.
+    seed:
+        The first game's shuffle (each new game takes the next number).
+    clock:
+        The time in seconds; the service uses the wall clock, so that a call's seconds run on
+        across a restart of the service.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        variant: str = "standard",
+        deck: str = "full",
+        claim_seconds: float | None = 5.0,
+        scores_shown: bool = True,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.code = code
+        self.variant = check_variant(variant)
+        if self.variant not in CLASS_VARIANTS:
+            raise RoomError(
+                f"a class plays {_words.and_list(CLASS_VARIANTS)} rules at one table; "
+                f"got {_inputs.short(variant)}"
+            )
+        self.deck = _inputs.one_of(deck, ("full", "mini"), "deck", error=RoomError)
+        self.claim_seconds = _inputs.seconds(claim_seconds, "claim_seconds", error=RoomError)
+        self.scores_shown = _inputs.true_or_false(scores_shown, "scores_shown")
+        self.seed = (
+            random.SystemRandom().randrange(2**32) if seed is None else _inputs.whole_number(seed, "seed")
+        )
+        self.clock = clock
+        self.members: dict[str, Member] = {}
+        self.game: Game | None = None
+        self.number = 0  # the game's number in this room: 1 for the first
+        self.status = "waiting"
+        self.version = 0  # goes up by one with every change anyone may see
+        self.teacher_n = 0
+        self.last: dict[str, Any] | None = None  # the latest move, as everyone is told of it
+
+    # -- what anyone may see --------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """The room as every player and the projector see it: plain data, ready for JSON."""
+        game = self.game
+        players = []
+        for member in self.members.values():
+            entry: dict[str, Any] = {"name": member.name, "team": member.team, "present": not member.removed}
+            p = self._player(member.name)
+            if p is not None:
+                entry.update(sets=len(p.sets), penalties=p.penalties, score=p.score)
+            elif game is not None:
+                entry.update(sets=0, penalties=0, score=0)
+            players.append(entry)
+        teams: dict[str, int] = {}
+        for entry in players:
+            if entry["team"]:
+                teams[entry["team"]] = teams.get(entry["team"], 0) + entry.get("sets", 0)
+        if not self.scores_shown:
+            players = [{"name": e["name"], "team": e["team"], "present": e["present"]} for e in players]
+        return {
+            "type": "room",
+            "code": self.code,
+            "version": self.version,
+            "status": self.status,
+            "game": self.number,
+            "variant": self.variant,
+            "deck": self.deck,
+            "scores_shown": self.scores_shown,
+            "table": [] if game is None else [c.code for c in game.table],
+            "deck_left": 0 if game is None else len(game.deck),
+            "sets_found": 0 if game is None else sum(len(p.sets) for p in game.players),
+            "callers": [] if game is None else [game.players[c].name for c in game.callers],
+            "claim_seconds": self.claim_seconds,
+            "time_left": None if game is None else game.time_left(),
+            "players": players,
+            "teams": teams,
+            "last": self.last,
+        }
+
+    def you(self, name: str) -> dict[str, Any]:
+        """What only ``name`` is told: their score, their place in the line of callers (``line``)
+        and the number of their last message served (``last_n``)."""
+        member, p = self.members.get(name), self._player(name)
+        last_n = 0 if member is None else member.last_n
+        if p is None or self.game is None:
+            return {"name": name, "score": 0, "sets": 0, "line": None, "last_n": last_n}
+        seat = self.game.seat(name)
+        line = self.game.callers.index(seat) + 1 if seat in self.game.callers else None
+        return {"name": name, "score": p.score, "sets": len(p.sets), "line": line, "last_n": last_n}
+
+    # -- players come and go --------------------------------------------------------------------
+
+    def join(self, name: Any, team: Any = "") -> dict[str, Any]:
+        """Seat a player, at any time until the room ends; a name already in the room is refused."""
+        if self.status == "ended":
+            raise RoomError(f"room {self.code} has ended; ask your teacher for the code of a new room")
+        name = _inputs.display_name(name, "name", longest=MAX_NAME, error=RoomError)
+        team = (
+            ""
+            if team in ("", None)
+            else _inputs.display_name(team, "team", longest=MAX_NAME, error=RoomError)
+        )
+        taken = next((m for m in self.members if m.casefold() == name.casefold()), None)
+        if taken is not None:
+            raise RoomError(
+                f"{_inputs.short(taken)} is already playing in room {self.code}; choose another name"
+            )
+        if self.game is None:
+            self._new_game([name])
+        elif not self.game.over:
+            try:
+                self.game.join(name)
+            except GameError as refused:
+                raise RoomError(str(refused)) from None
+        self.members[name] = Member(name, team)
+        if self.game is not None and self.game.over and self.status != "over":
+            self.status = "over"
+        self._changed({"type": "join", "name": name, "message": f"{name} joined the game."})
+        return {"ok": True, "message": f"Welcome, {name}: you play in room {self.code}.", "name": name}
+
+    # -- messages -------------------------------------------------------------------------------
+
+    def play(self, name: str, message: Any) -> dict[str, Any]:
+        """Serve one message of player ``name``; a refused message changes nothing."""
+        try:
+            return self._play(name, message)
+        except (RoomError, GameError, TypeError, ValueError) as refused:
+            return {"ok": False, "message": str(refused)}
+
+    def teach(self, message: Any) -> dict[str, Any]:
+        """Serve one message of the teacher; a refused message changes nothing."""
+        try:
+            return self._teach(message)
+        except (RoomError, GameError, TypeError, ValueError) as refused:
+            return {"ok": False, "message": str(refused)}
+
+    def expire(self) -> bool:
+        """Give a penalty to each caller whose seconds ran out; True when anything changed."""
+        if self.game is None or self.status not in ("open", "paused"):
+            return False
+        late = self.game.expire()
+        if not late:
+            return False
+        names = [self.game.players[p].name for p in late]
+        self._changed(
+            {
+                "type": "timeout",
+                "name": names[-1],
+                "message": f"{_words.and_list(names)} showed no SET in time and "
+                f"{_words.agree(len(names), 'loses', 'lose')} a point.",
+            }
+        )
+        return True
+
+    def deadline(self) -> float | None:
+        """When the caller holding the call runs out of time, on the room's clock, or None."""
+        game = self.game
+        left = None if game is None or self.status not in ("open", "paused") else game.time_left()
+        return None if left is None else self.clock() + left
+
+    def _play(self, name: str, message: Any) -> dict[str, Any]:
+        member = self.members.get(name)
+        if member is None:
+            raise RoomError(f"{_inputs.short(name)} has not joined room {self.code}; join first")
+        if member.removed:
+            raise RoomError(f"the teacher took {name} out of room {self.code}")
+        kind, n = self._read(message, PLAYER_MOVES, member.last_n, {"cards"})
+        if "player" in message or "name" in message:
+            raise RoomError("a message does not name a player: you always play as yourself")
+        if self.status in ("ended", "over", "waiting"):
+            raise RoomError(self._closed())
+        game = self.game
+        assert game is not None  # a room with members has a game
+        holds = game.callers[:1] == [game.seat(name)]
+        if self.status == "paused" and not (kind == "claim" and holds):
+            raise RoomError("the teacher paused the game; wait until it goes on")
+        if kind == "call":
+            game.call(name)
+            place = game.callers.index(game.seat(name)) + 1
+            said = (
+                f"{name} called SET!" if place == 1 else f"{name} called SET and is number {place} in line."
+            )
+            event, reply = {"type": "call", "name": name, "message": said}, said
+        elif kind == "claim":
+            if "cards" not in message:
+                raise RoomError('a claim needs "cards": three card codes like ["1RSO", "2GTS", "3POD"]')
+            claim = game.claim(message["cards"], name)
+            cards = [c.code for c in claim.cards]
+            said = claim.message if self.scores_shown or not claim.ok else f"{name} found a SET."
+            event = {"type": "claim", "name": name, "ok": claim.ok, "cards": cards, "message": said}
+            reply = claim.message
+        else:
+            outcome = game.no_set(name)
+            event = {"type": "no_set", "name": name, "ok": outcome.ok, "message": outcome.message}
+            reply = outcome.message
+        member.last_n = n
+        if game.over:
+            self.status = "over"
+        self._changed(event)
+        return {"ok": event.get("ok", True), "message": reply, "n": n}
+
+    def _teach(self, message: Any) -> dict[str, Any]:
+        kind, n = self._read(message, TEACHER_MOVES, self.teacher_n, {"name", "shown"})
+        if self.status == "ended":
+            raise RoomError(self._closed())
+        if kind == "pause":
+            if self.status != "open":
+                raise RoomError(f"only a game in play can be paused; this room is {self.status}")
+            self.status, said = "paused", "The teacher paused the game."
+        elif kind == "resume":
+            if self.status != "paused":
+                raise RoomError(f"only a paused game can go on; this room is {self.status}")
+            self.status, said = "open", "The game goes on."
+        elif kind == "end":
+            self.status, said = "ended", "The teacher ended the game."
+        elif kind == "new_game":
+            names = [m.name for m in self.members.values() if not m.removed]
+            self._new_game(names)
+            said = f"Game {self.number} begins."
+        elif kind == "remove":
+            name = message.get("name")
+            member = self.members.get(name) if isinstance(name, str) else None
+            if member is None:
+                raise RoomError(f"nobody called {_inputs.short(name)} plays in room {self.code}")
+            if member.removed:
+                raise RoomError(f"{name} was taken out of room {self.code} already")
+            member.removed = True
+            said = f"The teacher took {name} out of the game."
+        else:
+            self.scores_shown = _inputs.true_or_false(message.get("shown"), "shown")
+            said = (
+                "Scores are shown."
+                if self.scores_shown
+                else "Scores are hidden: only the SETs found are told."
+            )
+        self.teacher_n = n
+        self._changed({"type": kind, "message": said})
+        return {"ok": True, "message": said, "n": n}
+
+    # -- saving and loading ---------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole room as plain data (JSON-ready); :meth:`from_data` makes a room that plays on."""
+        return {
+            "format": FORMAT,
+            "code": self.code,
+            "variant": self.variant,
+            "deck": self.deck,
+            "claim_seconds": self.claim_seconds,
+            "scores_shown": self.scores_shown,
+            "seed": self.seed,
+            "number": self.number,
+            "status": self.status,
+            "version": self.version,
+            "teacher_n": self.teacher_n,
+            "last": self.last,
+            "members": [[m.name, m.team, m.removed, m.last_n] for m in self.members.values()],
+            "game": None if self.game is None else self.game.to_json(),
+        }
+
+    @classmethod
+    def from_data(cls, data: Any, clock: Callable[[], float] = time.time) -> Room:
+        """Rebuild a room saved with :meth:`to_data`, checked: a damaged save raises RoomError."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RoomError(f"this is not a saved room: Room.to_data() writes a 'format' of {FORMAT}")
+        try:
+            room = cls(
+                data["code"],
+                data["variant"],
+                data["deck"],
+                data["claim_seconds"],
+                data["scores_shown"],
+                data["seed"],
+                clock,
+            )
+            room.number = _inputs.whole_number(data["number"], "number", minimum=0)
+            room.status = _inputs.one_of(data["status"], STATUSES, "status")
+            room.version = _inputs.whole_number(data["version"], "version", minimum=0)
+            room.teacher_n = _inputs.whole_number(data["teacher_n"], "teacher_n", minimum=0)
+            room.last = data["last"] if isinstance(data["last"], dict) else None
+            for name, team, removed, last_n in data["members"]:
+                room.members[name] = Member(
+                    name, team, bool(removed), _inputs.whole_number(last_n, "last_n", minimum=0)
+                )
+            room.game = None if data["game"] is None else Game.from_json(data["game"], clock)
+        except (KeyError, TypeError, ValueError) as damaged:
+            raise RoomError(
+                f"the saved room {_inputs.short(data.get('code'))} is damaged: {damaged}"
+            ) from None
+        seated = set() if room.game is None else {p.name for p in room.game.players}
+        if not seated <= set(room.members):
+            raise RoomError(f"the saved room {room.code} is damaged: its players are not those of its game")
+        return room
+
+    # -- the machinery --------------------------------------------------------------------------
+
+    def _read(self, message: Any, kinds: tuple[str, ...], last_n: int, extra: set[str]) -> tuple[str, int]:
+        """The message's type and number, checked: a dict with a known type and a new number."""
+        if not isinstance(message, dict):
+            raise RoomError(
+                f'a message is a JSON object like {{"n": 1, "type": "call"}}; got {_inputs.what(message)}'
+            )
+        kind = message.get("type")
+        if kind not in kinds:
+            raise RoomError(f'"type" must be one of {_words.and_list(kinds)}; got {_inputs.short(kind)}')
+        unknown = sorted(set(message) - {"n", "type", *extra} - {"player", "name"}, key=str)
+        if unknown:
+            raise RoomError(f"a {kind} message has no field {_inputs.short(unknown[0])}")
+        n = message.get("n")
+        if type(n) is not int or not 0 < n <= MAX_N:
+            raise RoomError(
+                'a message needs "n", a whole number from 1 to 2**53 above the last one; '
+                f"got {_inputs.short(n)}"
+            )
+        if n <= last_n:
+            raise RoomError(
+                f'message {n} was served already; each message needs a higher number "n" than the one before'
+            )
+        return kind, n
+
+    def _player(self, name: str) -> Any:
+        """``name``'s player in the current game, or None (no game, or they came after it ended)."""
+        game = self.game
+        if game is None or name not in {p.name for p in game.players}:
+            return None
+        return game.players[game.seat(name)]
+
+    def _new_game(self, names: list[str]) -> None:
+        self.number += 1
+        if not names:
+            self.game, self.status = None, "waiting"
+            return
+        self.game = Game(
+            deck=self.deck,
+            players=names,
+            variant=self.variant,
+            seed=(self.seed + self.number - 1) % 2**32,
+            claim_seconds=self.claim_seconds,
+            clock=self.clock,
+        )
+        self.status = "over" if self.game.over else "open"
+
+    def _closed(self) -> str:
+        if self.status == "waiting":
+            return f"room {self.code} waits for its first player"
+        if self.status == "over":
+            return f"game {self.number} of room {self.code} is over; wait for the teacher to start a new one"
+        return f"room {self.code} has ended; ask your teacher for the code of a new room"
+
+    def _changed(self, event: dict[str, Any]) -> None:
+        self.version += 1
+        self.last = {**event, "version": self.version}
