@@ -380,6 +380,91 @@ def test_the_standings_widget_follows_the_scores_and_explains_a_bad_entry(event)
     assert view.table.value == shown != standings_html(event)
 
 
+def test_the_standings_widget_marks_absent_withdrawn_and_late_players(event):
+    from setwidgets.widgets.standings import Standings
+
+    view = Standings(event)
+    refused = "color:#b3261e"
+    assert view.late_division.value == "no division"  # shown, and meaning None
+
+    view.round.value, view.player.value = 1, 2
+    view.mark_absent.click()
+    assert event.absences() == {(1, 2): "absent"} and refused not in view.message.value
+    assert "Player 2 is absent in round 1" in view.message.value
+    before = _everything(event)
+    view.mark_absent.click()  # twice: refused, and nothing changes
+    assert (
+        "player 2 is already marked absent in round 1" in view.message.value and refused in view.message.value
+    )
+    assert _everything(event) == before
+
+    view.player.value = 3
+    view.withdraw_player.click()
+    assert event.withdrawn() == [3] and "Player 3 has withdrawn" in view.message.value
+    before = _everything(event)
+    view.withdraw_player.click()
+    assert "player 3 has already withdrawn" in view.message.value
+    view.player.value = 99
+    view.withdraw_player.click()
+    assert "there is no player 99; the players are 1 to 6" in view.message.value
+    view.player.value, view.round.value = 4, 9
+    view.mark_absent.click()
+    assert "got round 9" in view.message.value
+    assert _everything(event) == before
+
+    view.late_name.value, view.late_division.value = "  ", "B"
+    view.register_late_player.click()  # no name: refused
+    assert refused in view.message.value and _everything(event) == before
+    view.late_name.value = "Zoë"
+    view.register_late_player.click()
+    assert event.players()[7] == ("Zoë", "B") and view.late_name.value == ""
+    said = view.message.value
+    assert "Zoë is player 7, playing from round 1." in said and event.schedule().slip(7) in said
+    assert '<td class="name">Zoë</td>' in view.table.value  # the table follows at once
+
+    view.late_name.value, view.late_division.value = "Yan", "C"
+    view.register_late_player.click()  # a division nobody had: the picker offers it
+    assert view.division.options == ("Overall", "A", "B", "C") and view.division.value == "Overall"
+    view.division.value = "C"
+    assert "Division C" in view.table.value and "Yan" in view.table.value
+    view.late_name.value, view.late_division.value = "Xu", "no division"
+    view.register_late_player.click()
+    assert event.players()[9] == ("Xu", None)
+
+
+def test_the_standings_widget_enters_a_play_in():
+    from setwidgets.widgets.standings import Standings
+
+    waiting = Standings(Competition(":memory:"))
+    assert "no play-in yet" in waiting.play_in_players.value
+
+    event = _nine_players(TIED_FOR_FIFTH)
+    view = Standings(event)
+    assert "players 5 and 6 play it" in view.play_in_players.value
+    before = _everything(event)
+    for typed, words in [
+        ("5: 3, 6: 3, 7: 1", "player 7 did not play at play-in 1; the players there are 5 and 6"),
+        ("5: 3", "play-in 1: give a score for every player there; missing: 6"),
+        ("5: 20, 6: 8", "play-in 1: one game gives at most 27 SETs"),
+        ("5 3, 6 2", "write each score as 'player: SETs'"),
+    ]:
+        view.play_in_scores.value = typed
+        view.enter_play_in.click()
+        assert words in view.message.value and view.play_in_scores.value == typed
+    assert _everything(event) == before
+
+    view.play_in_scores.value = "5: 3, 6: 2 1"
+    view.enter_play_in.click()
+    assert "Play-in: scores entered." in view.message.value and view.play_in_scores.value == ""
+    assert event.scores("playin") == {(1, 5): 3, (1, 6): 1} and event.finalists() == [1, 2, 3, 4, 5]
+    assert "no play-in is needed" in view.play_in_players.value
+    before = _everything(event)
+    view.play_in_scores.value = "5: 3, 6: 2"
+    view.enter_play_in.click()
+    assert "no play-in is needed: the finalists fit at one table" in view.message.value
+    assert _everything(event) == before
+
+
 # -- the file: refused in one sentence when it holds no competition of ours ---------------------
 
 

@@ -8,7 +8,8 @@
 - :class:`LinesExplorer`: cards laid out as a 3 x 3 board, a cube or the whole deck, with the
   lines (SETs) through a chosen card or pair drawn over them;
 - :class:`PlaneBuilder`: the plane of three cards as a magic square, or why they span none;
-- :class:`Standings`: a competition's standings, live as scores come in, with a score form
+- :class:`Standings`: a competition's standings, live as scores come in, with the
+  coordinator's forms: a table's scores, a play-in's, absent, withdrawn and late players
   (:func:`standings_html` gives the same table as static HTML);
 - :class:`PuzzleBoard`: find every SET of a table of twelve against the clock; each board
   goes into a :class:`PracticeRecord` (boards solved, median time, misses), the session's

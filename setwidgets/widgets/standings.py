@@ -13,18 +13,27 @@ table whenever a score is entered, from the widget's own form or from code::
     board                                   # the table, a division picker, a score form
     event.record(1, 2, {4: 5, 9: 3, 13: 2}) # the table shows the new scores at once
 
+Below the score form, the coordinator's other entries, each one call of the Competition:
+a play-in's scores (:meth:`~setwidgets.competition.Competition.record_play_in`), a player
+absent from the form's round (:meth:`~setwidgets.competition.Competition.absent`), a player who
+withdraws (:meth:`~setwidgets.competition.Competition.withdraw`) and a late player
+(:meth:`~setwidgets.competition.Competition.register_late`). A refused entry shows the
+Competition's own sentence and changes nothing.
+
 The widget holds no scores of its own: every number comes from the Competition.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 
-from ipywidgets import HTML, Button, HBox, IntText, Layout, Text, ToggleButtons, VBox
+from ipywidgets import HTML, Button, Dropdown, HBox, IntText, Layout, Text, ToggleButtons, VBox
 
 from setwidgets import _inputs
-from setwidgets.competition.store import Competition, CompetitionError
+from setwidgets.competition.final import listed
+from setwidgets.competition.store import DIVISIONS, NO_DIVISION, Competition, CompetitionError
 
 __all__ = ["Standings", "parse_scores", "standings_html"]
 
@@ -101,12 +110,14 @@ def parse_scores(text: str) -> dict[int, tuple[int, int]]:
 
 
 class Standings(VBox):
-    """The live standings of a :class:`~setwidgets.competition.Competition`, with a score form.
+    """The live standings of a :class:`~setwidgets.competition.Competition`, with the coordinator's forms.
 
     Pick "Overall" or a division above the table. Below it, enter one table's scores:
     the round, the table, and ``player: SETs`` (or ``player: SETs penalties``) for each
-    player, separated by commas, then press "Enter scores". A mistake is explained under
-    the form and changes nothing.
+    player, separated by commas, then press "Enter scores". The rows below enter a play-in's
+    scores (the players it names), mark a player absent from the round in the score form or
+    withdraw them, and register a late player under the next number. A mistake is explained
+    under the forms and changes nothing.
     """
 
     def __init__(self, competition: Competition) -> None:
@@ -121,14 +132,42 @@ class Standings(VBox):
             placeholder="4: 5, 9: 3 1, 13: 2", description="Scores", layout=Layout(width="320px")
         )
         self.enter = Button(description="Enter scores", button_style="primary")
+        # The play-in: who plays it (from the Competition) and its scores.
+        self.play_in_players = HTML()
+        self.play_in_scores = Text(
+            placeholder="5: 3, 6: 2", description="Play-in", layout=Layout(width="320px")
+        )
+        self.enter_play_in = Button(description="Enter play-in")
+        # Attendance: the player, absent from the score form's round, or withdrawn from the rest.
+        self.player = IntText(value=1, description="Player", layout=Layout(width="130px"))
+        self.mark_absent = Button(description="Absent this round")
+        self.withdraw_player = Button(description="Withdraw")
+        # A late player: the next number is theirs.
+        self.late_name = Text(placeholder="name", description="Late player", layout=Layout(width="260px"))
+        self.late_division = Dropdown(
+            options=[NO_DIVISION, *DIVISIONS],
+            value=NO_DIVISION,
+            description="Division",
+            layout=Layout(width="190px"),
+        )
+        self.register_late_player = Button(description="Register late")
         self.message = HTML()
-        # After a click on a division or on Enter, the keyboard goes back to the scores: typed
+        # After a click on a division or a button, the keyboard goes back to a text field: typed
         # there, digits are scores; typed on a button, they would reach JupyterLab ("1" makes a
         # cell a heading).
-        self.division.observe(lambda _: (self.refresh(), self.scores.focus()), names="value")
+        self.division.observe(self._division_picked, names="value")
         self.enter.on_click(lambda _: (self.submit(), self.scores.focus()))
+        self.enter_play_in.on_click(lambda _: (self.submit_play_in(), self.play_in_scores.focus()))
+        self.mark_absent.on_click(lambda _: (self.absent(), self.scores.focus()))
+        self.withdraw_player.on_click(lambda _: (self.withdraw(), self.scores.focus()))
+        self.register_late_player.on_click(lambda _: (self.register_late(), self.late_name.focus()))
+        self._redrawing = False
+        self.scores.add_class("setw-standings-scores")
         form = HBox([self.round, self.table_number, self.scores, self.enter])
-        super().__init__([self.division, self.table, form, self.message])
+        play_in = HBox([self.play_in_scores, self.enter_play_in, self.play_in_players])
+        attendance = HBox([self.player, self.mark_absent, self.withdraw_player])
+        late = HBox([self.late_name, self.late_division, self.register_late_player])
+        super().__init__([self.division, self.table, form, play_in, attendance, late, self.message])
         self.add_class("setw-standings")
         self.table.add_class("setw-standings-view")
         self.message.add_class("setw-standings-message")
@@ -143,23 +182,93 @@ class Standings(VBox):
         super().close()
 
     def refresh(self) -> None:
-        """Draw the table again from the Competition."""
+        """Draw the table, the divisions and who plays the play-in again from the Competition."""
+        divisions = (OVERALL, *self.competition.divisions())
+        if divisions != self.division.options:  # a late player brought a new division
+            shown = self.division.value if self.division.value in divisions else OVERALL
+            self._redrawing = True
+            try:
+                self.division.options, self.division.value = divisions, shown
+            finally:
+                self._redrawing = False
         division = None if self.division.value == OVERALL else self.division.value
         self.table.value = standings_html(self.competition, division)
-
-    def submit(self) -> bool:
-        """Enter the form's scores; True when they were accepted (the form then moves to the next table)."""
         try:
-            self.competition.record(
-                self.round.value, self.table_number.value, parse_scores(self.scores.value)
-            )
+            players = self.competition.play_in()
+        except CompetitionError as error:  # the preliminary rounds are not all entered yet
+            words = f"no play-in yet: {error}"
+        else:
+            words = f"players {listed(players)} play it" if players else "no play-in is needed"
+        self.play_in_players.value = f"<span style='color:#555'>{escape(words, quote=False)}</span>"
+
+    def _division_picked(self, _change: object) -> None:
+        if not self._redrawing:
+            self.refresh()
+            self.scores.focus()
+
+    def _attempt(self, call: Callable[[], object], done: Callable[[object], str]) -> bool:
+        """Make one call of the Competition; show its refusal, or ``done(answer)``, under the forms."""
+        try:
+            answer = call()
         except (CompetitionError, TypeError) as error:
             self.message.value = f"<span style='color:#b3261e'>{escape(str(error), quote=False)}</span>"
             return False
-        self.message.value = (
-            f"<span style='color:#1a7f37'>Round {self.round.value}, table {self.table_number.value}: "
-            "scores entered.</span>"
-        )
+        self.message.value = f"<span style='color:#1a7f37'>{escape(done(answer), quote=False)}</span>"
+        return True
+
+    def submit(self) -> bool:
+        """Enter the form's scores; True when they were accepted (the form then moves to the next table)."""
+        round, table = self.round.value, self.table_number.value
+        if not self._attempt(
+            lambda: self.competition.record(round, table, parse_scores(self.scores.value)),
+            lambda _: f"Round {round}, table {table}: scores entered.",
+        ):
+            return False
         self.scores.value = ""
         self.table_number.value += 1
+        return True
+
+    def submit_play_in(self) -> bool:
+        """Enter the play-in's scores from its field; True when they were accepted."""
+        if not self._attempt(
+            lambda: self.competition.record_play_in(parse_scores(self.play_in_scores.value)),
+            lambda _: "Play-in: scores entered.",
+        ):
+            return False
+        self.play_in_scores.value = ""
+        return True
+
+    def absent(self) -> bool:
+        """Mark the Player field's player absent from the score form's round; True when accepted."""
+        round, player = self.round.value, self.player.value
+        return self._attempt(
+            lambda: self.competition.absent(round, player),
+            lambda _: f"Player {player} is absent in round {round}: 0 there; their table plays without them.",
+        )
+
+    def withdraw(self) -> bool:
+        """Withdraw the Player field's player from every round not yet scored; True when accepted."""
+        player = self.player.value
+        return self._attempt(
+            lambda: self.competition.withdraw(player),
+            lambda _: f"Player {player} has withdrawn: 0 in the rounds left, and no final.",
+        )
+
+    def register_late(self) -> bool:
+        """Register the Late player field's name under the next number; True when accepted.
+
+        The message gives the player's slip: where they play from their first round on.
+        """
+        number = len(self.competition.players()) + 1
+        name, division = self.late_name.value, self.late_division.value
+        division = None if division == NO_DIVISION else division
+        if not self._attempt(
+            lambda: self.competition.register_late(number, name, division),
+            lambda first: (
+                f"{self.competition.players()[number][0]} is player {number}, playing from round "
+                f"{first}. {self.competition.schedule().slip(number)}"
+            ),
+        ):
+            return False
+        self.late_name.value = ""
         return True

@@ -41,7 +41,7 @@ def test_a_score_entered_in_the_form_changes_the_standings(notebook_page, tmp_pa
     assert "((1, 2, 3), (4, 5, 6))" in nb.cell_output(0)
     before = table
 
-    nb.page.locator(".setw-standings input[type=text]").fill("4: 2, 5: 7 1, 6: 1")
+    nb.page.locator(".setw-standings .setw-standings-scores input").fill("4: 2, 5: 7 1, 6: 1")
     numbers = nb.page.locator(".setw-standings input[type=number]")
     numbers.nth(1).fill("2")
     numbers.nth(1).press("Tab")
@@ -54,7 +54,7 @@ def test_a_score_entered_in_the_form_changes_the_standings(notebook_page, tmp_pa
 
     numbers.nth(1).fill("2")
     numbers.nth(1).press("Tab")
-    nb.page.locator(".setw-standings input[type=text]").fill("4: 1, 5: 1, 6: 1")
+    nb.page.locator(".setw-standings .setw-standings-scores input").fill("4: 1, 5: 1, 6: 1")
     nb.click_button("Enter scores", within=".setw-standings")
     message = nb.wait_text(".setw-standings .setw-standings-message", "already has scores")
     assert "round 1, table 2 already has scores" in message
