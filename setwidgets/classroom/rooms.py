@@ -397,7 +397,7 @@ class Room:
             raise RoomError(f'"type" must be one of {_words.and_list(kinds)}; got {_inputs.short(kind)}')
         unknown = sorted(set(message) - {"n", "type", *extra} - {"player", "name"}, key=str)
         if unknown:
-            raise RoomError(f"a {kind} message has no field {_inputs.short(unknown[0])}")
+            raise RoomError(f'a "{kind}" message has no field {_inputs.short(unknown[0])}')
         n = message.get("n")
         if type(n) is not int or not 0 < n <= MAX_N:
             raise RoomError(

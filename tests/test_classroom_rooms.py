@@ -1,0 +1,359 @@
+"""The class game's room (setwidgets.classroom.rooms): its referee, without a network.
+
+Each refusal is checked to change nothing: the room's saved data is the same before and after.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import fuzzing
+import pytest
+from conftest import Clock, examples
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from setwidgets.classroom.rooms import FORMAT, MAX_N, Room, RoomError
+
+FUZZ = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def room_of(*names: str, clock: Clock | None = None, **settings) -> Room:
+    room = Room("BCDFG", seed=4, clock=clock or Clock(), **settings)
+    for name in names:
+        room.join(name)
+    return room
+
+
+def a_set(room: Room) -> list[str]:
+    return [c.code for c in room.game.sets_on_table()[0]]
+
+
+def not_a_set(room: Room) -> list[str]:
+    sets = {frozenset(c.code for c in s) for s in room.game.sets_on_table()}
+    codes = [c.code for c in room.game.table]
+    for i in range(len(codes)):
+        for j in range(i + 1, len(codes)):
+            for k in range(j + 1, len(codes)):
+                if frozenset((codes[i], codes[j], codes[k])) not in sets:
+                    return [codes[i], codes[j], codes[k]]
+    raise AssertionError("every three cards on the table are a SET")
+
+
+def refused(room: Room, answer: dict, words: str) -> None:
+    assert answer["ok"] is False
+    assert words in answer["message"], answer["message"]
+
+
+def unchanged(room: Room, act) -> dict:
+    before = json.dumps(room.to_data())
+    answer = act()
+    assert json.dumps(room.to_data()) == before, "a refused message changed the room"
+    return answer
+
+
+# -- joining ----------------------------------------------------------------------------------------
+
+
+def test_a_room_waits_for_its_first_player_then_deals():
+    room = Room("BCDFG", seed=1, clock=Clock())
+    assert room.view()["status"] == "waiting" and room.view()["table"] == []
+    answer = room.join("Ana")
+    assert answer == {"ok": True, "message": "Welcome, Ana: you play in room BCDFG.", "name": "Ana"}
+    view = room.view()
+    assert view["status"] == "open" and len(view["table"]) == 12 and view["deck_left"] == 69
+    assert view["players"] == [
+        {"name": "Ana", "team": "", "present": True, "sets": 0, "penalties": 0, "score": 0}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("", "name must be 1 to"),
+        ("x" * 200, "name must be 1 to"),
+        ("Ana\u202e", "which holds U+202E"),
+        (42, "name must be text"),
+        ("ANA", "'Ana' is already playing in room BCDFG; choose another name"),
+    ],
+)
+def test_a_bad_or_taken_name_is_refused_and_changes_nothing(name, words):
+    room = room_of("Ana")
+    before = json.dumps(room.to_data())
+    with pytest.raises((RoomError, TypeError, ValueError), match=re.escape(words)):
+        room.join(name)
+    assert json.dumps(room.to_data()) == before
+
+
+def test_a_late_player_joins_the_game_under_way_and_plays():
+    room = room_of("Ana", "Ben")
+    room.play("Ana", {"n": 1, "type": "claim", "cards": a_set(room)})
+    room.join("Cleo", team="Blue")
+    assert [p["name"] for p in room.view()["players"]] == ["Ana", "Ben", "Cleo"]
+    assert room.play("Cleo", {"n": 1, "type": "claim", "cards": a_set(room)})["ok"]
+    assert room.game.scores == {"Ana": 1, "Ben": 0, "Cleo": 1}
+    assert room.view()["teams"] == {"Blue": 1}
+
+
+def test_nobody_joins_an_ended_room():
+    room = room_of("Ana")
+    room.teach({"n": 1, "type": "end"})
+    before = json.dumps(room.to_data())
+    with pytest.raises(RoomError, match="room BCDFG has ended; ask your teacher for the code of a new room"):
+        room.join("Ben")
+    assert json.dumps(room.to_data()) == before
+
+
+def test_a_class_plays_the_table_variants_only():
+    with pytest.raises(RoomError, match="a class plays standard, online and competition rules at one table"):
+        Room("BCDFG", variant="solitaire")
+
+
+# -- the players' messages ----------------------------------------------------------------------------
+
+
+def test_calls_are_served_in_the_order_they_arrive():
+    room = room_of("Ana", "Ben", "Cleo")
+    assert room.play("Ben", {"n": 1, "type": "call"})["message"] == "Ben called SET!"
+    assert (
+        room.play("Cleo", {"n": 1, "type": "call"})["message"] == "Cleo called SET and is number 2 in line."
+    )
+    assert room.view()["callers"] == ["Ben", "Cleo"]
+    assert room.you("Cleo")["line"] == 2 and room.you("Ana")["line"] is None
+    # Only the caller holding the call may claim: Cleo's claim waits for Ben's turn to end.
+    refused(
+        room,
+        unchanged(room, lambda: room.play("Cleo", {"n": 2, "type": "claim", "cards": a_set(room)})),
+        "Ben",
+    )
+    assert room.play("Ben", {"n": 2, "type": "claim", "cards": a_set(room)})["ok"]
+    assert room.view()["callers"] == ["Cleo"]
+
+
+def test_a_wrong_claim_costs_a_point_and_a_right_one_scores():
+    room = room_of("Ana", "Ben")
+    answer = room.play("Ana", {"n": 1, "type": "claim", "cards": not_a_set(room)})
+    assert answer["ok"] is False and room.game.scores["Ana"] == -1
+    assert room.view()["last"]["type"] == "claim" and room.view()["last"]["ok"] is False
+    assert room.play("Ana", {"n": 2, "type": "claim", "cards": a_set(room)})["ok"]
+    assert room.game.scores["Ana"] == 0 and room.you("Ana") == {
+        "name": "Ana",
+        "score": 0,
+        "sets": 1,
+        "line": None,
+        "last_n": 2,
+    }
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("call", 'a message is a JSON object like {"n": 1, "type": "call"}; got'),
+        ({"n": 1}, '"type" must be one of call, claim and no_set; got None'),
+        ({"n": 1, "type": "pause"}, '"type" must be one of call, claim and no_set'),
+        ({"type": "call"}, 'a message needs "n", a whole number from 1 to 2**53'),
+        ({"n": True, "type": "call"}, 'a message needs "n"'),
+        ({"n": 1.0, "type": "call"}, 'a message needs "n"'),
+        ({"n": 0, "type": "call"}, 'a message needs "n"'),
+        ({"n": MAX_N + 1, "type": "call"}, 'a message needs "n"'),
+        ({"n": 1, "type": "call", "extra": 1}, "a \"call\" message has no field 'extra'"),
+        (
+            {"n": 1, "type": "call", "player": "Ben"},
+            "a message does not name a player: you always play as yourself",
+        ),
+        ({"n": 1, "type": "claim", "name": "Ben", "cards": []}, "a message does not name a player"),
+        ({"n": 1, "type": "claim"}, 'a claim needs "cards": three card codes'),
+        ({"n": 1, "type": "claim", "cards": ["1RSO"]}, "three"),
+        ({"n": 1, "type": "claim", "cards": "xyz"}, ""),
+    ],
+)
+def test_a_malformed_message_is_refused_and_changes_nothing(message, words):
+    room = room_of("Ana", "Ben")
+    answer = unchanged(room, lambda: room.play("Ana", message))
+    refused(room, answer, words)
+
+
+def test_a_message_served_once_is_not_served_again():
+    room = room_of("Ana", "Ben")
+    room.play("Ana", {"n": 5, "type": "call"})
+    for n in (5, 4):
+        answer = unchanged(room, lambda n=n: room.play("Ana", {"n": n, "type": "no_set"}))
+        refused(room, answer, f'message {n} was served already; each message needs a higher number "n"')
+
+
+def test_someone_who_has_not_joined_or_was_removed_plays_nothing():
+    room = room_of("Ana", "Ben")
+    refused(room, unchanged(room, lambda: room.play("Zed", {"n": 1, "type": "call"})), "'Zed' has not joined")
+    assert room.teach({"n": 1, "type": "remove", "name": "Ben"})["ok"]
+    refused(
+        room, unchanged(room, lambda: room.play("Ben", {"n": 1, "type": "call"})), "the teacher took Ben out"
+    )
+    assert room.view()["players"][1]["present"] is False
+
+
+def test_a_paused_game_takes_no_moves_but_the_caller_may_still_show_cards():
+    room = room_of("Ana", "Ben")
+    room.play("Ana", {"n": 1, "type": "call"})
+    assert room.teach({"n": 1, "type": "pause"})["message"] == "The teacher paused the game."
+    answer = unchanged(room, lambda: room.play("Ben", {"n": 1, "type": "call"}))
+    refused(room, answer, "the teacher paused the game; wait until it goes on")
+    assert room.play("Ana", {"n": 2, "type": "claim", "cards": a_set(room)})["ok"]
+    assert room.teach({"n": 2, "type": "resume"})["ok"] and room.view()["status"] == "open"
+
+
+def test_a_call_that_runs_out_of_time_costs_a_point_and_the_line_moves_on():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock, claim_seconds=5)
+    room.play("Ana", {"n": 1, "type": "call"})
+    room.play("Ben", {"n": 1, "type": "call"})
+    assert room.deadline() == clock() + 5
+    assert room.expire() is False
+    clock.advance(5.5)
+    assert room.expire() is True
+    assert room.game.scores == {"Ana": -1, "Ben": 0}
+    assert room.view()["last"]["message"] == "Ana showed no SET in time and loses a point."
+    assert room.view()["callers"] == ["Ben"]
+
+
+# -- the teacher ----------------------------------------------------------------------------------------
+
+
+def test_the_teacher_ends_the_room_and_nothing_more_is_played():
+    room = room_of("Ana")
+    room.teach({"n": 1, "type": "end"})
+    refused(room, unchanged(room, lambda: room.play("Ana", {"n": 1, "type": "call"})), "has ended")
+    refused(room, unchanged(room, lambda: room.teach({"n": 2, "type": "new_game"})), "has ended")
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ({"n": 1, "type": "resume"}, "only a paused game can go on; this room is open"),
+        ({"n": 1, "type": "remove", "name": "Zed"}, "nobody called 'Zed' plays in room BCDFG"),
+        ({"n": 1, "type": "remove"}, "nobody called None plays"),
+        ({"n": 1, "type": "scores", "shown": "yes"}, "shown must be True or False"),
+        ({"n": 1, "type": "call"}, '"type" must be one of pause, resume, end, new_game, remove and scores'),
+        ({"n": 1, "type": "end", "cards": []}, "a \"end\" message has no field 'cards'"),
+    ],
+)
+def test_a_teachers_bad_message_is_refused_and_changes_nothing(message, words):
+    room = room_of("Ana")
+    refused(room, unchanged(room, lambda: room.teach(message)), words)
+
+
+def test_a_new_game_deals_again_to_everyone_still_in_the_room():
+    room = room_of("Ana", "Ben", "Cleo")
+    first = room.view()["table"]
+    room.teach({"n": 1, "type": "remove", "name": "Ben"})
+    assert room.teach({"n": 2, "type": "new_game"})["message"] == "Game 2 begins."
+    view = room.view()
+    assert view["game"] == 2 and view["table"] != first
+    assert [p.name for p in room.game.players] == ["Ana", "Cleo"]
+
+
+def test_hidden_scores_tell_only_that_a_set_was_found_and_the_teams_count():
+    room = Room("BCDFG", seed=4, clock=Clock(), scores_shown=False)
+    room.join("Ana", team="Red")
+    room.join("Ben", team="Blue")
+    room.play("Ana", {"n": 1, "type": "claim", "cards": a_set(room)})
+    view = room.view()
+    assert view["last"]["message"] == "Ana found a SET."
+    assert all(set(p) == {"name", "team", "present"} for p in view["players"])
+    assert view["teams"] == {"Red": 1, "Blue": 0}
+    assert room.you("Ana")["score"] == 1  # each player still sees their own score
+    assert room.teach({"n": 1, "type": "scores", "shown": True})["ok"]
+    assert room.view()["players"][0]["score"] == 1
+
+
+def test_a_game_played_to_its_end_is_over_until_the_teacher_starts_another():
+    room = room_of("Ana", "Ben", deck="mini")
+    n = 0
+    while room.view()["status"] == "open":
+        n += 1
+        sets = room.game.sets_on_table()
+        message = {"type": "claim", "cards": [c.code for c in sets[0]]} if sets else {"type": "no_set"}
+        assert room.play("Ana", {"n": n, **message})["ok"]
+    assert room.view()["status"] == "over" and room.game.over
+    refused(room, unchanged(room, lambda: room.play("Ben", {"n": 1, "type": "call"})), "is over")
+    room.join("Cleo")  # after the game: seated at the next one
+    assert room.view()["players"][2] == {
+        "name": "Cleo", "team": "", "present": True, "sets": 0, "penalties": 0, "score": 0
+    }  # fmt: skip
+    room.teach({"n": 1, "type": "new_game"})
+    assert [p.name for p in room.game.players] == ["Ana", "Ben", "Cleo"]
+
+
+# -- saving -----------------------------------------------------------------------------------------------
+
+
+def test_a_room_saved_and_loaded_plays_on_exactly_as_before():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock)
+    room.play("Ana", {"n": 1, "type": "claim", "cards": a_set(room)})
+    room.play("Ben", {"n": 1, "type": "call"})
+    data = json.loads(json.dumps(room.to_data()))
+    again = Room.from_data(data, clock)
+    assert again.to_data() == room.to_data()
+    assert again.view() == room.view()
+    for r in (room, again):
+        r.play("Ben", {"n": 2, "type": "claim", "cards": a_set(r)})
+    assert again.to_data() == room.to_data()
+
+
+@pytest.mark.parametrize(
+    ("tamper", "words"),
+    [
+        (
+            lambda d: d.update(format="x"),
+            f"this is not a saved room: Room.to_data() writes a 'format' of {FORMAT}",
+        ),
+        (lambda d: d.pop("members"), "the saved room 'BCDFG' is damaged"),
+        (lambda d: d.update(status="sleeping"), "is damaged: status must be"),
+        (lambda d: d.update(members=[]), "its players are not those of its game"),
+        (lambda d: d.update(game="{}"), "is damaged"),
+        (lambda d: d.update(variant="solitaire"), "is damaged"),
+    ],
+)
+def test_a_damaged_save_is_refused(tamper, words):
+    data = room_of("Ana", "Ben").to_data()
+    tamper(data)
+    with pytest.raises(RoomError, match=re.escape(words)):
+        Room.from_data(data)
+
+
+# -- fuzzing ------------------------------------------------------------------------------------------------
+
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True),
+    st.text(max_size=8),
+    st.lists(st.text(min_size=4, max_size=4), max_size=4),
+    st.sampled_from(["1RSO", "2GTS", "3POD", "call", "claim", "no_set", "pause", "remove", "Ana"]),
+)
+MESSAGES = st.one_of(
+    VALUES,
+    st.dictionaries(
+        st.sampled_from(["n", "type", "cards", "name", "player", "shown", "extra"]), VALUES, max_size=5
+    ),
+)
+
+
+@FUZZ
+@given(messages=st.lists(st.tuples(st.sampled_from(["Ana", "Ben", "teacher", "Zed"]), MESSAGES), max_size=12))
+def test_fuzz_any_message_is_served_or_refused_and_a_refusal_changes_nothing(messages):
+    room = room_of("Ana", "Ben")
+    for sender, message in messages:
+        before = json.dumps(room.to_data())
+        if sender == "teacher":
+            outcome = fuzzing.attempt("classroom", room.teach, message)
+        else:
+            outcome = fuzzing.attempt("classroom", room.play, sender, message)
+        answer = outcome.value
+        after = json.dumps(room.to_data())
+        # A served message carries its number back; a refused one does not, and changes nothing.
+        if "n" not in answer:
+            assert answer["ok"] is False and after == before
+        assert Room.from_data(json.loads(after), room.clock).to_data() == room.to_data()
