@@ -106,6 +106,30 @@ def test_absent_withdrawn_and_late_players_score_as_the_rules_say():
     assert "never more than five at a table" in markdown and attendance._LARGEST_TABLE == 5
 
 
+def test_a_play_in_settles_ties_that_would_overfill_the_final_and_its_correction_drops_the_moot_one():
+    from setwidgets.competition import playin
+
+    name = "15_running_a_class_tournament.ipynb"
+    text = printed(name)
+    markdown = "\n".join(
+        cell.source for cell in run_lesson(LESSONS / name)[0].cells if cell.cell_type == "markdown"
+    )
+    seats, most = re.search(
+        r"^all of them would seat (\d+); the final's table seats at most (\d+)$", text, re.M
+    ).groups()
+    assert int(seats) > int(most) == playin.LARGEST_FINAL
+    assert "seats at most five" in markdown and "where the best five go on" in markdown
+    assert playin.TOP_WITHOUT_DIVISIONS == 5
+    tied = re.search(r"^the best 5 of 9 go on: .* (\[[\d, ]+\]) tie with", text, re.M).group(1)
+    assert f"the play-in: {tied}\n" in text
+    old, new = re.search(r"^correct play-in 1: player 5 \[(\d+), 0\] -> \[(\d+), 0\]", text, re.M).groups()
+    assert int(new) - int(old) == 2 and "missed two of player 5's SETs" in markdown
+    assert re.search(r"^play-in scores dropped \(game:player\): \{'2:5': \d+, '2:6': \d+\}$", text, re.M)
+    before = re.search(r"^after play-in 1, the next play-in: \[5, 6\]\nfinalists: \[([\d, ]+)\]", text, re.M)
+    after = re.search(r"^finalists after the correction: \[([\d, ]+)\]", text, re.M)
+    assert "5" not in before.group(1).split(", ") and "5" in after.group(1).split(", ")
+
+
 def test_correcting_the_final_changes_the_champion_and_a_changed_final_is_played_again():
     text = printed("15_running_a_class_tournament.ipynb")
     before = re.search(r"^champion after the tie-breaker: (\d+)", text, re.MULTILINE).group(1)
