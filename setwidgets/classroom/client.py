@@ -337,8 +337,12 @@ def _read_tokens() -> dict[str, str]:
 
 
 def _write_tokens(tokens: dict[str, str]) -> None:
+    # Students on one Lab server share this folder: merge with what another kernel wrote meanwhile,
+    # and replace the file in one step, so that no kernel reads half of it.
     folder = home()
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "seats.json"
-    path.touch(mode=0o600)
-    path.write_text(json.dumps(tokens))
+    merged = {**_read_tokens(), **tokens}
+    part = folder / f"seats.json.{os.getpid()}.{threading.get_ident()}"
+    part.touch(mode=0o600)
+    part.write_text(json.dumps(merged))
+    os.replace(part, folder / "seats.json")
