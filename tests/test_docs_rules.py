@@ -62,3 +62,14 @@ def test_the_claim_time_the_page_states_is_the_games_default():
 
 def test_the_readme_points_to_the_page():
     assert "docs/rules.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_play_in_and_corrections_rules_match_the_code():
+    from setwidgets.competition import Competition, playin
+
+    assert "so it seats at most five players" in TEXT and playin.LARGEST_FINAL == 5
+    corrections = TEXT.split("*Corrections.*", 1)[1].split("\n  - ", 1)[0]
+    ways = sorted(name for name in dir(Competition) if name.startswith("correct"))
+    assert ways == ["correct", "correct_final", "correct_play_in", "correct_tiebreak"]
+    for name in ways:
+        assert f"`setwidgets.competition.Competition.{name}`" in corrections, name
