@@ -407,6 +407,39 @@ def test_names_in_every_script_print_in_a_font_that_has_them(tmp_path):
     assert "Ἀθηνᾶ Παπαδοπούλου" in entry
 
 
+# Scripts that neither Helvetica, DejaVu Sans nor the CJK fonts have: each name and its Latin reading.
+UNCOVERED_NAMES = {
+    "प्रिया शर्मा": "Priyaa Sharmaa",  # Devanagari
+    "தமிழ்செல்வி": "Tamilllcelvi",  # Tamil
+    "অমিত": "Amita",  # Bengali
+    "አበበ በቀለ": "Ababa Baqala",  # Ethiopic
+    "ᏣᎳᎩ": "Tsalagi",  # Cherokee
+    "ಕಿರಣ್": "Kirann",  # Kannada
+}
+
+
+def test_names_in_scripts_no_font_has_print_as_a_latin_reading_not_boxes(tmp_path):
+    from setwidgets.printables.lettering import legible
+
+    assert {name: legible(name) for name in UNCOVERED_NAMES} == UNCOVERED_NAMES
+    assert legible("Zoë Ødegård 李小龙 Ἀθηνᾶ") == "Zoë Ødegård 李小龙 Ἀθηνᾶ"  # letters a font has stay
+    assert legible("राम १२") == "Raama 12"
+    names = [*UNCOVERED_NAMES, "Zoë"]
+    event = Competition(":memory:")
+    for number, name in enumerate(names, 1):
+        event.register(number, name)
+    event.plan(3)
+    for pdf in (
+        entry_cards(tmp_path / "entry.pdf", event),
+        score_sheets(tmp_path / "sheets.pdf", event),
+        schedule_pages(tmp_path / "plan.pdf", event.schedule(), names=dict(enumerate(names, 1))),
+    ):
+        words = text(pdf)
+        for name, reading in UNCOVERED_NAMES.items():
+            assert reading in words and name not in words, (pdf.name, name)
+        assert "Zoë" in words
+
+
 def test_right_to_left_names_are_joined_and_read_in_order():
     import unicodedata
 

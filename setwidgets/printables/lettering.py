@@ -11,6 +11,10 @@ is written in the first font that has all its letters:
   HeiseiKakuGo-W5, HYGothic-Medium): every PDF reader that reads these scripts has them,
   so the PDF names them without embedding megabytes of letters.
 
+A letter that none of these fonts has (Devanagari, Tamil, Thai, Ethiopic, Cherokee, ...) would
+still print as a box: :func:`legible` writes such letters as a Latin reading made from their
+Unicode names ("DEVANAGARI LETTER KA" reads "ka"), so that the name can be read on the paper.
+
 Arabic letters change shape with their neighbours and Arabic and Hebrew run from right to
 left; reportlab writes letters one after the other from left to right, so
 :func:`visual` joins the Arabic letters (their presentation forms) and puts right-to-left
@@ -34,7 +38,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
-__all__ = ["ELLIPSIS", "draw", "fit", "font_for", "visual"]
+__all__ = ["ELLIPSIS", "draw", "fit", "font_for", "legible", "visual"]
 
 ELLIPSIS = "\u2026"
 
@@ -112,6 +116,73 @@ def font_for(text: str, bold: bool = False) -> str:
         return name
     # No font found has them all: DejaVu shows most, Helvetica the Western letters.
     return _dejavu(False) or helvetica
+
+
+# -- letters no font has -------------------------------------------------------------------------
+
+# Signs that sound on their own after a letter; the other marks (nukta, ...) add nothing to a reading.
+_SOUNDING_SIGNS = {"ANUSVARA": "m", "VISARGA": "h", "CANDRABINDU": "n"}
+_KINDS = ("LETTER", "SYLLABLE", "CHARACTER")
+
+
+def _printable(char: str) -> bool:
+    """True when one of the fonts :func:`font_for` picks from has ``char``."""
+    try:
+        char.encode("cp1252")
+        return True
+    except UnicodeEncodeError:
+        pass
+    dejavu = _dejavu(False)
+    return bool(dejavu and _has_all(dejavu, char)) or _cjk(char) is not None
+
+
+def _reading(char: str) -> tuple[str, bool]:
+    """(a Latin reading of ``char`` from its Unicode name, whether it replaces a letter's own vowel)."""
+    if unicodedata.digit(char, None) is not None:
+        return str(unicodedata.digit(char)), False
+    words = unicodedata.name(char, "").split()
+    if unicodedata.category(char) in ("Mn", "Mc"):  # a sign written on a letter
+        if "VIRAMA" in words or "HALANT" in words:  # the letter without its own vowel
+            return "", True
+        if "VOWEL" in words and "SIGN" in words:  # another vowel instead of the letter's own
+            return "".join(words[words.index("SIGN") + 1 :]).lower(), True
+        return next((_SOUNDING_SIGNS[w] for w in words if w in _SOUNDING_SIGNS), ""), False
+    kind = next((i for i, w in enumerate(words) if w in _KINDS), None)
+    rest = (
+        [w for w in words[kind + 1 :] if w not in ("CAPITAL", "SMALL", "GLOTTAL")] if kind is not None else []
+    )
+    if not rest:
+        return "?", False
+    if rest[0] in ("SARA", "VOCALIC") and len(rest) > 1:  # Thai vowels; Indic r and l sounding as vowels
+        return (rest[1] + ("i" if rest[0] == "VOCALIC" else "")).lower(), False
+    return rest[0].lower(), False
+
+
+def legible(text: str) -> str:
+    """``text`` with each letter that no font here has written as a Latin reading of it.
+
+    The reading comes from the letter's Unicode name: "DEVANAGARI LETTER KA" reads "ka", a vowel
+    sign replaces the "a" a consonant carries and a virama drops it, and each word starts with
+    a capital. Letters a font has stay as they are.
+
+    >>> legible("प्रिया शर्मा"), legible("Zoë 李")
+    ('Priyaa Sharmaa', 'Zoë 李')
+    """
+    out: list[str] = []
+    own_vowel = False  # the last reading is a consonant's, ending with the vowel it carries
+    for char in text:
+        if _printable(char):
+            out.append(char)
+            own_vowel = False
+            continue
+        reading, replaces = _reading(char)
+        if replaces and own_vowel:
+            out[-1] = out[-1][:-1]
+        if reading and (not out or "".join(out)[-1:].isspace()):
+            reading = reading.capitalize()
+        out.append(reading)
+        own_vowel = len(reading) > 1 and reading.endswith("a") and not replaces
+    return "".join(out)
 
 
 # -- right to left ------------------------------------------------------------------------------
@@ -241,9 +312,11 @@ def draw(
 ) -> None:
     """Write ``prefix`` (in Helvetica) and then ``text`` from (x, y), together ``width`` points at most.
 
-    ``text`` (a name) is written in a font that has its letters and shortened with an ellipsis
-    when it does not fit; ``prefix`` (the page's own words, such as "Player 4 – ") never is.
+    ``text`` (a name) is written in a font that has its letters (letters no font has as a Latin
+    reading, see :func:`legible`) and shortened with an ellipsis when it does not fit;
+    ``prefix`` (the page's own words, such as "Player 4 – ") never is.
     """
+    text = legible(text)
     helvetica = "Helvetica-Bold" if bold else "Helvetica"
     if prefix:
         pdf.setFont(helvetica, size)
