@@ -19,7 +19,7 @@ import websocket  # websocket-client, which Jupyter Server brings
 
 from setwidgets import as_cards, find_sets
 from setwidgets.classroom import ClassroomError, Desk, Seat
-from setwidgets.classroom.service import MAX_MESSAGE, RATE
+from setwidgets.classroom.service import MAX_MESSAGE, RATE, REQUEST_RATE
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def test_a_restarted_kernel_takes_its_own_seat_again(service):
             400,
             "the request's body must be a JSON object; got ['Ana'] (a list)",
         ),
-        ("api/rooms/{code}/join", {"name": "x" * 300}, 409, "name must be 1 to"),
+        ("api/rooms/{code}/join", {"name": "x" * 300}, 400, "name must be 1 to"),
     ],
 )
 def test_a_bad_request_gets_a_clear_answer_and_changes_nothing(service, path, body, status, words):
@@ -266,3 +266,22 @@ def test_a_call_left_pending_runs_out_of_time_after_a_restart(service):
     service.start()
     until(lambda: ana.view.get("last", {}).get("type") == "timeout", 15)
     assert ana.you["score"] == -1
+
+
+def test_a_flood_of_requests_from_one_address_is_refused_beyond_a_whole_class(service):
+    desk = Desk.open(seed=1)
+    url = service.url + f"api/rooms/{desk.code}/join"
+    rate, burst = REQUEST_RATE
+    start = time.monotonic()
+    statuses = [request(url, None, "POST", {"name": ""})[0] for _ in range(3 * burst)]
+    elapsed = time.monotonic() - start
+    # Every request counts, refused or not; beyond the burst only the rate's refill is served.
+    assert statuses[: burst - 1] == [400] * (burst - 1)
+    assert statuses.count(400) <= burst + rate * elapsed + 1
+    status, body = request(url, None, "POST", {"name": "late"})
+    assert (status, body["message"]) == (
+        429,
+        "too many requests from this address; try again in a few seconds",
+    )
+    time.sleep(1.0)
+    assert request(url, None, "POST", {"name": "late"})[0] == 201

@@ -186,11 +186,11 @@ class Room:
         """Seat a player, at any time until the room ends; a name already in the room is refused."""
         if self.status == "ended":
             raise RoomError(f"room {self.code} has ended; ask your teacher for the code of a new room")
-        name = _inputs.display_name(name, "name", longest=MAX_NAME, error=RoomError)
+        name = _inputs.display_name(name, "name", longest=MAX_NAME)
         team = (
             ""
             if team in ("", None)
-            else _inputs.display_name(team, "team", longest=MAX_NAME, error=RoomError)
+            else _inputs.display_name(team, "team", longest=MAX_NAME)
         )
         taken = next((m for m in self.members if m.casefold() == name.casefold()), None)
         if taken is not None:

@@ -38,7 +38,17 @@ from setwidgets import _inputs
 from setwidgets.classroom.rooms import Room, RoomError
 from setwidgets.classroom.store import Store
 
-__all__ = ["LETTERS", "MAX_MESSAGE", "MAX_ROOMS", "RATE", "Classroom", "Identity", "LocalTokens", "make_app"]
+__all__ = [
+    "LETTERS",
+    "MAX_MESSAGE",
+    "MAX_ROOMS",
+    "RATE",
+    "REQUEST_RATE",
+    "Classroom",
+    "Identity",
+    "LocalTokens",
+    "make_app",
+]
 
 LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
 """The letters of a join code: consonants only, so that no code spells a word."""
@@ -52,6 +62,10 @@ MAX_MESSAGE = 4096
 
 RATE = (10.0, 20)
 """A client's messages: 10 a second on average, 20 at once; beyond that they are refused."""
+
+REQUEST_RATE = (5.0, 60)
+"""Requests to open or join a room from one address: 5 a second on average, 60 at once (a whole
+class on one Lab server comes from one address)."""
 
 TOO_MANY = f"too many messages: at most {RATE[0]:g} a second; this one was not served, send it again later"
 
@@ -114,6 +128,14 @@ class Classroom:
         self.rooms: dict[str, Room] = store.load()
         self.sockets: dict[str, set[RoomSocket]] = {}
         self.timers: dict[str, Any] = {}
+        self.buckets: dict[str, _Bucket] = {}
+
+    def allows(self, address: str) -> bool:
+        """True when ``address`` may send one more request to open or join a room now."""
+        if address not in self.buckets and len(self.buckets) >= 10_000:
+            self.buckets.clear()  # a flood from many addresses: start counting again
+        bucket = self.buckets.setdefault(address, _Bucket(*REQUEST_RATE))
+        return bucket.take()
 
     def start(self) -> None:
         """Set the timers of calls pending when the service last stopped."""
@@ -203,6 +225,10 @@ class _Base(web.RequestHandler):
             raise web.HTTPError(404, f"there is no room {_inputs.short(code)}; check the code on the board")
         return room
 
+    def prepare(self) -> None:
+        if self.request.method == "POST" and not self.classroom.allows(self.request.remote_ip or ""):
+            raise web.HTTPError(429, "too many requests from this address; try again in a few seconds")
+
     def body(self) -> dict[str, Any]:
         if len(self.request.body) > MAX_MESSAGE:
             raise web.HTTPError(413, f"a request holds at most {MAX_MESSAGE} bytes")
@@ -265,7 +291,7 @@ class JoinHandler(_Base):
             raise web.HTTPError(
                 400, f"joining takes a name and a team; there is no {_inputs.short(unknown[0])}"
             )
-        found = authority.identify(_token(self))
+        found = await _identify(authority, _token(self))
         if (
             found is not None
             and not found.teacher
