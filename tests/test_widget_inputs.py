@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from setwidgets import Bot, Game
+from setwidgets.game import MAX_PLAYERS
 from setwidgets.widgets import Board, CardPicker, CardTable, MagicRuleChecker, ThirdCardExplorer
 
 LONGEST_MESSAGE = 300
@@ -570,7 +571,13 @@ def test_a_puzzle_refuses_bad_sizes(clock, value):
 BOARD_GAME_OPTIONS = {
     "variant": [*WRONG_KIND, 1, "chess", "x" * 10**5],
     # (a dict is taken by the game as its keys, the names: not wrong here)
-    "players": [*(v for v in WRONG_KIND if not isinstance(v, dict)), 0, 27, "x" * 10**5, ["Ana", "ana"]],
+    "players": [
+        *(v for v in WRONG_KIND if not isinstance(v, dict)),
+        0,
+        MAX_PLAYERS + 1,
+        "x" * 10**5,
+        ["Ana", "ana"],
+    ],
     "seed": SEEDS,
     "deck": [*WRONG_KIND, *NOT_CARDS[1:], "tiny"],
 }
