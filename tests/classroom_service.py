@@ -1,14 +1,20 @@
-"""A real classroom service for the tests: ``python -m setwidgets.classroom`` in a subprocess.
+"""A real classroom service for the tests, started as a teacher starts it: ``course.py classroom``.
 
 ::
 
-    with ClassroomService(tmp_path / "classroom") as service:
-        desk = Desk.open(url=service.url, token=service.token, seed=3)
+    @pytest.fixture
+    def service(tmp_path, monkeypatch):
+        yield from classroom_service.running(tmp_path, monkeypatch)
+
+    def test_something(service):
+        desk = Desk.open(seed=3)          # finds the service through the classroom folder
 
 The service listens on a free loopback port and keeps its rooms, the teacher's token and
-``server.json`` in its own classroom folder (``SETWIDGETS_CLASSROOM_HOME``), so a test touches
-no user's classroom. It runs in a process group of its own, killed on exit. :func:`wait_until`
-polls a condition, for what the service pushes to the notebooks' connections.
+``server.json`` in a classroom folder of the test's own (``SETWIDGETS_CLASSROOM_HOME``, which
+:func:`running` also sets for the test process, so ``Seat`` and ``Desk`` find it as a notebook
+does). It runs in a process group of its own: :meth:`Service.kill` kills it, as a crash would,
+and :meth:`Service.start` starts it again on the same port and folder. :func:`wait_until`
+polls a condition, for what the service pushes to the clients.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +54,8 @@ def wait_until(condition: Callable[[], Any], timeout: float = 10.0, what: str = 
         time.sleep(0.02)
 
 
-class ClassroomService:
-    """The room service on a free port, with its classroom folder ``home``; a context manager."""
+class Service:
+    """``course.py classroom`` on a free port, with its classroom folder ``home``; a context manager."""
 
     def __init__(self, home: Path, port: int | None = None) -> None:
         self.home = Path(home)
@@ -60,25 +66,27 @@ class ClassroomService:
 
     @property
     def env(self) -> dict[str, str]:
-        """The environment a process (a kernel, say) needs to find this service and its folder."""
+        """What a process (a kernel, say) needs in its environment to find this service."""
         return {"SETWIDGETS_CLASSROOM_HOME": str(self.home)}
 
     @property
-    def token(self) -> str:
-        """The teacher's token, as the service wrote it in its folder."""
+    def teacher_token(self) -> str:
+        """The teacher's token, as the service keeps it in its folder."""
         return json.loads((self.home / "teacher.json").read_text())["token"]
 
     def log(self) -> str:
+        """What the service printed so far."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def start(self, timeout: float = 20.0) -> ClassroomService:
-        """Start the service and wait until it answers."""
+    def start(self, timeout: float = 30.0) -> Service:
+        """Start the service (again) and wait until it answers."""
         self.home.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, **self.env, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, **self.env, "PYTHONUNBUFFERED": "1"}
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
         env.pop("SETWIDGETS_CLASSROOM_URL", None)
-        with self.log_path.open("wb") as log:
+        with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "setwidgets.classroom", "--port", str(self.port)],
+                [sys.executable, str(ROOT / "course.py"), "classroom", "--port", str(self.port)],
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -92,36 +100,45 @@ class ClassroomService:
             if self.answers():
                 return self
             time.sleep(0.1)
-        self.stop()
+        self.kill()
         raise RuntimeError(f"the classroom service did not answer within {timeout} s:\n{self.log()}")
 
     def answers(self) -> bool:
         """True when the service answers (a request without a token is refused, but answered)."""
         try:
-            urllib.request.urlopen(self.url + "api/rooms", timeout=1)
+            urllib.request.urlopen(self.url + "api/rooms", timeout=1).close()
         except urllib.error.HTTPError:
             return True
         except OSError:
             return False
         return True
 
-    def stop(self) -> None:
-        """Kill the service's process group."""
+    def kill(self) -> None:
+        """Kill the service's process group at once, as a crash would."""
         if self.process is None or self.process.poll() is not None:
             return
-        for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
-            try:
-                os.killpg(self.process.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                self.process.wait(wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            return
+        self.process.wait(10)
 
-    def __enter__(self) -> ClassroomService:
+    stop = kill
+
+    def __enter__(self) -> Service:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
-        self.stop()
+        self.kill()
+
+
+ClassroomService = Service
+
+
+def running(tmp_path: Path, monkeypatch: Any) -> Iterator[Service]:
+    """A fixture's body: the service in ``tmp_path/classroom``, found by this process's clients."""
+    service = Service(tmp_path / "classroom")
+    monkeypatch.setenv("SETWIDGETS_CLASSROOM_HOME", str(service.home))
+    monkeypatch.delenv("SETWIDGETS_CLASSROOM_URL", raising=False)
+    with service:
+        yield service
