@@ -15,7 +15,10 @@
   goes into a :class:`PracticeRecord` (boards solved, median time, misses), the session's
   (:func:`session_record`) unless given one. The puzzle itself is a :class:`Puzzle`;
 - :class:`Timer`: a round's clock for the projector (start, pause, reset; a flash and a beep
-  at the end), over :class:`~setwidgets.competition.timer.RoundTimer`.
+  at the end), over :class:`~setwidgets.competition.timer.RoundTimer`;
+- :class:`ClassBoard` and :class:`ClassRoom`: a live class game, one table shared by every
+  student's notebook (a ClassBoard each) and the teacher's projector (the ClassRoom), through
+  the classroom service (:mod:`setwidgets.classroom`).
 
 The widgets hold no rules of their own: they call :mod:`setwidgets.game` and
 :mod:`setwidgets.rules` and redraw from what those return. Each one also
@@ -41,6 +44,8 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time __getattr__ find
     from setwidgets.puzzles import session_record as session_record
     from setwidgets.widgets.board import Board as Board
     from setwidgets.widgets.checker import MagicRuleChecker as MagicRuleChecker
+    from setwidgets.widgets.classroom import ClassBoard as ClassBoard
+    from setwidgets.widgets.classroom import ClassRoom as ClassRoom
     from setwidgets.widgets.explorer import ThirdCardExplorer as ThirdCardExplorer
     from setwidgets.widgets.geometry import LinesExplorer as LinesExplorer
     from setwidgets.widgets.geometry import PlaneBuilder as PlaneBuilder
@@ -55,6 +60,8 @@ WIDGETS: dict[str, str] = {
     "Board": "setwidgets.widgets.board",
     "CardPicker": "setwidgets.widgets.pickers",
     "CardTable": "setwidgets.widgets.table",
+    "ClassBoard": "setwidgets.widgets.classroom",
+    "ClassRoom": "setwidgets.widgets.classroom",
     "LinesExplorer": "setwidgets.widgets.geometry",
     "MagicRuleChecker": "setwidgets.widgets.checker",
     "PlaneBuilder": "setwidgets.widgets.geometry",
@@ -87,9 +94,11 @@ def __getattr__(name: str) -> Any:
     try:
         module = import_module(home)
     except ModuleNotFoundError as error:
-        if error.name not in _extras.EXTRAS["widgets"]:
+        # The class game's widgets also need the classroom service's client (the classroom extra).
+        extra = next((e for e in ("widgets", "classroom") if error.name in _extras.EXTRAS[e]), None)
+        if extra is None:
             raise
-        raise _extras.MissingExtra(error.name, "widgets", f"setwidgets.widgets.{name}") from None
+        raise _extras.MissingExtra(error.name, extra, f"setwidgets.widgets.{name}") from None
     value = getattr(module, name)
     globals()[name] = value  # found once, then a plain attribute
     return value

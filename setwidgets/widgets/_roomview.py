@@ -1,0 +1,249 @@
+"""What the class game's two widgets share: a connection to a room, and its table redrawn from each view.
+
+The classroom service pushes a room's new view to every connection the moment it changes, from
+the connection's own thread; :class:`RoomView` hands each one to the widget's event loop (as the
+Board's clock does, through :meth:`~setwidgets.widgets._scheduler.Scheduler.on_loop`), keeps the
+newest, and redraws the shared table from it with the Board's card view. The
+:class:`~setwidgets.widgets.ClassBoard` (a student) and the :class:`~setwidgets.widgets.ClassRoom`
+(the teacher's projector) add their lines of text and their moves.
+"""
+
+from __future__ import annotations
+
+import threading
+import urllib.parse
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from setwidgets import _inputs, wording
+from setwidgets.cards import Card, as_cards
+from setwidgets.classroom import Desk, Seat
+from setwidgets.draw import shapes
+from setwidgets.draw.themes import Theme
+from setwidgets.widgets import _roomwords as words
+from setwidgets.widgets._scheduler import Loop, Scheduler
+from setwidgets.widgets._tables import ROWS, TableView
+from setwidgets.widgets.board import FLASH_SECONDS
+
+__all__ = ["BIG", "REFUSED_STYLE", "RoomView", "room_code", "service_url", "text_or_none"]
+
+TABLE_SIZE = {"full": 12, "mini": 9}
+"""The room the table keeps for its cards, by deck, so that the picture does not jump."""
+REFUSED_STYLE = "color:#b42318;font-weight:bold"
+STATE_STYLE = {"paused": "color:#9a6700;font-weight:bold", "over": "color:#1a7f37;font-weight:bold"}
+STATE_STYLE["ended"] = STATE_STYLE["over"]
+BIG = "font-size:1.35em;line-height:1.4"
+"""The projector's lines of text: read from the back of the room."""
+
+
+def room_code(room: Any) -> str:
+    """The join code: the letters on the board, like 'BCDFG' (either case)."""
+    if not isinstance(room, str):
+        raise TypeError(f"room is the join code on the board, letters like 'BCDFG'; got {_inputs.what(room)}")
+    code = room.strip()
+    if not code.isascii() or not code.isalpha() or len(code) > 16:
+        raise ValueError(
+            f"room is the join code on the board, letters like 'BCDFG'; got {_inputs.short(room)}"
+        )
+    return code.upper()
+
+
+def service_url(url: Any) -> str | None:
+    """The service's address, or None to find it as :mod:`setwidgets.classroom.client` says."""
+    if url is None:
+        return None
+    example = "url='http://127.0.0.1:8765/'"
+    if not isinstance(url, str):
+        raise TypeError(f"url is the classroom service's address, like {example}; got {_inputs.what(url)}")
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise ValueError(f"url must start with http:// or https://, like {example}; got {_inputs.short(url)}")
+    return url
+
+
+def text_or_none(value: Any, name: str, example: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be text like {example}, or None; got {_inputs.what(value)}")
+    return value
+
+
+class RoomView(TableView):
+    """What both widgets share: a connection to a room, and a table redrawn on each of its views."""
+
+    _connection: Seat | Desk
+    _table_scale = 0.9
+
+    def _setup_room(
+        self, theme: Theme, width: int | None, clock: Callable[[], float], loop: Loop | None
+    ) -> None:
+        self.theme = theme
+        self._clock = clock
+        self._scheduler = Scheduler(lambda: None, self._tick, self._ticking, clock=clock, loop=loop)
+        self._waiting = False  # the room's clock is the service's: nothing here waits for a first click
+        self._lock = threading.RLock()
+        self._view: dict[str, Any] = {}
+        self._received = self._clock()
+        self._event_version = -1
+        self._message, self._refused = "", False
+        self._marks: dict[Card, str] = {}
+        self._setup_canvas(self._css, width)
+
+    def _connect(self, connection: Seat | Desk) -> None:
+        """Listen to the room (last, once the widget is built), and show its view as it is now."""
+        self._connection = connection
+        connection.on_view(self._pushed)
+        self._listening = True
+        self._show(connection.view)
+
+    def _by_loop(self, move: Callable[[], Any]) -> None:
+        """Make ``move`` on the widget's own event loop (see ``Scheduler.on_loop``): a click that
+        JupyterLab sends through a subshell's thread, or a view pushed by the connection's thread,
+        changes the widget where everything else does."""
+        self._scheduler.on_loop(move)
+
+    # -- what anyone may look at ----------------------------------------------------------------
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The room's view as last shown (the service's own data, see :meth:`Room.view`)."""
+        return dict(self._view)
+
+    @property
+    def code(self) -> str:
+        """The room's join code."""
+        return self._connection.code
+
+    @property
+    def table(self) -> list[Card]:
+        """The cards on the shared table, by position (0 is the top-left card)."""
+        return as_cards(self._view.get("table", []))
+
+    @property
+    def status(self) -> str:
+        """The message line: the room's last event, or the answer to this notebook's last move."""
+        return self._message
+
+    @property
+    def scores(self) -> str:
+        """Everyone's scores, or the SETs found and each team's when the teacher hides the scores."""
+        return words.scoreboard(self._view)
+
+    @property
+    def callers(self) -> str:
+        """Who is picking and who waits to call, in words."""
+        return words.callers(self._view, self._time_left())
+
+    @property
+    def card_rects(self) -> list[tuple[float, float, float, float]]:
+        """Where each card on the table is drawn: ``(x, y, w, h)`` in canvas pixels, by position."""
+        return super().card_rects[: len(self._view.get("table", []))]
+
+    # -- the room's views -----------------------------------------------------------------------
+
+    def _pushed(self, view: dict[str, Any]) -> None:
+        # The connection's thread: the widget changes on its own event loop only.
+        self._by_loop(lambda: self._show(view))
+
+    def _show(self, view: dict[str, Any]) -> None:
+        with self._lock:
+            if not view or view.get("version", 0) < self._view.get("version", -1):
+                return  # an older view, overtaken by one shown already
+            before_table = self.table
+            self._view, self._received = view, self._clock()
+            last = view.get("last") or {}
+            flash = None
+            if last and last.get("version", 0) > self._event_version:
+                self._event_version = last.get("version", 0)
+                self._message, self._refused = words.sentence(last.get("message")), False
+                if last.get("type") == "claim" and last.get("ok") and self._flash_wanted(before_table, last):
+                    found = as_cards(last["cards"])
+                    flash = self._scene(before_table, dict.fromkeys(found, "found"), ())
+            self._forget_gone()
+            self._refresh(flash)
+
+    def _flash_wanted(self, before: list[Card], last: Mapping[str, Any]) -> bool:
+        cards = last.get("cards") or []
+        return bool(before) and len(cards) == 3 and all(c in before for c in as_cards(cards))
+
+    def _forget_gone(self) -> None:
+        """What the widget marked on cards that left the table is forgotten."""
+
+    def _answer(self, reply: Mapping[str, Any]) -> dict[str, Any]:
+        """Show the service's answer to a move of this notebook; return it."""
+        with self._lock:
+            self._message = words.sentence(reply.get("message"))
+            self._refused = not reply.get("ok")
+            # The room's view of this very move came before the answer: it must not cover it.
+            last = (self._connection.view or {}).get("last") or {}
+            self._event_version = max(self._event_version, last.get("version", -1))
+            self._refresh(None)
+        return dict(reply)
+
+    def _refresh(self, flash: shapes.Scene | None) -> None:
+        self._update_text()
+        self.redraw(before=flash, pause=FLASH_SECONDS if flash is not None else 0.0)
+        self._scheduler.keep_ticking()
+
+    def _message_html(self) -> str:
+        return wording.html(self._message, "span", REFUSED_STYLE if self._refused else "")
+
+    def _state_html(self) -> str:
+        status = self._view.get("status", "")
+        return wording.html(words.room_status(self._view), "span", STATE_STYLE.get(status, ""))
+
+    # -- the countdown of the caller who picks --------------------------------------------------
+
+    def _time_left(self) -> float | None:
+        left = self._view.get("time_left")
+        if left is None or self._view.get("status") != "open":
+            return left
+        return max(0.0, left - (self._clock() - self._received))
+
+    def _tick(self) -> bool:
+        with self._lock:
+            self._update_text()
+        return bool(self._view.get("callers"))
+
+    def _ticking(self) -> bool:
+        return self.comm is not None and bool(self._view.get("callers"))
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _slots(self) -> int:
+        return max(len(self._view.get("table", [])), TABLE_SIZE.get(self._view.get("deck"), 12))
+
+    def _scene(
+        self,
+        table: list[Card] | None = None,
+        marks: Mapping[Card, str] | None = None,
+        selected: tuple[Card, ...] | list[Card] | None = None,
+    ) -> shapes.Scene:
+        table = self.table if table is None else table
+        marks = self._marks if marks is None else marks
+        selected = self._selection() if selected is None else selected
+        kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
+        kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
+        return self._table_scene(table, kinds, scale=self._table_scale, slots=max(len(table), self._slots()))
+
+    def _selection(self) -> list[Card]:
+        return []
+
+    def _natural_width(self) -> float:
+        _, width, _ = shapes.grid(self._slots(), rows=ROWS, order="columns", scale=self._table_scale)
+        return width
+
+    def _client_ready(self) -> None:
+        super()._client_ready()
+        self._scheduler.start()
+        self._scheduler.keep_ticking()
+
+    def close(self) -> None:
+        """Leave the room's connection (a student's seat stays theirs) and close the widget."""
+        connection = getattr(self, "_connection", None)
+        if connection is not None and getattr(self, "_listening", False):
+            self._listening = False
+            connection.on_view(self._pushed, remove=True)
+            connection.close()
+        super().close()
+
+    def _update_text(self) -> None:  # pragma: no cover - each widget defines it
+        raise NotImplementedError

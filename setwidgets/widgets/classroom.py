@@ -1,0 +1,468 @@
+"""ClassBoard and ClassRoom: a live class game, one table shared by every student's notebook.
+
+The teacher projects a :class:`ClassRoom`; it opens a room of the classroom service and shows
+its join code. Each student types the code into a :class:`ClassBoard` in their own notebook::
+
+    from setwidgets.widgets import ClassRoom, ClassBoard
+
+    room = ClassRoom(variant="standard")      # the teacher's projector: note the code it shows
+    ClassBoard("BCDFG", name="Ada")           # a student's notebook, with the code on the board
+
+Both are views of the room the service holds: the service sends the room's new view to every
+notebook the moment it changes (no polling), and the widgets redraw from it. They hold no
+rules of their own: a student's clicks and keys become the moves of a
+:class:`~setwidgets.classroom.Seat` (call, claim, no SET), the teacher's buttons those of a
+:class:`~setwidgets.classroom.Desk`, and each widget shows the service's answer, a refusal too.
+
+Keys on a ClassBoard are the Board's: the card letters (top row ``q w e r t y u``, middle
+``a s d f g h j``, bottom ``z x c v b n m``), space calls SET, Escape clears the selection.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+from ipywidgets import HTML, Button, HBox, Layout
+
+from setwidgets import _inputs, _words, wording
+from setwidgets.cards import Card
+from setwidgets.classroom import Desk, Seat
+from setwidgets.draw.themes import Theme, get_theme
+from setwidgets.game import MAX_NAME
+from setwidgets.widgets import _keys
+from setwidgets.widgets import _roomwords as words
+from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY
+from setwidgets.widgets._roomview import BIG, REFUSED_STYLE, RoomView, room_code, service_url, text_or_none
+from setwidgets.widgets._scheduler import Loop
+from setwidgets.widgets._view import check_position, check_width
+
+__all__ = ["SETTINGS", "ClassBoard", "ClassRoom"]
+
+SETTINGS: tuple[str, ...] = ("variant", "deck", "claim_seconds", "scores_shown", "seed")
+"""What a new room may be opened with (see :class:`~setwidgets.classroom.rooms.Room`)."""
+
+
+class ClassBoard(RoomView):
+    """A student's seat at the class's shared table: click three cards that form a SET.
+
+    Parameters
+    ----------
+    room:
+        The room's join code, the letters the teacher's projector shows, like ``"BCDFG"``.
+    name:
+        The name the class sees, like ``"Ada"`` (on the hub, your hub name: leave it out).
+    url:
+        The classroom service's address; by default the one the hub or ``course.py classroom``
+        gives (see :func:`setwidgets.classroom.client.service_url`).
+    team:
+        A team to count your SETs for, when the teacher plays in teams.
+    theme, width:
+        As for the :class:`~setwidgets.widgets.Board`.
+
+    Press SET! (or the space bar) to call, then pick three cards before your time runs out;
+    when others called first, the line above the buttons says your place ("you are second to
+    call"). What a program or a test can use: :meth:`select`, :meth:`click`, :meth:`press`,
+    :meth:`call`, :meth:`claim`, :meth:`no_set`; :attr:`seat`, :attr:`view`, :attr:`table`,
+    :attr:`selected`, :attr:`status`, :attr:`place`, :attr:`your_score`, :attr:`scores`.
+    """
+
+    _css = "setw-classboard"
+
+    def __init__(
+        self,
+        room: str,
+        name: str | None = None,
+        url: str | None = None,
+        *,
+        team: str = "",
+        theme: str | Theme = "classic",
+        width: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        loop: Loop | None = None,
+    ) -> None:
+        code = room_code(room)
+        if name is not None:
+            name = _inputs.display_name(name, "name", longest=MAX_NAME)
+        team = "" if team in ("", None) else _inputs.display_name(team, "team", longest=MAX_NAME)
+        url = service_url(url)
+        theme, width, clock = get_theme(theme), check_width(width), _inputs.clock(clock)
+        # Every input is checked before the seat is taken, and the seat before any widget is made:
+        # a refused board leaves no seat and no widget behind.
+        self.seat = Seat(code, name=name, team=team, url=url)
+        self._selected: list[Card] = []
+        self._setup_room(theme, width, clock, loop)
+        self._room_widget = self._line("setw-class-room")
+        self._you_widget = self._line("setw-class-you")
+        self._deck_widget = self._line("setw-deck")
+        self._rules_widget = self._line("setw-rules")
+        self._state_widget = self._line("setw-class-state")
+        self._callers_widget = self._line("setw-class-callers")
+        self._place_widget = self._line("setw-class-place")
+        self._status_widget = self._line("setw-status")
+        self._scores_widget = self._line("setw-scores")
+        buttons = {
+            "call": Button(description="SET!", tooltip="Call SET (space bar), then pick three cards"),
+            "no_set": Button(description="No SET here", tooltip="Say that the table holds no SET"),
+        }
+        buttons["call"].button_style = "primary"
+        moves = {"call": lambda: self._by_loop(self.call), "no_set": lambda: self._by_loop(self.no_set)}
+        self.buttons = self._wire(buttons, moves)
+        super().__init__(
+            children=[
+                self._info(self._room_widget, self._you_widget, self._deck_widget),
+                self._rules_widget,
+                self._state_widget,
+                self.picture_box,
+                self._callers_widget,
+                self._place_widget,
+                self._status_widget,
+                HBox(list(self.buttons.values())),
+                self._scores_widget,
+            ],
+            layout=Layout(width="100%"),
+        )
+        self.add_class("setw-classboard")
+        self._listen(
+            lambda x, y: self._by_loop(lambda: self.click(x, y)),
+            lambda key, shift=False, ctrl=False, meta=False: self._by_loop(
+                lambda: None if ctrl or meta else self.press(key)
+            ),
+        )
+        self._connect(self.seat)
+        self._message = words.sentence(self.seat.welcome)
+        self._update_text()
+
+    # -- what a student sees ---------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The name this notebook plays as."""
+        return self.seat.name
+
+    @property
+    def selected(self) -> list[int]:
+        """Table positions of the selected cards, in the order they were picked."""
+        table = self.table
+        return [table.index(c) for c in self._selected if c in table]
+
+    @property
+    def place(self) -> str:
+        """Your place in the line of callers, in words ('' when you have not called)."""
+        return words.place((self._view.get("you") or {}).get("line"))
+
+    @property
+    def your_score(self) -> str:
+        """Your own score (or, when the teacher hides scores, your SETs)."""
+        return words.your_score(self._view.get("you") or {}, self._view.get("scores_shown", True))
+
+    @property
+    def letters(self) -> list[str | None]:
+        """The keyboard letter of each card on the table, by position."""
+        return _keys.LETTERS.letters(len(self.table))
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def call(self) -> dict[str, Any]:
+        """Call "SET!": you join the line of callers. Returns the service's answer."""
+        return self._answer(self.seat.call())
+
+    def claim(self, cards: list[Card | str]) -> dict[str, Any]:
+        """Show three cards (Card objects or codes such as ``"1RSO"``). Returns the service's answer."""
+        codes = [c.code if isinstance(c, Card) else c for c in cards]
+        with self._lock:
+            self._selected = []
+        return self._answer(self.seat.claim(codes))
+
+    def no_set(self) -> dict[str, Any]:
+        """Say that the table holds no SET. Returns the service's answer."""
+        return self._answer(self.seat.no_set())
+
+    def select(self, position: int) -> dict[str, Any] | None:
+        """Select or deselect the card at a table position (0 is the top-left card).
+
+        The third selected card sends the three to the service as your claim; returns its answer
+        then, else None.
+        """
+        with self._lock:
+            table = self.table
+            card = table[check_position(position, table, "the top-left card")]
+            if card in self._selected:
+                self._selected.remove(card)
+            else:
+                self._selected.append(card)
+            if len(self._selected) < 3:
+                self.redraw()
+                return None
+            chosen = list(self._selected)
+        return self.claim(chosen)
+
+    def press(self, key: str) -> bool:
+        """A key press: a card's letter, space (call SET) or Escape. True when the key did something."""
+        if not isinstance(key, str):
+            raise TypeError(f"press() takes a key such as 'q' or ' '; got {_inputs.what(key)}")
+        name = _keys.key_name(key)
+        if name == CALL_KEY:
+            self.call()
+            return True
+        if name == CLEAR_KEY:
+            with self._lock:
+                self._selected = []
+                self.redraw()
+            return True
+        return self._press_card(name, len(self.table))
+
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _selection(self) -> list[Card]:
+        return self._selected
+
+    def _forget_gone(self) -> None:
+        table = self.table
+        self._selected = [c for c in self._selected if c in table]
+
+    def _update_text(self) -> None:
+        view = self._view
+        name = (view.get("you") or {}).get("name", "")
+        self._room_widget.value = wording.html(f"Room {self._connection.code} · you play as {name}", "b")
+        self._you_widget.value = wording.html(self.your_score, "b")
+        self._deck_widget.value = f"Deck: {_words.count(view.get('deck_left', 0), 'card')}"
+        rules = wording.html(words.rules(view), "small", wording.RULES_STYLE)
+        if self._rules_widget.value != rules:
+            self._rules_widget.value = rules
+        self._state_widget.value = self._state_html()
+        self._callers_widget.value = wording.html(self.callers)
+        self._place_widget.value = wording.html(self.place, "b", "color:#0b5cad")
+        self._status_widget.value = self._message_html()
+        self._scores_widget.value = wording.html(self.scores)
+        playing = view.get("status") in ("open", "paused")
+        for button in self.buttons.values():
+            button.disabled = not playing
+
+    def _static_text(self) -> list[str]:
+        return [
+            f"Room {self._view.get('code', '')}: {words.room_status(self._view)}",
+            self.your_score,
+            self.scores,
+            self.status,
+        ]
+
+    def __repr__(self) -> str:
+        return f"<ClassBoard: room {self._view.get('code', '?')}, {len(self.table)} cards, {self.your_score}>"
+
+
+class ClassRoom(RoomView):
+    """The teacher's projector for a class game: the join code, the players, the table, the line
+    of callers, the scores (or, in classroom mode, only the SETs found), and the buttons that run
+    the room.
+
+    Parameters
+    ----------
+    room:
+        None to open a new room with ``settings``; or the code of a room opened before.
+    url, token:
+        The classroom service's address and the teacher's token; by default those that
+        ``course.py classroom`` (or the hub) gives.
+    theme, width:
+        As for the :class:`~setwidgets.widgets.Board`; the table is drawn large, for a projector.
+    settings:
+        A new room's ``variant`` ("standard", "online" or "competition"), ``deck``,
+        ``claim_seconds``, ``scores_shown`` (False for the classroom mode) and ``seed``.
+
+    The buttons pause and resume the game, deal a new game, end the room, and show or hide the
+    scores. What a program or a test can use: :meth:`pause`, :meth:`resume`, :meth:`new_game`,
+    :meth:`end`, :meth:`show_scores`; :attr:`desk`, :attr:`code`, :attr:`view`,
+    :attr:`players`, :attr:`standings`, :attr:`status`, :attr:`scores`.
+    """
+
+    _css = "setw-classroom"
+    _table_scale = 1.25
+
+    def __init__(
+        self,
+        room: str | None = None,
+        url: str | None = None,
+        token: str | None = None,
+        *,
+        theme: str | Theme = "classic",
+        width: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        loop: Loop | None = None,
+        **settings: Any,
+    ) -> None:
+        code = None if room is None else room_code(room)
+        url = service_url(url)
+        token = text_or_none(token, "token", "the teacher's token that course.py classroom printed")
+        unknown = sorted(set(settings) - set(SETTINGS))
+        if unknown:
+            raise TypeError(
+                f"ClassRoom() has no setting {_inputs.short(unknown[0])}; a new room takes "
+                f"{', '.join(SETTINGS)}"
+            )
+        if code is not None and settings:
+            raise TypeError(
+                f"{', '.join(sorted(settings))}= open a new room; room={_inputs.short(room)} is open "
+                "already. Use ClassRoom(room=...) or ClassRoom(variant=..., ...), not both"
+            )
+        theme, width, clock = get_theme(theme), check_width(width), _inputs.clock(clock)
+        if code is None:
+            self.desk = Desk.open(token=token, url=url, **settings)
+        else:
+            self.desk = Desk(code, token=token, url=url)
+        self._setup_room(theme, width, clock, loop)
+        self._join_widget = HTML()
+        self._join_widget.add_class("setw-class-join")
+        self._players_widget = self._line("setw-class-players")
+        self._state_widget = self._line("setw-class-state")
+        self._rules_widget = self._line("setw-rules")
+        self._callers_widget = self._line("setw-class-callers")
+        self._status_widget = self._line("setw-status")
+        self._scores_widget = self._line("setw-scores")
+        self._standings_widget = HTML()
+        self._standings_widget.add_class("setw-class-standings")
+        buttons = {
+            "pause": Button(description="Pause", tooltip="Stop the play, or let it go on"),
+            "new_game": Button(description="New game", tooltip="Deal a new game to everyone in the room"),
+            "end": Button(description="End", tooltip="End the room: nothing more is played in it"),
+            "scores": Button(
+                description="Hide scores", tooltip="Show the scoreboard, or only the SETs found"
+            ),
+        }
+        moves = {
+            "pause": self._pause_or_resume,
+            "new_game": self.new_game,
+            "end": self.end,
+            "scores": lambda: self.show_scores(not self._view.get("scores_shown", True)),
+        }
+        self.buttons = self._wire(buttons, {n: (lambda m=m: self._by_loop(m)) for n, m in moves.items()})
+        for button in self.buttons.values():
+            button.layout = Layout(width="140px", height="40px")
+        super().__init__(
+            children=[
+                self._join_widget,
+                self._players_widget,
+                self._info(self._state_widget, self._scores_widget),
+                self._rules_widget,
+                self.picture_box,
+                self._callers_widget,
+                self._status_widget,
+                self._standings_widget,
+                HBox(list(self.buttons.values())),
+            ],
+            layout=Layout(width="100%"),
+        )
+        self.add_class("setw-classroom")
+        self._connect(self.desk)
+
+    # -- what the projector shows ---------------------------------------------------------------
+
+    @property
+    def players(self) -> list[str]:
+        """The names of the players in the room, in the order they joined (not those taken out)."""
+        return [p["name"] for p in self._view.get("players", ()) if p.get("present", True)]
+
+    @property
+    def standings(self) -> list[tuple[int, str, int, int, int]]:
+        """``(place, name, score, SETs, penalties)``, best first (empty while scores are hidden)."""
+        return words.standings(self._view)
+
+    # -- the teacher's moves --------------------------------------------------------------------
+
+    def pause(self) -> dict[str, Any]:
+        """Stop the play (a caller holding the call may still show their cards)."""
+        return self._answer(self.desk.pause())
+
+    def resume(self) -> dict[str, Any]:
+        """Let the play go on."""
+        return self._answer(self.desk.resume())
+
+    def new_game(self) -> dict[str, Any]:
+        """Deal a new game to everyone in the room."""
+        return self._answer(self.desk.new_game())
+
+    def end(self) -> dict[str, Any]:
+        """End the room: nothing more is played in it."""
+        return self._answer(self.desk.end())
+
+    def show_scores(self, shown: bool = True) -> dict[str, Any]:
+        """Show the scoreboard (True), or only "a SET was found" and the teams' SETs (False)."""
+        shown = _inputs.true_or_false(shown, "shown")
+        return self._answer(self.desk.scores(shown))
+
+    def remove(self, name: str) -> dict[str, Any]:
+        """Take ``name`` out of the room."""
+        return self._answer(self.desk.remove(name))
+
+    def _pause_or_resume(self) -> dict[str, Any]:
+        return self.resume() if self._view.get("status") == "paused" else self.pause()
+
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _update_text(self) -> None:
+        view, code = self._view, self._connection.code
+        self._join_widget.value = (
+            '<div style="display:flex;align-items:baseline;gap:24px;flex-wrap:wrap">'
+            f'<span style="font-size:1.6em">Join room</span>'
+            f'<span style="font:bold 4em monospace;letter-spacing:0.12em">{escape(code)}</span>'
+            f'<code style="font-size:1.1em">ClassBoard("{escape(code)}", name="your name")</code></div>'
+        )
+        self._players_widget.value = wording.html(words.players(view), "span", "font-size:1.2em")
+        self._state_widget.value = self._state_html()
+        rules = wording.html(words.rules(view), "small", wording.RULES_STYLE)
+        if self._rules_widget.value != rules:
+            self._rules_widget.value = rules
+        self._callers_widget.value = wording.html(self.callers, "span", BIG)
+        style = f"{BIG};{REFUSED_STYLE}" if self._refused else BIG
+        self._status_widget.value = wording.html(self._message, "span", style)
+        self._scores_widget.value = wording.html(self.scores, "b", BIG)
+        self._standings_widget.value = self._standings_html()
+        status = view.get("status")
+        self.buttons["pause"].description = "Resume" if status == "paused" else "Pause"
+        self.buttons["pause"].button_style = "warning" if status == "paused" else ""
+        self.buttons["pause"].disabled = status not in ("open", "paused")
+        self.buttons["new_game"].disabled = status == "ended"
+        self.buttons["end"].disabled = status == "ended"
+        self.buttons["scores"].description = (
+            "Hide scores" if view.get("scores_shown", True) else "Show scores"
+        )
+        self.buttons["scores"].disabled = status == "ended"
+
+    def _standings_html(self) -> str:
+        """The final standings, once the game is over (or the room ended)."""
+        view = self._view
+        if view.get("status") not in ("over", "ended") or not view.get("game"):
+            return ""
+        rows = words.standings(view)
+        if not rows:
+            then = (
+                "The scores stayed hidden."
+                if view.get("status") == "ended"
+                else "Show scores for the standings."
+            )
+            return wording.html(f"{words.scoreboard(view)}. {then}", "div", BIG)
+        cell = "padding:2px 14px;text-align:left"
+        head = "".join(
+            f'<th style="{cell}">{h}</th>' for h in ("Place", "Player", "Score", "SETs", "Penalties")
+        )
+        body = "".join(
+            "<tr>" + "".join(f'<td style="{cell}">{escape(str(v))}</td>' for v in row) + "</tr>"
+            for row in rows
+        )
+        winner = escape(words.winners(rows))
+        return (
+            f'<div style="{BIG}"><b>Final standings.</b> {winner}'
+            f'<table style="border-collapse:collapse;margin-top:4px"><tr>{head}</tr>{body}</table></div>'
+        )
+
+    def _static_text(self) -> list[str]:
+        return [
+            f"Room {self._view.get('code', '')}: {words.room_status(self._view)}",
+            words.players(self._view),
+            self.scores,
+            self.status,
+        ]
+
+    def __repr__(self) -> str:
+        return f"<ClassRoom: room {self._view.get('code', '?')}, {words.players(self._view)}>"
