@@ -11,14 +11,18 @@ read it (for example /opt/setwidgets):
   Formgrader for the teacher only, the Assignments tab for everyone;
 - the teacher's course root is ``~/setwidgets-course``, copied from exercises/ the first
   time their server starts; grading there runs in the course's sandbox;
-- assignments go through one shared nbgrader exchange, mode 1777.
+- assignments go through one shared nbgrader exchange, mode 1777;
+- the room service of the live class game (``setwidgets.classroom``) runs as the hub's
+  service ``classroom``: every server's token may reach it, and the roster's teacher alone
+  opens, pauses and ends rooms.
 
 Settings, from the environment (the defaults suit a real server):
 
 - SETWIDGETS_HUB_ROSTER: the class (default deploy/roster.csv);
-- SETWIDGETS_HUB_URL: where the hub listens (default http://127.0.0.1:8000); the next two
-  ports serve the proxy's API and the hub itself;
-- SETWIDGETS_HUB_STATE: the hub's database and secrets (default /srv/setwidgets-hub);
+- SETWIDGETS_HUB_URL: where the hub listens (default http://127.0.0.1:8000); the next three
+  ports serve the proxy's API, the hub itself and the classroom service;
+- SETWIDGETS_HUB_STATE: the hub's database and secrets, and the classroom's rooms (default
+  /srv/setwidgets-hub);
 - SETWIDGETS_EXCHANGE: the nbgrader exchange (default /srv/nbgrader/exchange).
 """
 
@@ -106,3 +110,56 @@ def start_with_the_course(spawner):
 
 
 c.Spawner.pre_spawn_hook = start_with_the_course
+
+
+# -- the live class game: the room service, a service of this hub ------------------------------------
+# JupyterHub starts it, routes /services/classroom/ to it through the proxy and stops it with the hub.
+# It asks the hub whose each token is (setwidgets.classroom.hubauth): a student's kernel sends the
+# token JupyterHub gave their server and plays as that student only; the roster's teacher opens,
+# pauses and ends rooms. Its rooms live in SQLite in the hub's state folder, so a restarted hub
+# finds every room where it was.
+CLASSROOM = "classroom"
+CLASSROOM_URL = f"http://127.0.0.1:{port + 3}"  # on this machine only, like the hub's other ports
+CLASSROOM_STATE = STATE / "classroom"
+CLASSROOM_STATE.mkdir(mode=0o700, exist_ok=True)
+TEACHERS = sorted(name for name, role in ROLES.items() if role == "teacher")
+c.JupyterHub.services = [
+    {
+        "name": CLASSROOM,
+        "url": CLASSROOM_URL,
+        "command": [
+            str(VENV_BIN / "python"),
+            "-m",
+            "setwidgets.classroom",
+            "--hub",
+            "--db",
+            f"sqlite:///{CLASSROOM_STATE / 'rooms.sqlite'}",
+        ],
+        "cwd": str(CLASSROOM_STATE),
+        "environment": {
+            "SETWIDGETS_CLASSROOM_TEACHERS": ",".join(TEACHERS),
+            "SETWIDGETS_CLASSROOM_HOME": str(CLASSROOM_STATE),
+        },
+    }
+]
+# Who may reach it: every user of the hub, and every server's own token ($JUPYTERHUB_API_TOKEN in
+# a kernel), which otherwise holds only the server role's two scopes (JupyterHub 5's default).
+ACCESS = f"access:services!service={CLASSROOM}"
+c.JupyterHub.load_roles = [
+    {
+        "name": "user",
+        "description": "Standard user privileges, and the class game",
+        "scopes": ["self", ACCESS],
+    },
+]
+c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", ACCESS]
+# Where a kernel reaches the service: through the proxy at the hub's address on this machine. A hub
+# that serves HTTPS itself holds a certificate for its public name, not for 127.0.0.1: its kernels
+# go to the service's own port instead, which is on this machine too.
+public = urlsplit(URL)
+if public.scheme == "https":
+    reach = CLASSROOM_URL
+else:
+    host = "127.0.0.1" if public.hostname in (None, "0.0.0.0", "::") else public.hostname
+    reach = f"http://{host}:{port}"
+c.Spawner.environment["SETWIDGETS_CLASSROOM_URL"] = f"{reach}/services/{CLASSROOM}/"
