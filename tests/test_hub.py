@@ -10,7 +10,11 @@ through their own single-user server, as they would in the browser:
   contents API (one right, one partly right, one blank) and submits;
 - the teacher collects, autogrades (in the course's sandbox, as the teacher), generates and
   releases feedback, and exports the grades with ``nbgrader export``;
-- each student fetches their own feedback, and cannot read another student's.
+- each student fetches their own feedback, and cannot read another student's;
+- a live class game on the hub's room service (the ``classroom`` service): the teacher opens
+  a room from a notebook's kernel, three students join it from kernels on their own servers
+  (each with the token their server has) and play; whatever a student tries as another student
+  or as the teacher is refused, and the scores add up.
 
 Run it on its own with ``pytest -m hub``. It needs root (to create users and start servers
 as them) and npm (for the hub's proxy); elsewhere it is skipped, and says why.
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import json
 import os
 import pwd
 import re
@@ -31,7 +36,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -257,7 +265,7 @@ def hub():
     roster = work / "roster.csv"
     roster.write_text(f"{TEACHER},teacher\n" + "".join(f"{s},student\n" for s in [*STUDENTS, NEWCOMER]))
     exchange = work / "exchange"
-    port = free_ports(3)  # the hub's public port, its proxy's API and the hub itself
+    port = free_ports(4)  # the hub's public port, its proxy's API, the hub itself and the classroom
     url = f"http://127.0.0.1:{port}"
     log = work / "hub.log"
     # The hub closes the repository's exercises/ to other users; the rest of the suite gets it back as it was.
@@ -328,12 +336,18 @@ def _answered(release: dict, source: nbformat.NotebookNode, cells: dict[str, str
 
 
 @pytest.fixture(scope="module")
-def day(hub):
-    """The class's day, run once: every step in order. The tests then read what it left."""
+def people(hub):
+    """The teacher and the students, each logged in with their own server running."""
     people = {user: Person(hub, user) for user in [TEACHER, *STUDENTS]}
     for person in people.values():
         person.log_in()
         person.start_server()
+    return people
+
+
+@pytest.fixture(scope="module")
+def day(hub, people):
+    """The class's day, run once: every step in order. The tests then read what it left."""
     teacher = people[TEACHER]
     course = hub.course()
 
@@ -477,6 +491,375 @@ def test_only_the_teacher_has_the_formgrader(hub, day):
 def test_the_students_saw_the_released_assignment(day):
     for student in STUDENTS:
         assert (ASSIGNMENT, "released") in day["listed"][student]
+
+
+# -- a live class game on the hub's room service ------------------------------------------------------
+
+# The three players of the class game, and the student who stays out of the room.
+PLAYERS = STUDENTS[:3]
+OUTSIDER = STUDENTS[3]
+# A fixed deal, and time enough to claim between a kernel's round trips.
+GAME = {"seed": 2026, "claim_seconds": 60}
+# What every kernel of the game runs first: a notebook's imports and two helpers.
+IN_THE_KERNEL = """
+import itertools, json, os, time
+from setwidgets.classroom import ClassroomError, Desk, Seat
+from setwidgets.rules import first_set, is_set
+
+def wait_for(connection, version, seconds=30):
+    deadline = time.monotonic() + seconds
+    while connection.view.get("version", 0) < version and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return board(connection)
+
+def board(connection):
+    view = connection.view
+    keep = ("version", "status", "table", "deck_left", "sets_found", "callers", "players", "you")
+    return {key: view.get(key) for key in keep}
+
+def tried(action):
+    try:
+        return {"ok": True, "value": action()}
+    except ClassroomError as refused:
+        return {"ok": False, "message": str(refused)}
+"""
+
+
+class Kernel:
+    """A Python kernel on a user's own server, started and driven as JupyterLab does it: the
+    server's REST API and the kernel's WebSocket. It runs as that user, with their server's
+    environment: their server's token (JUPYTERHUB_API_TOKEN) and the classroom's address."""
+
+    def __init__(self, person: Person):
+        import websocket
+
+        self.person = person
+        answer = requests.post(
+            f"{person.server}/api/kernels", json={"name": "python3"}, headers=person.headers(), timeout=120
+        )
+        assert answer.status_code == 201, f"POST api/kernels: {answer.status_code}: {answer.text[:300]}"
+        self.id = answer.json()["id"]
+        self.session = uuid.uuid4().hex
+        address = person.server.replace("http", "ws", 1) + f"/api/kernels/{self.id}/channels"
+        self.socket = websocket.create_connection(
+            f"{address}?session_id={self.session}",
+            header=[f"Authorization: token {person.token}"],
+            timeout=120,
+        )
+        self.run(IN_THE_KERNEL)
+
+    def run(self, code: str, timeout: float = 120) -> Any:
+        """Run ``code`` in the kernel; the JSON of the last line it prints, or None."""
+        msg_id = uuid.uuid4().hex
+        header = {
+            "msg_id": msg_id,
+            "msg_type": "execute_request",
+            "username": self.person.name,
+            "session": self.session,
+            "date": datetime.now(UTC).isoformat(),
+            "version": "5.3",
+        }
+        content = {"code": code, "silent": False, "store_history": True, "user_expressions": {}}
+        content.update(allow_stdin=False, stop_on_error=True)
+        message = {"header": header, "parent_header": {}, "metadata": {}, "content": content}
+        self.socket.send(json.dumps({**message, "channel": "shell", "buffers": []}))
+        printed, error, replied, idle = [], None, False, False
+        deadline = time.monotonic() + timeout
+        while not (replied and idle):
+            assert time.monotonic() < deadline, f"the kernel gave no answer in {timeout} s to:\n{code}"
+            answer = json.loads(self.socket.recv())
+            if answer.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind, body = answer["header"]["msg_type"], answer["content"]
+            if kind == "stream":
+                printed.append(body["text"])
+            elif kind == "error":
+                error = f"{body['ename']}: {body['evalue']}\n" + re.sub(
+                    r"\x1b\[[0-9;]*m", "", "\n".join(body["traceback"])
+                )
+            elif kind == "execute_reply":
+                replied = True
+            elif kind == "status" and body["execution_state"] == "idle":
+                idle = True
+        if error:
+            raise AssertionError(f"the kernel raised {error}\nwhile running:\n{code}")
+        lines = "".join(printed).strip().splitlines()
+        return json.loads(lines[-1]) if lines else None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.socket.close()
+        with contextlib.suppress(Exception):
+            requests.delete(
+                f"{self.person.server}/api/kernels/{self.id}", headers=self.person.headers(), timeout=30
+            )
+
+
+def _service(hub: Hub, path: str = "") -> str:
+    return f"{hub.url}/services/classroom/{path}"
+
+
+def _socket_refused(hub: Hub, code: str, token: str | None) -> int:
+    """The status with which the service refuses a WebSocket to room ``code`` with ``token``."""
+    import websocket
+
+    address = _service(hub, f"api/rooms/{code}/socket").replace("http", "ws", 1)
+    header = [f"Authorization: token {token}"] if token else []
+    try:
+        websocket.create_connection(address, header=header, timeout=30).close()
+    except websocket.WebSocketBadStatusException as refused:
+        return refused.status_code
+    raise AssertionError("the service let the WebSocket in")
+
+
+@pytest.fixture(scope="module")
+def class_game(hub, people):
+    """The class game, played once from the users' own kernels; the tests read what it left."""
+    kernels: dict[str, Kernel] = {}
+    said: dict[str, Any] = {}
+    try:
+        for user in [TEACHER, *PLAYERS]:
+            with step("start a kernel on their own server", user):
+                kernels[user] = Kernel(people[user])
+        teacher, ben, cleo = kernels[TEACHER], kernels[PLAYERS[1]], kernels[PLAYERS[2]]
+
+        with step("open a room from a notebook (Desk.open, with the server's token)", TEACHER):
+            opened = teacher.run(
+                f"desk = Desk.open(**{GAME!r})\n"
+                "print(json.dumps({'code': desk.code, 'url': os.environ.get('SETWIDGETS_CLASSROOM_URL'), "
+                "**board(desk)}))"
+            )
+            assert opened["url"] == _service(hub), opened
+            assert opened["status"] == "waiting", opened
+            code = said["code"] = opened["code"]
+
+        said["joined"] = {}
+        for user in PLAYERS:
+            with step("join the room from a notebook (Seat, with the server's token)", user):
+                joined = kernels[user].run(
+                    f"seat = Seat({code!r})\n"
+                    "print(json.dumps({'name': seat.name, 'welcome': seat.welcome, "
+                    "'token': bool(os.environ.get('JUPYTERHUB_API_TOKEN')), **board(seat)}))"
+                )
+                assert joined["token"], "the kernel has no JUPYTERHUB_API_TOKEN"
+                said["joined"][user] = joined
+
+        moves = said["moves"] = []
+
+        def move(user: str, code_: str) -> dict:
+            """One move from ``user``'s kernel: its answer, and the version it leaves."""
+            with step(f"play: {code_}", user):
+                answer = kernels[user].run(
+                    f"answer = {code_}\nprint(json.dumps({{**answer, **board(seat)}}))"
+                )
+                moves.append((user, code_, answer))
+                return answer
+
+        said["first_call"] = move(PLAYERS[0], "seat.call()")
+        said["second_call"] = move(PLAYERS[1], "seat.call()")
+        said["claim_out_of_turn"] = move(
+            PLAYERS[1], "seat.claim([c.code for c in first_set(seat.view['table'])])"
+        )
+        said["first_claim"] = move(PLAYERS[0], "seat.claim([c.code for c in first_set(seat.view['table'])])")
+        # Ben now holds the call: he claims from the table the service pushed him after Ana's SET.
+        with step("see the new table pushed after another's SET", PLAYERS[1]):
+            said["pushed"] = ben.run(f"print(json.dumps(wait_for(seat, {said['first_claim']['version']})))")
+        said["second_claim"] = move(PLAYERS[1], "seat.claim([c.code for c in first_set(seat.view['table'])])")
+        # Cleo claims three cards that are no SET, without calling first: the claim is the call.
+        said["wrong_claim"] = move(
+            PLAYERS[2],
+            "seat.claim(next([a, b, c] for a, b, c in itertools.combinations(seat.view['table'], 3) "
+            "if not is_set(a, b, c)))",
+        )
+
+        # -- a student acting as another, or as the teacher ---------------------------------------
+        with step("claim in another student's name", PLAYERS[2]):
+            said["as_another"] = cleo.run(
+                f"wait_for(seat, {said['wrong_claim']['version']})\n"
+                "cards = [c.code for c in first_set(seat.view['table'])]\n"
+                f"answers = [seat.send({{'type': 'claim', 'cards': cards, 'player': {PLAYERS[0]!r}}}), "
+                f"seat.send({{'type': 'call', 'name': {PLAYERS[0]!r}}})]\n"
+                "print(json.dumps({'answers': answers, **board(seat)}))"
+            )
+        with step("join again under another student's name", PLAYERS[1]):
+            said["other_name"] = ben.run(
+                f"again = Seat({code!r}, name={PLAYERS[0]!r})\n"
+                "print(json.dumps({'name': again.name, 'welcome': again.welcome}))\n"
+            )
+        with step("open a room, and list the rooms, as the teacher would", PLAYERS[1]):
+            said["student_opens"] = ben.run("print(json.dumps(tried(lambda: Desk.open(seed=1).code)))")
+        with step("take the teacher's desk of the room: pause, end, remove, new game", PLAYERS[1]):
+            said["student_desk"] = ben.run(
+                f"desk = Desk({code!r})\n"
+                "answers = {'pause': desk.pause(), 'end': desk.end(), "
+                f"'remove': desk.remove({PLAYERS[0]!r}), 'new_game': desk.new_game(), "
+                "'scores': desk.scores(False)}\n"
+                "print(json.dumps({'answers': answers, **board(desk)}))"
+            )
+
+        # -- the teacher's hold on the room --------------------------------------------------------
+        said["pause"] = teacher.run("print(json.dumps({**desk.pause(), **board(desk)}))")
+        said["call_while_paused"] = move(PLAYERS[2], "seat.call()")
+        said["resume"] = teacher.run("print(json.dumps({**desk.resume(), **board(desk)}))")
+        said["remove"] = teacher.run(f"print(json.dumps({{**desk.remove({PLAYERS[2]!r}), **board(desk)}}))")
+        said["call_when_removed"] = move(PLAYERS[2], "seat.call()")
+
+        # -- every board after the last move -------------------------------------------------------
+        last = said["remove"]["version"]
+        said["boards"] = {}
+        for user in [TEACHER, *PLAYERS]:
+            with step("see the room after the last move", user):
+                connection = "desk" if user == TEACHER else "seat"
+                said["boards"][user] = kernels[user].run(f"print(json.dumps(wait_for({connection}, {last})))")
+
+        said["end"] = teacher.run("print(json.dumps({**desk.end(), **board(desk)}))")
+        said["call_after_the_end"] = move(PLAYERS[0], "seat.call()")
+
+        # -- tokens the hub does not vouch for, from outside any kernel ----------------------------
+        with step("try the service with tokens that are not one's own", PLAYERS[1]):
+            narrow = requests.post(
+                f"{hub.url}/hub/api/users/{PLAYERS[1]}/tokens",
+                json={
+                    "note": "a token without the classroom",
+                    "scopes": [f"read:users:name!user={PLAYERS[1]}"],
+                },
+                headers=people[PLAYERS[1]].headers(),
+                timeout=30,
+            )
+            assert narrow.status_code == 201, f"{narrow.status_code}: {narrow.text[:300]}"
+            guessed = secrets.token_hex(16)  # a JupyterHub token's form
+            tokens = {"none": None, "guessed": guessed, "narrow": narrow.json()["token"]}
+            said["outside"] = {}
+            for what, token in tokens.items():
+                headers = {"Authorization": f"token {token}"} if token else {}
+                said["outside"][what] = {
+                    "join": requests.post(
+                        _service(hub, f"api/rooms/{code}/join"), json={}, headers=headers, timeout=30
+                    ).status_code,
+                    "room": requests.get(
+                        _service(hub, f"api/rooms/{code}"), headers=headers, timeout=30
+                    ).status_code,
+                    "open": requests.post(
+                        _service(hub, "api/rooms"), json={}, headers=headers, timeout=30
+                    ).status_code,
+                    "socket": _socket_refused(hub, code, token),
+                }
+        with step("reach a room they have not joined", OUTSIDER):
+            outsider = people[OUTSIDER].headers()
+            said["outsider"] = {
+                "room": requests.get(
+                    _service(hub, f"api/rooms/{code}"), headers=outsider, timeout=30
+                ).status_code,
+                "socket": _socket_refused(hub, code, people[OUTSIDER].token),
+                "rooms": requests.get(_service(hub, "api/rooms"), headers=outsider, timeout=30).status_code,
+            }
+        with step("list the rooms", TEACHER):
+            listed = requests.get(_service(hub, "api/rooms"), headers=people[TEACHER].headers(), timeout=30)
+            assert listed.status_code == 200, f"{listed.status_code}: {listed.text[:300]}"
+            said["rooms"] = listed.json()["rooms"]
+        yield said
+    finally:
+        for kernel in kernels.values():
+            kernel.close()
+
+
+def test_the_class_game_runs_as_a_service_of_the_hub(hub, class_game):
+    log = hub.log_text()
+    assert "Starting service 'classroom'" in log, log[-3000:]
+    assert class_game["code"] in {room["code"] for room in class_game["rooms"]}
+    # Its rooms are kept in the hub's state folder (SETWIDGETS_HUB_STATE), closed to the users.
+    state = hub.exchange.parent / "state"
+    assert (state / "classroom" / "rooms.sqlite").is_file(), sorted(p.name for p in state.rglob("*"))
+    assert state.stat().st_mode & 0o777 == 0o700
+
+
+def test_the_teacher_opens_a_room_and_each_student_joins_as_themselves(class_game):
+    for user, joined in class_game["joined"].items():
+        assert joined["name"] == user, joined  # the hub user, never a name of their choosing
+        assert joined["welcome"].startswith(f"Welcome, {user}"), joined
+        assert joined["status"] == "open" and joined["you"]["score"] == 0, joined
+    assert [p["name"] for p in class_game["boards"][TEACHER]["players"]] == PLAYERS
+
+
+def test_calls_are_served_in_order_and_claims_are_judged(class_game):
+    ana, ben, cleo = PLAYERS
+    game = class_game
+    assert game["first_call"]["ok"] and game["first_call"]["message"] == f"{ana} called SET!", game[
+        "first_call"
+    ]
+    assert game["second_call"]["ok"] and "number 2 in line" in game["second_call"]["message"]
+    assert game["second_call"]["callers"] == [ana, ben]
+    assert not game["claim_out_of_turn"]["ok"], game["claim_out_of_turn"]
+    assert "holds the call" in game["claim_out_of_turn"]["message"], game["claim_out_of_turn"]
+    assert game["first_claim"]["ok"] and "keeps a SET" in game["first_claim"]["message"], game["first_claim"]
+    # Ana's SET left the table for everyone, and the call passed to Ben, next in line.
+    assert game["pushed"]["version"] >= game["first_claim"]["version"]
+    assert game["pushed"]["table"] == game["first_claim"]["table"]
+    assert game["pushed"]["callers"] == [ben]
+    assert game["second_claim"]["ok"] and "keeps a SET" in game["second_claim"]["message"], game[
+        "second_claim"
+    ]
+    assert not game["wrong_claim"]["ok"] and "loses a point" in game["wrong_claim"]["message"]
+
+
+def test_every_board_shows_the_same_table_and_the_scores_add_up(class_game):
+    boards = class_game["boards"]
+    ana, ben, cleo = PLAYERS
+    first = boards[TEACHER]
+    for user, board in boards.items():
+        assert (board["version"], board["table"], board["players"]) == (
+            first["version"],
+            first["table"],
+            first["players"],
+        ), user
+    scores = {p["name"]: (p["sets"], p["penalties"], p["score"]) for p in first["players"]}
+    assert scores == {ana: (1, 0, 1), ben: (1, 0, 1), cleo: (0, 1, -1)}
+    for user in PLAYERS:
+        assert boards[user]["you"]["score"] == scores[user][2], (user, boards[user]["you"])
+    assert first["sets_found"] == 2 == sum(sets for sets, _, _ in scores.values())
+    # Every card of the deck is on the table, still in the deck, or in a SET someone kept.
+    assert len(first["table"]) + first["deck_left"] + 3 * first["sets_found"] == 81
+
+
+def test_a_student_cannot_play_as_another_student(class_game):
+    ana, ben, cleo = PLAYERS
+    for answer in class_game["as_another"]["answers"]:
+        assert not answer["ok"] and "you always play as yourself" in answer["message"], answer
+    # Nothing changed: the version is the one Cleo's own wrong claim left.
+    assert class_game["as_another"]["version"] == class_game["wrong_claim"]["version"]
+    assert class_game["other_name"]["name"] == ben, class_game["other_name"]
+    assert class_game["other_name"]["welcome"] == f"Welcome back, {ben}.", class_game["other_name"]
+
+
+def test_a_student_cannot_act_as_the_teacher(class_game):
+    opened = class_game["student_opens"]
+    assert not opened["ok"] and "only the teacher" in opened["message"], opened
+    desk = class_game["student_desk"]
+    for action, answer in desk["answers"].items():
+        assert not answer["ok"] and '"type" must be one of' in answer["message"], (action, answer)
+    assert desk["status"] == "open" and desk["version"] == class_game["wrong_claim"]["version"], desk
+    assert class_game["outsider"]["rooms"] == 403
+
+
+def test_the_teachers_pause_remove_and_end_hold(class_game):
+    assert class_game["pause"]["ok"] and class_game["pause"]["status"] == "paused"
+    assert not class_game["call_while_paused"]["ok"], class_game["call_while_paused"]
+    assert "paused" in class_game["call_while_paused"]["message"]
+    assert class_game["resume"]["ok"] and class_game["resume"]["status"] == "open"
+    assert class_game["remove"]["ok"]
+    assert not class_game["call_when_removed"]["ok"] and "took" in class_game["call_when_removed"]["message"]
+    assert class_game["end"]["ok"] and class_game["end"]["status"] == "ended"
+    assert (
+        not class_game["call_after_the_end"]["ok"] and "ended" in class_game["call_after_the_end"]["message"]
+    )
+
+
+def test_tokens_the_hub_does_not_vouch_for_are_refused(class_game):
+    # No token, a guessed one, and a student's own token made without the classroom's scope.
+    for what, statuses in class_game["outside"].items():
+        assert statuses == {"join": 401, "room": 401, "open": 401, "socket": 401}, what
+    # A student of the hub who has not joined the room sees nothing of it.
+    assert class_game["outsider"]["room"] == 403 and class_game["outsider"]["socket"] == 403
 
 
 # -- in the browser ------------------------------------------------------------------------------------
