@@ -165,7 +165,8 @@ def free_port() -> int:
 
 
 def free_ports(count: int) -> int:
-    """A port p on 127.0.0.1 with p, p+1, ..., p+count-1 all free (a hub uses three in a row)."""
+    """A port p on 127.0.0.1 with p, p+1, ..., p+count-1 all free (a hub uses four in a row: its
+    public port, its proxy's API, the hub itself and the classroom service)."""
     for _ in range(50):
         port = free_port()
         if port + count > 65535:
