@@ -14,7 +14,8 @@ through their own single-user server, as they would in the browser:
 - a live class game on the hub's room service (the ``classroom`` service): the teacher opens
   a room from a notebook's kernel, three students join it from kernels on their own servers
   (each with the token their server has) and play; whatever a student tries as another student
-  or as the teacher is refused, and the scores add up.
+  or as the teacher is refused, the scores add up, and when the service is killed the hub starts
+  it again and the game goes on where it was.
 
 Run it on its own with ``pytest -m hub``. It needs root (to create users and start servers
 as them) and npm (for the hub's proxy); elsewhere it is skipped, and says why.
@@ -612,6 +613,17 @@ def _socket_refused(hub: Hub, code: str, token: str | None) -> int:
     raise AssertionError("the service let the WebSocket in")
 
 
+def _service_pid(hub: Hub) -> int:
+    """The process of this hub's classroom service (its database lies in this hub's state folder)."""
+    database = str(hub.exchange.parent / "state" / "classroom" / "rooms.sqlite")
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            if b"setwidgets.classroom" in command and any(database.encode() in part for part in command):
+                return int(entry.name)
+    raise AssertionError("the classroom service is not running")
+
+
 @pytest.fixture(scope="module")
 def class_game(hub, people):
     """The class game, played once from the users' own kernels; the tests read what it left."""
@@ -704,8 +716,23 @@ def class_game(hub, people):
         said["remove"] = teacher.run(f"print(json.dumps({{**desk.remove({PLAYERS[2]!r}), **board(desk)}}))")
         said["call_when_removed"] = move(PLAYERS[2], "seat.call()")
 
+        # -- the service killed: the hub starts it again, and the game goes on where it was --------
+        with step("kill the classroom service", "root"):
+            os.kill(_service_pid(hub), signal.SIGKILL)
+        with step("call again once the hub has started the service again", PLAYERS[0]):
+            said["after_the_kill"] = kernels[PLAYERS[0]].run(
+                "deadline = time.monotonic() + 120\n"
+                "while True:\n"
+                "    answer = seat.call()\n"
+                "    if answer['ok'] or time.monotonic() > deadline:\n"
+                "        break\n"
+                "    time.sleep(0.5)\n"
+                "print(json.dumps({**answer, **board(seat)}))",
+                timeout=180,
+            )
+
         # -- every board after the last move -------------------------------------------------------
-        last = said["remove"]["version"]
+        last = said["after_the_kill"]["version"]
         said["boards"] = {}
         for user in [TEACHER, *PLAYERS]:
             with step("see the room after the last move", user):
@@ -771,6 +798,17 @@ def test_the_class_game_runs_as_a_service_of_the_hub(hub, class_game):
     state = hub.exchange.parent / "state"
     assert (state / "classroom" / "rooms.sqlite").is_file(), sorted(p.name for p in state.rglob("*"))
     assert state.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_killed_service_is_started_again_and_the_game_goes_on(hub, class_game):
+    assert re.search(r"Service classroom exited with status", hub.log_text())
+    ana = PLAYERS[0]
+    again = class_game["after_the_kill"]
+    assert again["ok"] and again["message"] == f"{ana} called SET!", again
+    # Nothing was lost: the call is the first change after the teacher's last one, and every score stands.
+    assert again["version"] == class_game["remove"]["version"] + 1
+    assert again["callers"] == [ana] and again["status"] == "open"
+    assert again["players"][:2] == class_game["remove"]["players"][:2]
 
 
 def test_the_teacher_opens_a_room_and_each_student_joins_as_themselves(class_game):
