@@ -299,7 +299,10 @@ def test_a_game_played_to_its_end_shows_the_final_standings_and_a_new_game_deals
         assert answer["ok"], answer
         in_step(room, ada, ben)
     assert room.view["status"] == "over", "the mini deck runs out within 40 moves"
-    assert "Game 1 is over." in ada._state_widget.value
+    assert (
+        "Game 1 is over." in ada._state_widget.value
+        and words.winners(room.standings) in ada._state_widget.value
+    )
     assert all(button.disabled for button in ada.buttons.values())
     rows = room.standings
     assert [name for _, name, *_ in rows] and {name for _, name, *_ in rows} == {"Ada", "Ben"}
@@ -323,6 +326,8 @@ def test_the_end_of_the_room_disables_every_move(room, widgets):
     assert "The teacher ended this room." in ada._state_widget.value
     assert all(button.disabled for button in ada.buttons.values())
     assert room.buttons["end"].disabled and room.buttons["new_game"].disabled
+    assert "(ended: nobody joins it any more)" in room._join_widget.value
+    assert "The teacher ended this room. Ada wins with 0 points." in ada._state_widget.value
     assert "Final standings." in room._standings_widget.value
     with pytest.raises(ClassroomError, match="has ended"):
         ClassBoard(room.code, name="Late")

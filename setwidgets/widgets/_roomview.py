@@ -188,7 +188,10 @@ class RoomView(TableView):
 
     def _state_html(self) -> str:
         status = self._view.get("status", "")
-        return wording.html(words.room_status(self._view), "span", STATE_STYLE.get(status, ""))
+        said = words.room_status(self._view)
+        if status in ("over", "ended") and self._view.get("game"):
+            said = " ".join(filter(None, [said, words.winners(words.standings(self._view))]))
+        return wording.html(said, "span", STATE_STYLE.get(status, ""))
 
     # -- the countdown of the caller who picks --------------------------------------------------
 

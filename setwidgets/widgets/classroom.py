@@ -344,11 +344,12 @@ class ClassRoom(RoomView):
                 self._join_widget,
                 self._players_widget,
                 self._info(self._state_widget, self._scores_widget),
+                # Above the table: the end of a game shows its standings without a scroll.
+                self._standings_widget,
                 self._rules_widget,
                 self.picture_box,
                 self._callers_widget,
                 self._status_widget,
-                self._standings_widget,
                 HBox(list(self.buttons.values())),
             ],
             layout=Layout(width="100%"),
@@ -402,11 +403,17 @@ class ClassRoom(RoomView):
 
     def _update_text(self) -> None:
         view, code = self._view, self._connection.code
+        ended = view.get("status") == "ended"
         self._join_widget.value = (
             '<div style="display:flex;align-items:baseline;gap:24px;flex-wrap:wrap">'
-            f'<span style="font-size:1.6em">Join room</span>'
+            f'<span style="font-size:1.6em">{"Room" if ended else "Join room"}</span>'
             f'<span style="font:bold 4em monospace;letter-spacing:0.12em">{escape(code)}</span>'
-            f'<code style="font-size:1.1em">ClassBoard("{escape(code)}", name="your name")</code></div>'
+            + (
+                '<span style="font-size:1.2em">(ended: nobody joins it any more)</span>'
+                if ended
+                else f'<code style="font-size:1.1em">ClassBoard("{escape(code)}", name="your name")</code>'
+            )
+            + "</div>"
         )
         self._players_widget.value = wording.html(words.players(view), "span", "font-size:1.2em")
         self._state_widget.value = self._state_html()
