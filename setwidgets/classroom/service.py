@@ -23,6 +23,7 @@ Every request names its sender by a token, in an ``Authorization: token ...`` he
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import json
 import secrets
@@ -64,8 +65,8 @@ RATE = (10.0, 20)
 """A client's messages: 10 a second on average, 20 at once; beyond that they are refused."""
 
 REQUEST_RATE = (5.0, 60)
-"""Requests to open or join a room from one address: 5 a second on average, 60 at once (a whole
-class on one Lab server comes from one address)."""
+"""Requests to open or join a room from one sender (a token, or an address for requests without
+one): 5 a second on average, 60 at once (a whole class on one Lab server joins from one address)."""
 
 TOO_MANY = f"too many messages: at most {RATE[0]:g} a second; this one was not served, send it again later"
 
@@ -130,11 +131,11 @@ class Classroom:
         self.timers: dict[str, Any] = {}
         self.buckets: dict[str, _Bucket] = {}
 
-    def allows(self, address: str) -> bool:
-        """True when ``address`` may send one more request to open or join a room now."""
-        if address not in self.buckets and len(self.buckets) >= 10_000:
-            self.buckets.clear()  # a flood from many addresses: start counting again
-        bucket = self.buckets.setdefault(address, _Bucket(*REQUEST_RATE))
+    def allows(self, sender: str) -> bool:
+        """True when ``sender`` (a token or an address) may ask to open or join a room once more now."""
+        if sender not in self.buckets and len(self.buckets) >= 10_000:
+            self.buckets.clear()  # a flood from many senders: start counting again
+        bucket = self.buckets.setdefault(sender, _Bucket(*REQUEST_RATE))
         return bucket.take()
 
     def start(self) -> None:
@@ -226,7 +227,13 @@ class _Base(web.RequestHandler):
         return room
 
     def prepare(self) -> None:
-        if self.request.method == "POST" and not self.classroom.allows(self.request.remote_ip or ""):
+        # A request with a token is counted against its token (on the hub every request comes
+        # through the proxy, from one address); one without, against its address.
+        token = _token(self)
+        sender = (
+            "token " + hashlib.sha256(token.encode()).hexdigest() if token else self.request.remote_ip or ""
+        )
+        if self.request.method == "POST" and not self.classroom.allows(sender):
             raise web.HTTPError(429, "too many requests from this address; try again in a few seconds")
 
     def body(self) -> dict[str, Any]:
