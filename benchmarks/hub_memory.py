@@ -264,7 +264,7 @@ def measure_hub_once(run: int) -> tuple[Usage, Usage, Usage | None]:
             subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", user], check=True)
         subprocess.run(["chpasswd"], input=f"{user}:{password}\n", text=True, check=True)
     (work / "roster.csv").write_text(f"{HUB_TEACHER},teacher\n{HUB_STUDENT},student\n")
-    url = f"http://127.0.0.1:{free_ports(3)}"
+    url = f"http://127.0.0.1:{free_ports(4)}"
     env = dict(
         os.environ,
         SETWIDGETS_HUB_ROSTER=str(work / "roster.csv"),
@@ -310,7 +310,8 @@ def measure_hub_once(run: int) -> tuple[Usage, Usage, Usage | None]:
                 time.sleep(SETTLE)
                 pids = process_tree(_user_server(HUB_STUDENT))
                 usage, kernels = Usage.of(pids), Usage.of(pids[1:])
-                # The hub and its proxy: course.py became jupyterhub; the users' servers are its children.
+                # The hub, its proxy and its classroom service: course.py became jupyterhub; the users'
+                # servers are its children too, and are counted apart.
                 hub_own = Usage.of([pid for pid in process_tree(hub.pid) if pid not in pids])
                 print(
                     f"hub run {run}: {usage.processes} processes, PSS {usage.pss:.1f} MiB"
