@@ -841,6 +841,17 @@ def test_a_pending_call_moved_to_the_new_clock_is_never_after_it():
     assert loaded.time_left() == pytest.approx(game.time_left())
 
 
+def test_a_game_loaded_at_the_moment_it_was_saved_keeps_its_times_exactly():
+    """A call at 1.9 saved and loaded at 5.9 came back at 1.9000000000000004 (5.9 - (5.9 - 1.9))."""
+    clock = Clock(0.0)
+    game = Game(seed=0, claim_seconds=5.0, clock=clock)
+    clock.t = 1.9
+    game.call(0)
+    clock.t = 5.9
+    text = game.to_json()
+    assert Game.from_json(text, clock=clock).to_json() == text
+
+
 def test_a_variant_with_rules_in_code_loads_after_every_move(registry):
     """Its table is not followed through the history, but its SETs, penalties and end are."""
     from setwidgets.game import variants

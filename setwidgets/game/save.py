@@ -194,8 +194,9 @@ def _time(value: Any, key: str, when: tuple[float, float] | None) -> float:
     if number > saved_at:
         # A call made after the save would hold the turn for longer than the claim time.
         raise damaged(f"a call or a turn starts after saved_at, the time the game was saved ({key})")
-    # Moved back from now by its distance to saved_at: never after now, whatever the rounding.
-    moved = now - (saved_at - number)
+    # Moved by the clock's step from saved_at to now: a game loaded at the moment it was saved
+    # keeps its times exactly, and the min() keeps a time from passing now through rounding.
+    moved = min(now, number + (now - saved_at))
     if not math.isfinite(moved):
         raise damaged(f"{key} is too long before saved_at to be a time of this game; got {short(value)}")
     return moved
