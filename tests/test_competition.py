@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import signal
 import subprocess
 import sys
@@ -430,6 +431,40 @@ def test_the_standings_widget_marks_absent_withdrawn_and_late_players(event):
     view.late_name.value, view.late_division.value = "Xu", "no division"
     view.register_late_player.click()
     assert event.players()[9] == ("Xu", None)
+    # Xu has no division while the others have one: the picker offers their group too.
+    assert view.division.options == ("Overall", "A", "B", "C", "no division") == ("Overall", *event.groups())
+    assert view.division.value == "C"
+    view.division.value = "no division"
+    assert "Players without a division" in view.table.value and "Xu" in view.table.value
+    assert "Zoë" not in view.table.value and "Yan" not in view.table.value
+
+
+def test_the_standings_pickers_groups_are_the_competitions_own():
+    from setwidgets.widgets.standings import Standings
+
+    # Without divisions: one group, so nothing to pick but everyone.
+    plain = Competition(":memory:")
+    for number in range(1, 4):
+        plain.register(number, f"P{number}")
+    assert plain.groups() == [] and Standings(plain).division.options == ("Overall",)
+    # Some players without a division: they form the group "no division", the final's rule.
+    event = Competition(":memory:")
+    for number, division in enumerate(["A", None, "B", None, "A", "B"], 1):
+        event.register(number, f"P{number}", division)
+    event.plan(3)
+    assert event.groups() == ["A", "B", "no division"]
+    view = Standings(event)
+    assert view.division.options == ("Overall", "A", "B", "no division")
+    for group, members in [("A", {1, 5}), ("B", {3, 6}), ("no division", {2, 4})]:
+        view.division.value = group
+        assert {row.number for row in event.standings(group)} == members
+        shown = set(re.findall(r'<td class="name">P(\d+)</td>', view.table.value))
+        assert shown == {str(n) for n in members}, group
+    for r in range(1, 4):
+        for t in range(1, 3):
+            event.record(r, t, {p: p for p in event.table(r, t)})
+    # Each group's best goes on: the picker's groups are the final's.
+    assert sorted(event.finalists()) == [4, 5, 6]
 
 
 def test_the_standings_widget_enters_a_play_in():

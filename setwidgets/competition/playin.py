@@ -132,7 +132,7 @@ class Qualifying:
         if not self.complete():
             raise CompetitionError("the finalists are known once every preliminary score is entered")
         out = self.withdrawn()
-        groups = self._groups()
+        groups = self.groups()
         seats = [
             (f" of {_group_words(g)}", [r for r in self.standings(g) if r.number not in out], 1)
             for g in groups

@@ -462,7 +462,7 @@ class Competition(Qualifying, FinalStage, Attendance):
         ``division`` keeps only that division's players (None: everyone). When some players
         have a division and others none, ``NO_DIVISION`` ("no division") keeps those without one.
         """
-        groups = self._groups()
+        groups = self.groups()
         if division is not None and division not in groups:
             raise CompetitionError(
                 f"division must be one of {', '.join(groups) or 'none'}; got {_inputs.short(division)}"
@@ -493,8 +493,13 @@ class Competition(Qualifying, FinalStage, Attendance):
             out.append(Standing(rank, *row))
         return out
 
-    def _groups(self) -> list[str]:
-        """The divisions that have players, then NO_DIVISION when some players have none."""
+    def groups(self) -> list[str]:
+        """The groups the standings and the final are divided into, in order (empty without divisions).
+
+        The divisions that have players, then ``NO_DIVISION`` ("no division") when some players
+        have a division and others none: those form a group of their own (see the module
+        docstring). Each name is one that :meth:`standings` takes.
+        """
         groups = self.divisions()
         if groups and any(d is None for _, d in self.players().values()):
             groups.append(NO_DIVISION)

@@ -69,7 +69,10 @@ def standings_html(competition: Competition, division: str | None = None) -> str
     head = ["Rank", "No.", "Name", "Div."] + [f"Game {r}" for r in range(1, rounds + 1)] + ["Total"]
     head += ["Adjusted"] if uneven else []
     out = [_STYLE, '<table class="setw-standings-table">']
-    title = f"Division {division}" if division else "All players"
+    if division == NO_DIVISION:
+        title = "Players without a division"
+    else:
+        title = f"Division {division}" if division else "All players"
     out.append(f"<caption style='text-align:left;font-weight:bold'>{escape(title)}</caption>")
     out.append("<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
     for row in rows:
@@ -112,19 +115,21 @@ def parse_scores(text: str) -> dict[int, tuple[int, int]]:
 class Standings(VBox):
     """The live standings of a :class:`~setwidgets.competition.Competition`, with the coordinator's forms.
 
-    Pick "Overall" or a division above the table. Below it, enter one table's scores:
-    the round, the table, and ``player: SETs`` (or ``player: SETs penalties``) for each
-    player, separated by commas, then press "Enter scores". The rows below enter a play-in's
-    scores (the players it names), mark a player absent from the round in the score form or
-    withdraw them, and register a late player under the next number. A mistake is explained
-    under the forms and changes nothing.
+    Pick "Overall" or a division above the table; when some players have a division and
+    others none, "no division" shows those without one (they form a group of their own, whose
+    best goes on to the final: see :meth:`~setwidgets.competition.Competition.groups`).
+    Below it, enter one table's scores: the round, the table, and ``player: SETs`` (or
+    ``player: SETs penalties``) for each player, separated by commas, then press "Enter
+    scores". The rows below enter a play-in's scores (the players it names), mark a player
+    absent from the round in the score form or withdraw them, and register a late player
+    under the next number. A mistake is explained under the forms and changes nothing.
     """
 
     def __init__(self, competition: Competition) -> None:
         if not isinstance(competition, Competition):
             raise TypeError(f"competition must be a Competition; got {_inputs.what(competition)}")
         self.competition = competition
-        self.division = ToggleButtons(options=[OVERALL, *competition.divisions()], value=OVERALL)
+        self.division = ToggleButtons(options=[OVERALL, *competition.groups()], value=OVERALL)
         self.table = HTML(layout=Layout(overflow="auto"))
         self.round = IntText(value=1, description="Round", layout=Layout(width="130px"))
         self.table_number = IntText(value=1, description="Table", layout=Layout(width="130px"))
@@ -183,7 +188,8 @@ class Standings(VBox):
 
     def refresh(self) -> None:
         """Draw the table, the divisions and who plays the play-in again from the Competition."""
-        divisions = (OVERALL, *self.competition.divisions())
+        # The competition's own groups: its divisions, and "no division" when some players have none.
+        divisions = (OVERALL, *self.competition.groups())
         if divisions != self.division.options:  # a late player brought a new division
             shown = self.division.value if self.division.value in divisions else OVERALL
             self._redrawing = True
