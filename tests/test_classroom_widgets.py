@@ -247,6 +247,31 @@ def test_a_taken_set_is_framed_on_the_old_table_before_the_new_cards(room, widge
     assert framed == set(cards)
 
 
+def test_the_claimants_own_board_flashes_too_when_its_view_comes_after_the_answer(
+    room, widgets, loop, monkeypatch
+):
+    # In a kernel the pushed view waits for the loop, which runs the click first: the answer comes
+    # before the view. The SET is still framed on the old table.
+    ada = student(widgets, room, "Ada", loop=loop)
+    flashes = []
+    original = type(ada).redraw
+
+    def spy(self, before=None, pause=0.0):
+        if self is ada and before is not None:
+            flashes.append(before)
+        return original(self, before, pause)
+
+    monkeypatch.setattr(type(ada), "redraw", spy)
+    cards = [ada.table[p] for p in a_set(ada)]
+    answer = ada.claim(cards)
+    assert answer["ok"] and ada.status == words.sentence(answer["message"])
+    wait_until(lambda: loop.soon, what="the view handed to the loop")
+    while loop.soon:
+        loop.soon.pop(0)()
+    assert [{i.card for i in f.cards if i.highlight == "found"} for f in flashes] == [set(cards)]
+    assert ada.status == words.sentence(answer["message"]), "the answer is not covered by its own view"
+
+
 # -- the teacher's buttons ------------------------------------------------------------------------
 
 
@@ -348,6 +373,26 @@ def test_a_pushed_view_is_handed_to_the_widgets_own_loop(room, widgets, loop):
         loop.soon.pop(0)()
     in_step(ada, ben)
     assert ada.table == ben.table and ada.status.startswith("Ben keeps a SET")
+
+
+def test_a_board_that_leaves_keeps_its_picture_and_takes_its_seat_again(room, widgets):
+    ada, ben = student(widgets, room, "Ada"), student(widgets, room, "Ben")
+    ben.call()
+    wait_until(lambda: ada.view["callers"] == ["Ben"])
+    table = ada.table
+    ada.leave()
+    room.leave()
+    assert not ada.connected and not room.connected
+    assert (
+        ada.status == room.status == "This notebook left the room: the table shows the room as it was then."
+    )
+    assert ada.callers == "Ben is picking.", "no seconds are counted for a room no longer followed"
+    assert all(b.disabled for b in ada.buttons.values()) and all(b.disabled for b in room.buttons.values())
+    ben.claim([ben.table[p] for p in a_set(ben)])
+    wait_until(lambda: ben.view["last"]["type"] == "claim")
+    assert ada.table == table and ada._picture.value.startswith("<svg")
+    again = student(widgets, room.code, "Ada")
+    assert again.status == "Welcome back, Ada." and again.table == ben.table
 
 
 def test_a_closed_board_stops_listening(room, widgets):

@@ -25,13 +25,14 @@ from setwidgets.widgets._scheduler import Loop, Scheduler
 from setwidgets.widgets._tables import ROWS, TableView
 from setwidgets.widgets.board import FLASH_SECONDS
 
-__all__ = ["BIG", "REFUSED_STYLE", "RoomView", "room_code", "service_url", "text_or_none"]
+__all__ = ["BIG", "LEFT", "REFUSED_STYLE", "RoomView", "room_code", "service_url", "text_or_none"]
 
 TABLE_SIZE = {"full": 12, "mini": 9}
 """The room the table keeps for its cards, by deck, so that the picture does not jump."""
 REFUSED_STYLE = "color:#b42318;font-weight:bold"
 STATE_STYLE = {"paused": "color:#9a6700;font-weight:bold", "over": "color:#1a7f37;font-weight:bold"}
 STATE_STYLE["ended"] = STATE_STYLE["over"]
+LEFT = "This notebook left the room: the table shows the room as it was then."
 BIG = "font-size:1.35em;line-height:1.4"
 """The projector's lines of text: read from the back of the room."""
 
@@ -147,22 +148,25 @@ class RoomView(TableView):
         with self._lock:
             if not view or view.get("version", 0) < self._view.get("version", -1):
                 return  # an older view, overtaken by one shown already
-            before_table = self.table
+            before_table, shown = self.table, self._view.get("version", -1)
             self._view, self._received = view, self._clock()
             last = view.get("last") or {}
             flash = None
+            if last.get("version", 0) > shown and self._flash_wanted(before_table, last):
+                # A SET taken since the view shown last (by anyone, this notebook too): framed on the
+                # old table for a moment, then the new cards.
+                flash = self._scene(before_table, dict.fromkeys(as_cards(last["cards"]), "found"), ())
             if last and last.get("version", 0) > self._event_version:
                 self._event_version = last.get("version", 0)
                 self._message, self._refused = words.sentence(last.get("message")), False
-                if last.get("type") == "claim" and last.get("ok") and self._flash_wanted(before_table, last):
-                    found = as_cards(last["cards"])
-                    flash = self._scene(before_table, dict.fromkeys(found, "found"), ())
             self._forget_gone()
             self._refresh(flash)
 
     def _flash_wanted(self, before: list[Card], last: Mapping[str, Any]) -> bool:
         cards = last.get("cards") or []
-        return bool(before) and len(cards) == 3 and all(c in before for c in as_cards(cards))
+        if last.get("type") != "claim" or not last.get("ok") or len(cards) != 3:
+            return False
+        return all(c in before for c in as_cards(cards))
 
     def _forget_gone(self) -> None:
         """What the widget marked on cards that left the table is forgotten."""
@@ -197,6 +201,8 @@ class RoomView(TableView):
 
     def _time_left(self) -> float | None:
         left = self._view.get("time_left")
+        if not self.connected:
+            return None  # the room goes on without this widget: its clock is no longer known here
         if left is None or self._view.get("status") != "open":
             return left
         return max(0.0, left - (self._clock() - self._received))
@@ -207,7 +213,7 @@ class RoomView(TableView):
         return bool(self._view.get("callers"))
 
     def _ticking(self) -> bool:
-        return self.comm is not None and bool(self._view.get("callers"))
+        return self.comm is not None and self.connected and bool(self._view.get("callers"))
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -239,13 +245,29 @@ class RoomView(TableView):
         self._scheduler.start()
         self._scheduler.keep_ticking()
 
-    def close(self) -> None:
-        """Leave the room's connection (a student's seat stays theirs) and close the widget."""
+    @property
+    def connected(self) -> bool:
+        """True while the widget follows the room (until :meth:`leave` or :meth:`close`)."""
+        return getattr(self, "_listening", False)
+
+    def leave(self) -> None:
+        """Stop following the room: the connection closes, the widget stays as the room was last.
+
+        A student's seat stays theirs: ``ClassBoard`` with the same code and name takes it again.
+        """
         connection = getattr(self, "_connection", None)
-        if connection is not None and getattr(self, "_listening", False):
+        if connection is not None and self.connected:
             self._listening = False
             connection.on_view(self._pushed, remove=True)
             connection.close()
+            self._scheduler.stop()
+            with self._lock:
+                self._message, self._refused = LEFT, False
+                self._update_text()
+
+    def close(self) -> None:
+        """Leave the room (see :meth:`leave`) and close the widget."""
+        self.leave()
         super().close()
 
     def _update_text(self) -> None:  # pragma: no cover - each widget defines it

@@ -237,7 +237,7 @@ class ClassBoard(RoomView):
         self._place_widget.value = wording.html(self.place, "b", "color:#0b5cad")
         self._status_widget.value = self._message_html()
         self._scores_widget.value = wording.html(self.scores)
-        playing = view.get("status") in ("open", "paused")
+        playing = view.get("status") in ("open", "paused") and self.connected
         for button in self.buttons.values():
             button.disabled = not playing
 
@@ -435,6 +435,9 @@ class ClassRoom(RoomView):
             "Hide scores" if view.get("scores_shown", True) else "Show scores"
         )
         self.buttons["scores"].disabled = status == "ended"
+        if not self.connected:
+            for button in self.buttons.values():
+                button.disabled = True
 
     def _standings_html(self) -> str:
         """The final standings, once the game is over (or the room ended)."""
