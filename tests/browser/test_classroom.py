@@ -22,6 +22,7 @@ from setwidgets.classroom import Desk
 
 from .harness import NotebookPage, python_cells, rgb
 from .painted import CLASSIC, around, assert_card_shown
+from .test_keys import cells_now
 
 pytestmark = pytest.mark.browser
 
@@ -194,6 +195,20 @@ def test_a_click_on_one_students_page_shows_on_the_other_student_and_the_project
         teacher.shot("classroom-04-projector-after-bens-set")
         ada.shot("classroom-05-ada-after-bens-set")
         ben.shot("classroom-06-ben-after-his-set")
+
+        # Keys, as on the Board: a button hands the keyboard back to the cards, and no key reaches
+        # JupyterLab (in command mode "r" would make the cell a raw cell).
+        cells = cells_now(ada.nb)
+        ada.nb.click_button("No SET here", within=".setw-classboard")
+        ada.wait_text(".setw-status", "keep looking")
+        selected = CLASSIC.highlights["selected"][0]
+        for key in ("r", "q"):
+            ada.nb.page.keyboard.press(key)
+        ada.nb.wait_color(ada.canvas, selected, around(rects[0]), min_pixels=100)
+        ada.nb.wait_color(ada.canvas, selected, around(rects[9]), min_pixels=100)
+        ada.nb.page.keyboard.press("Escape")
+        ada.nb.wait_color(ada.canvas, selected, None, min_pixels=0)
+        assert cells_now(ada.nb) == cells, "a key reached JupyterLab"
 
         # The teacher hides the scores: the students see only the SETs found.
         teacher.nb.click_button("Hide scores", within=".setw-classroom")
