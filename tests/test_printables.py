@@ -9,9 +9,11 @@ stands in for the canvas.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -401,10 +403,160 @@ def test_names_in_every_script_print_in_a_font_that_has_them(tmp_path):
             assert name in words, (pdf.name, name)
         fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
         assert "DejaVuSans" in fonts, "names beyond Western letters need a font that has them"
-        # A name too long for its box is shortened with an ellipsis, not printed over the next box.
-        assert "Newstead" not in words and "Ada Lovelace" in words and "\u2026" in words
+        # A name too long for one line shrinks and wraps: it is printed whole, not shortened.
+        assert "Newstead" in words and "Ada Lovelace" in words and "\u2026" not in words
     entry = text(tmp_path / "entry.pdf")
     assert "Ἀθηνᾶ Παπαδοπούλου" in entry
+
+
+# Names of the longest a competition takes (60 characters), one for each script, with what the
+# PDF's text gives back: the name itself, or for Devanagari (no font has it) its Latin reading.
+def _sixty(name: str) -> str:
+    while len(name) < 60:
+        name = f"{name} {name}"
+    return name[:60].rstrip(" ") + "x" * (60 - len(name[:60].rstrip(" ")))
+
+
+LONG_NAMES = [
+    _sixty("Zoë Łukasiewicz-Ødegård Nguyễn Thị Minh Khai de la Peña Šťastná"),  # Latin
+    _sixty("Александра Владимировна Константинопольская-Преображенская"),  # Cyrillic
+    _sixty("Ἀθηνᾶ Παπαδοπούλου Καραμανλή Χατζηγεωργίου Κωνσταντινίδου"),  # Greek
+    _sixty("فاطمة الزهراء عبد الرحمن بن عبد العزيز آل سعود الهاشمية"),  # Arabic
+    _sixty("李小龙王大明张伟刘洋陈静杨帆赵磊黄敏周杰吴婷徐强孙丽马超朱琳胡斌郭峰何欣高远林涛罗娟"),  # Chinese
+    _sixty("प्रियंका रामचंद्र देशपांडे कुलकर्णी महाराष्ट्र विश्वविद्यालय"),  # Devanagari
+    _sixty("山田はなこ佐藤太郎鈴木一郎高橋花子田中美咲伊藤健太渡辺翔太中村さくら小林大輔"),  # Japanese
+    _sixty("김민준 이서연 박지호 최수아 정예준 강하은 조도윤 윤서준 장지우 임하준"),  # Korean
+    "Ada",
+]
+
+
+def _words(pdf: Path, page: int) -> list[tuple[str, float, float, float, float]]:
+    """Each word of a page and its box (x from the left, y from the top, in points), read by pdftotext."""
+    out = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found = re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', out
+    )
+    return [(html.unescape(w), float(a), float(b), float(c), float(d)) for a, b, c, d, w in found]
+
+
+def _read_in(words, box: tuple[float, float, float, float], where: str) -> str:
+    """The words whose middle lies in ``box`` (x0, y0, x1, y1), line by line: each must lie in it whole."""
+    x0, y0, x1, y1 = box
+    inside = [w for w in words if x0 <= (w[1] + w[3]) / 2 <= x1 and y0 <= (w[2] + w[4]) / 2 <= y1]
+    for word, *edges in inside:
+        left, top, right, bottom = edges
+        assert x0 - 0.5 <= left and right <= x1 + 0.5, f"{where}: {word!r} runs over its box sideways"
+        assert y0 - 0.5 <= top and bottom <= y1 + 0.5, f"{where}: {word!r} runs over its box up or down"
+    inside.sort(key=lambda w: (round(w[2], 1), w[1]))
+    return "".join(w[0] for w in inside)
+
+
+def _same_name(read: str, name: str, where: str) -> None:
+    """The name read back whole: its letters in order (right-to-left names: the same letters)."""
+    from setwidgets.printables.lettering import legible
+
+    expected = legible(name).replace(" ", "")
+    assert "\u2026" not in read, f"{where}: {name!r} was shortened"
+    if any(unicodedata.bidirectional(c) == "AL" for c in name):
+        letters = sorted(unicodedata.normalize("NFKC", read).replace(" ", ""))
+        assert letters == sorted(expected), where
+    else:
+        assert read.replace(" ", "") == expected, where
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_long_names_in_every_script_shrink_then_wrap_and_stay_in_their_boxes(tmp_path, paper):
+    assert all(len(name) == 60 for name in LONG_NAMES[:-1])
+    event = Competition(":memory:")
+    for number, name in enumerate(LONG_NAMES, 1):
+        event.register(number, name)
+    event.plan(4)
+    names = dict(enumerate(LONG_NAMES, 1))
+    cards = entry_cards(tmp_path / "entry.pdf", event, paper=paper)
+    sheets = score_sheets(tmp_path / "sheets.pdf", event, paper=paper)
+    plan = schedule_pages(tmp_path / "plan.pdf", event.schedule(), names=names, paper=paper)
+    width = {"A4": 595.2756, "letter": 612.0}[paper]
+
+    # Entry cards: the name above its line, below the division boxes (18 points up), in the card.
+    words = _words(cards, 1)
+    labels = sorted((w for w in words if w[0] == "Name"), key=lambda w: (round(w[2]), w[1]))
+    card_w = (width - 20 * 72 / 25.4) / 3 - 8 * 72 / 25.4
+    assert len(labels) == 9
+    for number, label in enumerate(labels, 1):
+        box = (label[1] + 34.5, label[4] - 19.5, label[1] + card_w, label[4] + 1.5)
+        _same_name(_read_in(words, box, f"entry card {number}"), names[number], f"entry card {number}")
+
+    # Score sheets: the name in its column, within its player's row (34 points high).
+    seen = set()
+    for page in range(1, 7):
+        words = _words(sheets, page)
+        for head in (w for w in words if w[0] == "Name"):
+            sets = min((w for w in words if w[0] == "SETs" and abs(w[2] - head[2]) < 1), key=lambda w: w[1])
+            numbers = [
+                w for w in words if w[0].isdigit() and w[3] < head[1] and w[4] - w[2] > 12 and w[2] > head[4]
+            ]
+            for n in sorted(numbers, key=lambda w: w[2])[:5]:
+                if n[2] - head[4] > 34 * 5 + 20:
+                    continue  # the next sheet's rows
+                where = f"score sheet, page {page}, player {n[0]}"
+                row_middle = (n[2] + n[4]) / 2
+                box = (head[1] - 3, row_middle - 16, sets[1] - 3, row_middle + 16)
+                _same_name(_read_in(words, box, where), names[int(n[0])], where)
+                seen.add(int(n[0]))
+    assert seen == set(names)
+
+    # Slips: after 'Player N –' and on the lines below it, above the slip's first round.
+    words = _words(plan, 2)
+    slip_w = (width - 20 * 72 / 25.4) / 3 - 12
+    titles = [w for w in words if w[0] == "Player"]
+    assert len(titles) == 9
+    for title in titles:
+        first_round = min(
+            (w for w in words if w[0] == "Round" and w[1] == title[1] and w[2] > title[2]), key=lambda w: w[2]
+        )
+        box = (title[1], title[2] - 1, title[1] + slip_w, first_round[2])
+        read = _read_in(words, box, "slip")
+        number = int(re.match(r"Player(\d+)\u2013", read).group(1))
+        _same_name(read.removeprefix(f"Player{number}\u2013"), names[number], f"slip of player {number}")
+
+    # The pages render: each entry card's name is there in ink (the pixels looked at too).
+    image = PageImage(cards, 1)
+    for label in labels:
+        x, y = label[1] + 35, label[4] - 18
+        patch = image.pixels[
+            round(y * image.scale) : round((label[4] + 1) * image.scale),
+            round(x * image.scale) : round((label[1] + card_w) * image.scale),
+        ]
+        assert (patch.sum(axis=2) < 300).sum() > 20, "a name is missing from its entry card"
+
+
+def test_a_name_shrinks_to_fit_then_wraps_and_never_runs_over():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from setwidgets.printables.lettering import SHRINK, SMALLEST, layout
+
+    name = "Ada Lovelace, Countess of Lovelace"
+    assert layout(name, size=10, width=200) == ("Helvetica", 10, [name])  # it fits
+    font, size, lines = layout(name, size=10, width=120, height=30)
+    assert lines == [name] and 10 * SHRINK <= size < 10  # a little too long: smaller, on one line
+    font, size, lines = layout(name, size=10, width=90, height=30)
+    assert lines == ["Ada Lovelace,", "Countess of Lovelace"] and size > 10 * SHRINK  # much too long: wrapped
+    for name in LONG_NAMES:
+        for width, height in [(120, 17), (60, 30), (30, 12), (300, None)]:
+            font, size, lines = layout(name, size=10, width=width, height=height)
+            assert size >= min(SMALLEST, 10 * SHRINK)
+            for line in lines:
+                assert stringWidth(line, font, size) <= width + 1e-6, (name, width, line)
+            if height is not None:
+                assert size * (1 + 1.15 * (len(lines) - 1)) <= height + 1e-6, (name, width, lines)
+    # Only a name that fits no way at all is shortened, at the end of its last line.
+    font, size, lines = layout("W" * 60, size=10, width=20, height=12)
+    assert size == SMALLEST and len(lines) == 2 and lines[-1].endswith("\u2026")
 
 
 # Scripts that neither Helvetica, DejaVu Sans nor the CJK fonts have: each name and its Latin reading.

@@ -4,8 +4,8 @@ The handout is made in :mod:`setwidgets.printables.guide` and is named here too,
 cards and the judge's script. Every function writes one PDF file and returns its path. Pages are A4 unless
 ``paper="letter"`` (US Letter). Players' names come from a
 :class:`~setwidgets.competition.Competition` when one is given; names in any script are
-printed in a font that has their letters, and a name too long for its box is shortened
-with an ellipsis (see :mod:`setwidgets.printables.lettering`).
+printed in a font that has their letters, and a name too long for its box shrinks to fit,
+then wraps on more lines, and never runs over (see :mod:`setwidgets.printables.lettering`).
 
 Every argument is checked before anything is drawn or written, and the file's folder must
 exist: a refusal leaves the disk as it was. The PDF is written whole or not at all (see
@@ -173,7 +173,10 @@ def _entry_card(
         pdf.setLineWidth(0.4)
         pdf.line(x + 32, line_y - 1.5, x + w, line_y - 1.5)
         if value:
-            lettering.draw(pdf, x + 35, line_y + 0.5, value, size=9, width=w - 37, bold=True)
+            # A long name shrinks, then wraps upwards, below the division boxes (17 points above).
+            lettering.draw(
+                pdf, x + 35, line_y + 0.5, value, size=9, width=w - 37, bold=True, height=17, grow="up"
+            )
         line_y -= step
     # Preliminary games, total and rank; the championship at the foot of the card.
     labels = [f"Game {g}" for g in range(1, games + 1)] + ["Total", "Rank"]
@@ -249,9 +252,9 @@ def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top,
     )
     columns = [
         ("Player No.", 0.11),
-        ("Name", 0.2),
-        ("SETs (tally)", 0.32),
-        ("Penalties (tally)", 0.22),
+        ("Name", 0.26),
+        ("SETs (tally)", 0.28),
+        ("Penalties (tally)", 0.2),
         ("Score", 0.15),
     ]
     y = top - 52
@@ -270,7 +273,11 @@ def _score_sheet(pdf: Canvas, plan: Schedule, players, r, table, seated, x, top,
                 pdf.setFont("Helvetica-Bold", 16)
                 pdf.drawString(cx + 6, y + 11, str(number))
             if i == 1:
-                lettering.draw(pdf, cx + 4, y + 13, players[number][0], size=10, width=w * share - 8)
+                name = players[number][0]
+                # A long name shrinks, then wraps on up to five lines, centred in its box.
+                lettering.draw(
+                    pdf, cx + 4, y + 13, name, size=10, width=w * share - 8, height=30, grow="middle"
+                )
             cx += w * share
     pdf.setFont("Helvetica", 8)
     pdf.drawString(x, y - 14, f"Copy each score onto the player's entry card, box \u2018Game {r}\u2019.")
@@ -388,11 +395,24 @@ def _slips(pdf: Canvas, plan: Schedule, names: Mapping[int, str], width: float, 
     margin = 10 * mm
     cols = 3
     rounds = len(plan.rounds)
-    # A slip as tall as a page at most: more rounds go on in the player's next slip.
-    per_slip = max(1, min(rounds, int((height - 2 * margin - 28) // 12)))
-    slip_h = 18 + 12 * per_slip + 10
-    rows = max(1, int((height - 2 * margin) // slip_h))
     cw = (width - 2 * margin) / cols
+    # A long name wraps under its slip's title: every slip keeps room for the most lines a name
+    # takes after the widest title ("Player 123, rounds 10–12 – ").
+    title_w = cw - 12
+    widest = f"Player {plan.players}, rounds {rounds}\u2013{rounds} \u2013 "
+    after = title_w - stringWidth(widest, "Helvetica-Bold", 10)
+    most = max(
+        (
+            len(lettering.layout(name, size=10, width=title_w, bold=True, first=after, height=30)[2])
+            for name in names.values()
+        ),
+        default=1,
+    )
+    extra = lettering.LEADING * 10 * (most - 1)
+    # A slip as tall as a page at most: more rounds go on in the player's next slip.
+    per_slip = max(1, min(rounds, int((height - 2 * margin - 28 - extra) // 12)))
+    slip_h = 18 + extra + 12 * per_slip + 10
+    rows = max(1, int((height - 2 * margin) // slip_h))
     slips = [(p, first) for p in range(1, plan.players + 1) for first in range(1, rounds + 1, per_slip)]
     per_page = cols * rows
     for start in range(0, len(slips), per_page):
@@ -411,13 +431,15 @@ def _slips(pdf: Canvas, plan: Schedule, names: Mapping[int, str], width: float, 
                 top - 11,
                 name or "",
                 size=10,
-                width=cw - 12,
+                width=title_w,
                 bold=True,
                 prefix=title + (" \u2013 " if name else ""),
+                height=30 if extra else None,
             )
             pdf.setFont("Helvetica", 9)
             for r in range(first, last + 1):
-                pdf.drawString(x, top - 11 - 12 * (r - first + 1), f"Round {r}: {plan.seat(player, r)}")
+                below = top - 11 - extra - 12 * (r - first + 1)
+                pdf.drawString(x, below, f"Round {r}: {plan.seat(player, r)}")
         pdf.showPage()
 
 

@@ -18,8 +18,9 @@ Unicode names ("DEVANAGARI LETTER KA" reads "ka"), so that the name can be read 
 Arabic letters change shape with their neighbours and Arabic and Hebrew run from right to
 left; reportlab writes letters one after the other from left to right, so
 :func:`visual` joins the Arabic letters (their presentation forms) and puts right-to-left
-words in the order the eye reads them. A name too long for its place is shortened with an
-ellipsis by :func:`fit`.
+words in the order the eye reads them. A name too long for its place shrinks to fit, then
+wraps on more lines where its box has room for them, and never runs over (:func:`layout`);
+only a name that fits no way at all is shortened with an ellipsis (:func:`fit`).
 
 >>> fit("Ada", "Helvetica", 10, 100)
 'Ada'
@@ -30,7 +31,9 @@ ellipsis by :func:`fit`.
 from __future__ import annotations
 
 import importlib.util
+import math
 import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -38,7 +41,18 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
-__all__ = ["ELLIPSIS", "draw", "fit", "font_for", "legible", "visual"]
+__all__ = [
+    "ELLIPSIS",
+    "LEADING",
+    "SHRINK",
+    "SMALLEST",
+    "draw",
+    "fit",
+    "font_for",
+    "layout",
+    "legible",
+    "visual",
+]
 
 ELLIPSIS = "\u2026"
 
@@ -307,27 +321,156 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
-def draw(
-    pdf, x: float, y: float, text: str, *, size: float, width: float, bold: bool = False, prefix: str = ""
-) -> None:
-    """Write ``prefix`` (in Helvetica) and then ``text`` from (x, y), together ``width`` points at most.
+SMALLEST = 5.0
+"""The smallest type a name is printed in, in points: below it a name is no longer read at arm's length."""
+SHRINK = 0.7
+"""A name on one line shrinks to this share of its type's size at most before it is wrapped."""
+LEADING = 1.15
+"""The distance between two lines of a wrapped name, as a share of its type's size."""
 
-    ``text`` (a name) is written in a font that has its letters (letters no font has as a Latin
-    reading, see :func:`legible`) and shortened with an ellipsis when it does not fit;
-    ``prefix`` (the page's own words, such as "Player 4 – ") never is.
+
+def _wide(char: str) -> bool:
+    """True for the letters of Chinese, Japanese and Korean, which a line may break between."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _wrap(text: str, font: str, size: float, widths: Sequence[float], most: int = 0) -> list[str]:
+    """``text`` cut into lines, each within its width (the last width for every line after).
+
+    Lines break at spaces and after hyphens, between CJK letters, and inside a word only
+    when the word alone is wider than the line (never before a combining mark). With
+    ``most``, the line ``most`` holds the whole rest, however wide.
+    """
+    lines: list[str] = []
+    rest = text.strip()
+    while rest:
+        width = widths[min(len(lines), len(widths) - 1)]
+        if len(lines) + 1 == most or pdfmetrics.stringWidth(rest, font, size) <= width:
+            lines.append(rest)
+            break
+        low, high = 1, len(rest)  # the longest start that fits (one letter at least)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if pdfmetrics.stringWidth(rest[:middle].rstrip(), font, size) <= width:
+                low = middle
+            else:
+                high = middle - 1
+        cut = next(
+            (
+                i
+                for i in range(low, 0, -1)
+                if rest[i].isspace()
+                or rest[i - 1] in "-\u2010\u2013"
+                or (_wide(rest[i - 1]) or _wide(rest[i]))
+                and not unicodedata.combining(rest[i])
+            ),
+            low,
+        )
+        while cut > 1 and unicodedata.combining(rest[cut]):
+            cut -= 1
+        lines.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    return lines
+
+
+def layout(
+    text: str,
+    *,
+    size: float,
+    width: float,
+    bold: bool = False,
+    first: float | None = None,
+    height: float | None = None,
+) -> tuple[str, float, list[str]]:
+    """How a name is printed in a box: its font, its size and its lines, each in drawing order.
+
+    The name keeps ``size`` when it fits ``width`` points (``first`` for the first line, where
+    a prefix takes the rest). Otherwise it shrinks, to :data:`SHRINK` of ``size`` at most, to
+    fit one line; then, where ``height`` points leave room for more lines, it is wrapped on as
+    few lines as fit, each in the largest type that fits (down to :data:`SMALLEST` points);
+    only a name that fits no way at all is shortened, with an ellipsis at the end of its last
+    line. Nothing is ever printed beyond ``width`` or ``height``.
+
+    >>> layout("Ada", size=10, width=100)
+    ('Helvetica', 10, ['Ada'])
+    >>> layout("Ada Lovelace, Countess of Lovelace", size=10, width=120)
+    ('Helvetica', 7.25, ['Ada Lovelace, Countess of Lovelace'])
+    >>> layout("Ada Lovelace, Countess of Lovelace", size=10, width=100, height=30)
+    ('Helvetica', 10.0, ['Ada Lovelace,', 'Countess of Lovelace'])
     """
     text = legible(text)
-    helvetica = "Helvetica-Bold" if bold else "Helvetica"
-    if prefix:
-        pdf.setFont(helvetica, size)
-        pdf.drawString(x, y, prefix)
-        x += pdfmetrics.stringWidth(prefix, helvetica, size)
-        width -= pdfmetrics.stringWidth(prefix, helvetica, size)
     rtl = any(_right_to_left(c) for c in text)
     shaped = _shaped(text) if rtl else text
     font = font_for(shaped + ELLIPSIS, bold)
-    # Shortened before it is reordered: the end of the name is cut, whichever way it runs.
-    line = fit(shaped, font, size, width)
-    line = _reordered(line) if rtl else line
-    pdf.setFont(font, size)
-    pdf.drawString(x, y, line)
+    first = width if first is None else first
+    widths = (first, width)
+
+    def drawn(lines: list[str]) -> list[str]:
+        # Wrapped before it is reordered: a right-to-left name is read line by line, from the top.
+        return [_reordered(line) for line in lines] if rtl else lines
+
+    one = pdfmetrics.stringWidth(shaped, font, 1)
+    if one * size <= first:
+        return font, size, drawn([shaped])
+    if one * size * SHRINK <= first or height is None:
+        smaller = math.floor(first / max(one, 1e-9) * 4) / 4  # a quarter point below the exact fit
+        if smaller >= size * SHRINK:
+            return font, smaller, drawn([shaped])
+    if height is not None:
+        # ``count`` lines of type ``s`` take s * (1 + LEADING * (count - 1)) points, top to bottom.
+        most = max(1, int((height / SMALLEST - 1) / LEADING) + 1)
+        for count in range(2, most + 1):
+            # The largest type, in quarter points, at which the name takes ``count`` lines.
+            top = min(size, height / (1 + LEADING * (count - 1)))
+            steps = int((top - SMALLEST) * 4)
+            for step in range(steps, -1, -1):
+                tried = SMALLEST + step / 4
+                lines = _wrap(shaped, font, tried, widths)
+                if len(lines) <= count:
+                    return font, tried, drawn(lines)
+                if len(lines) > count + 2:
+                    break  # much too long for this many lines at any smaller type either: skip ahead
+        lines = _wrap(shaped, font, SMALLEST, widths, most)
+        lines[-1] = fit(lines[-1], font, SMALLEST, widths[min(len(lines) - 1, 1)])
+        return font, SMALLEST, drawn(lines)
+    return font, size * SHRINK, drawn([fit(shaped, font, size * SHRINK, first)])
+
+
+def draw(
+    pdf,
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: float,
+    width: float,
+    bold: bool = False,
+    prefix: str = "",
+    height: float | None = None,
+    grow: str = "down",
+) -> int:
+    """Write ``prefix`` (in Helvetica) and then ``text`` from (x, y), together ``width`` points at most.
+
+    ``text`` (a name) is written in a font that has its letters (letters no font has as a Latin
+    reading, see :func:`legible`), shrunk to fit, then wrapped on more lines where ``height``
+    gives room for them (see :func:`layout`); ``prefix`` (the page's own words, such as
+    "Player 4 – ") keeps its size and is never cut. ``y`` is the baseline of a name on one
+    line; more lines ``grow`` from it "down" (the first line at ``y``), "up" (the last line
+    at ``y``) or from the "middle" (the block centred where one line would be). Returns the
+    number of lines written.
+    """
+    helvetica = "Helvetica-Bold" if bold else "Helvetica"
+    room = pdfmetrics.stringWidth(prefix, helvetica, size) if prefix else 0.0
+    font, fitted, lines = layout(text, size=size, width=width, bold=bold, first=width - room, height=height)
+    step = LEADING * fitted
+    if grow == "up":
+        y += step * (len(lines) - 1)
+    elif grow == "middle":  # the block's middle where one line's middle would be
+        y += step * (len(lines) - 1) / 2 + 0.35 * (size - fitted)
+    if prefix:
+        pdf.setFont(helvetica, size)
+        pdf.drawString(x, y, prefix)
+    pdf.setFont(font, fitted)
+    for i, line in enumerate(lines):
+        pdf.drawString(x + (room if i == 0 else 0), y - i * step, line)
+    return len(lines)
