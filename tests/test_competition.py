@@ -439,6 +439,21 @@ def test_the_standings_widget_marks_absent_withdrawn_and_late_players(event):
     assert "Zoë" not in view.table.value and "Yan" not in view.table.value
 
 
+def test_the_standings_form_takes_the_table_number_a_rotations_slip_prints():
+    from setwidgets.widgets.standings import Standings
+
+    event = Competition(":memory:")
+    for n in range(1, 24):
+        event.register(n, f"Player {n}")
+    plan = event.plan(4, tables=6)  # 8 tables a round, 6 in the room: two rotations
+    assert plan.seat(plan.rounds[0][6][0], 1).startswith("table 7 (rotation 2, at table 1)")
+    view = Standings(event)
+    view.round.value, view.table_number.value = 1, 7
+    view.scores.value = ", ".join(f"{p}: 2" for p in plan.rounds[0][6])
+    assert view.submit() and "Round 1, table 7: scores entered." in view.message.value
+    assert {p for (r, p) in event.scores() if r == 1} == set(plan.rounds[0][6])
+
+
 def test_the_standings_pickers_groups_are_the_competitions_own():
     from setwidgets.widgets.standings import Standings
 

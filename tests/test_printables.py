@@ -765,3 +765,13 @@ def test_entry_cards_have_a_box_for_every_game_up_to_the_most(tmp_path, paper):
         numbers = " ".join(str(g) for g in range(1, games + 1))
         assert f"{boxes} Total Rank" in first or f"{numbers} Total Rank" in first, (games, first[:400])
         assert first.count("Total Rank") == 9
+
+
+def test_a_score_sheet_of_a_table_of_two_or_four_states_the_adjusted_total(tmp_path):
+    # 5 players: a table of 3 and a table of 2; 7 players: a table of 4 and a table of 3.
+    for players, odd in ((5, 2), (7, 4)):
+        sheets = score_sheets(tmp_path / f"sheets{players}.pdf", schedule(players, 3))
+        said = " ".join(text(sheets).split())
+        assert said.count(f"A table of {odd} shares a game's SETs among {odd} players") == 3
+        assert said.count(f"scaled to a table of three (score \u00d7 {odd} \u00f7 3)") == 3
+        assert "A table of 3 shares" not in said
