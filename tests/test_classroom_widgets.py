@@ -343,6 +343,17 @@ def test_a_game_played_to_its_end_shows_the_final_standings_and_a_new_game_deals
     assert ada.your_score == "Your score: 0 (0 SETs)" and len(ada.table) == 9
 
 
+def test_a_student_the_teacher_takes_out_is_told_and_has_no_move_left(room, widgets):
+    ada, ben = student(widgets, room, "Ada"), student(widgets, room, "Ben")
+    answer = room.remove("Ben")
+    assert answer["ok"] and room.status == "The teacher took Ben out of the game."
+    wait_until(lambda: ben.taken_out)
+    assert not ada.taken_out and room.players == ["Ada"]
+    assert "The teacher took you out of this room." in ben._state_widget.value
+    assert all(button.disabled for button in ben.buttons.values())
+    assert not ben.call()["ok"] and ben.status == f"The teacher took Ben out of room {room.code}."
+
+
 def test_the_end_of_the_room_disables_every_move(room, widgets):
     ada = student(widgets, room, "Ada")
     room.buttons["end"].click()

@@ -65,8 +65,9 @@ class ClassBoard(RoomView):
     Press SET! (or the space bar) to call, then pick three cards before your time runs out;
     when others called first, the line above the buttons says your place ("you are second to
     call"). What a program or a test can use: :meth:`select`, :meth:`click`, :meth:`press`,
-    :meth:`call`, :meth:`claim`, :meth:`no_set`; :attr:`seat`, :attr:`view`, :attr:`table`,
-    :attr:`selected`, :attr:`status`, :attr:`place`, :attr:`your_score`, :attr:`scores`.
+    :meth:`call`, :meth:`claim`, :meth:`no_set`, :meth:`leave`; :attr:`seat`, :attr:`view`,
+    :attr:`table`, :attr:`selected`, :attr:`status`, :attr:`place`, :attr:`your_score`,
+    :attr:`scores`, :attr:`taken_out`, :attr:`connected`.
     """
 
     _css = "setw-classboard"
@@ -159,6 +160,14 @@ class ClassBoard(RoomView):
         return words.your_score(self._view.get("you") or {}, self._view.get("scores_shown", True))
 
     @property
+    def taken_out(self) -> bool:
+        """True when the teacher took you out of the room (you then send nothing more)."""
+        name = (self._view.get("you") or {}).get("name")
+        return any(
+            p.get("name") == name and not p.get("present", True) for p in self._view.get("players", ())
+        )
+
+    @property
     def letters(self) -> list[str | None]:
         """The keyboard letter of each card on the table, by position."""
         return _keys.LETTERS.letters(len(self.table))
@@ -232,12 +241,17 @@ class ClassBoard(RoomView):
         rules = wording.html(words.rules(view), "small", wording.RULES_STYLE)
         if self._rules_widget.value != rules:
             self._rules_widget.value = rules
-        self._state_widget.value = self._state_html()
+        out = self.taken_out
+        self._state_widget.value = (
+            wording.html("The teacher took you out of this room.", "span", REFUSED_STYLE)
+            if out
+            else self._state_html()
+        )
         self._callers_widget.value = wording.html(self.callers)
         self._place_widget.value = wording.html(self.place, "b", "color:#0b5cad")
         self._status_widget.value = self._message_html()
         self._scores_widget.value = wording.html(self.scores)
-        playing = view.get("status") in ("open", "paused") and self.connected
+        playing = view.get("status") in ("open", "paused") and self.connected and not out
         for button in self.buttons.values():
             button.disabled = not playing
 
@@ -272,9 +286,10 @@ class ClassRoom(RoomView):
         ``claim_seconds``, ``scores_shown`` (False for the classroom mode) and ``seed``.
 
     The buttons pause and resume the game, deal a new game, end the room, and show or hide the
-    scores. What a program or a test can use: :meth:`pause`, :meth:`resume`, :meth:`new_game`,
-    :meth:`end`, :meth:`show_scores`; :attr:`desk`, :attr:`code`, :attr:`view`,
-    :attr:`players`, :attr:`standings`, :attr:`status`, :attr:`scores`.
+    scores; ``room.remove("Ben")`` takes a player out. What a program or a test can use:
+    :meth:`pause`, :meth:`resume`, :meth:`new_game`, :meth:`end`, :meth:`show_scores`,
+    :meth:`remove`, :meth:`leave`; :attr:`desk`, :attr:`code`, :attr:`view`, :attr:`players`,
+    :attr:`standings`, :attr:`status`, :attr:`scores`, :attr:`connected`.
     """
 
     _css = "setw-classroom"
