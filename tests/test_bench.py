@@ -1,5 +1,7 @@
-"""The baselines of benchmarks/bench_sim.py do the same work as the engine they are compared with."""
+"""The baselines of benchmarks/bench_sim.py do the same work as the engine they are compared with;
+benchmarks/bench_classroom.py runs (briefly) against the real room service."""
 
+import json
 import random
 import shutil
 import subprocess
@@ -44,3 +46,29 @@ def test_the_c_baseline_plays_and_checks_like_the_engine(tmp_path):
     none = int(tables.stdout.split()[3]) / 60000
     engine = 1 - sim.has_set_many(sim.deal_tables(60000, 12, seed=2)).mean()
     assert abs(none - engine) < 0.005  # both about 3.2% of fresh 12-card deals
+
+
+def test_the_classroom_benchmark_measures_every_client_in_a_brief_run(tmp_path):
+    pytest.importorskip("tornado")
+    pytest.importorskip("sqlalchemy")
+    figures_file = tmp_path / "classroom.json"
+    script = ROOT / "benchmarks" / "bench_classroom.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--quick", "--json", str(figures_file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(figures_file.read_text())
+    for phase in ("echo_baseline", "one_student", "room"):
+        measured = figures[phase]
+        assert measured["claims"] >= 6, phase
+        assert measured["not_everyone"] == 0, f"{phase}: a claim did not reach every client"
+        assert 0 < measured["median_ms"] <= measured["p95_ms"], phase
+    assert figures["room"]["clients"] == 9  # the eight students of --quick and the projector
+    assert figures["room"]["kinds"].get("right", 0) > 0
+    assert figures["room"]["save_ms"] > 0 and figures["room"]["broadcast_ms"] > 0  # the service's clocks
+    assert figures["service_idle_mib"] > 10 and figures["room"]["memory_mib"] > 10
+    assert [step["rooms"] for step in figures["rooms"]["steps"]][:1] == [1]
