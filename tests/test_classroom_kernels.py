@@ -143,6 +143,10 @@ def test_five_kernels_play_one_game_to_its_end_across_a_restart(service, student
             service.start()
             restarted = True
             # Each kernel reconnects by itself and is sent the room as it was.
+            deadline = time.monotonic() + 15
+            while not all(s.run("json.dumps(seat.connected)") for s in students):
+                assert time.monotonic() < deadline, "the kernels did not reconnect"
+                time.sleep(0.05)
             assert settled(students, seen[0]["version"]) == seen
     assert restarted and seen[0]["status"] == "over"
 

@@ -9,6 +9,7 @@ another's, for another room, malformed, oversized, or many at once.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -247,7 +248,7 @@ def test_a_killed_service_comes_back_with_every_room_as_its_players_were_told(se
     service.kill()
     service.start()
     # The clients reconnect by themselves and are sent the room as it was.
-    until(lambda: ana._socket is not None and ben._socket is not None, 15)
+    until(lambda: ana.connected and ben.connected, 15)
     view = request(service.url + f"api/rooms/{desk.code}", service.teacher_token)[1]["room"]
     assert {k: v for k, v in view.items() if k != "time_left"} == told
     assert 0 < view["time_left"] <= 30
@@ -287,3 +288,16 @@ def test_a_flood_of_requests_from_one_address_is_refused_beyond_a_whole_class(se
     assert request(service.url + "api/rooms", service.teacher_token, "POST", {})[0] == 201
     time.sleep(1.0)
     assert request(url, None, "POST", {"name": "late"})[0] == 201
+
+
+def test_a_move_made_while_the_service_restarts_is_served_when_it_is_back(service):
+    desk = Desk.open(seed=5)
+    ana = Seat(desk.code, name="Ana")
+    service.kill()
+    until(lambda: not ana.connected)
+    starting = threading.Timer(0.5, service.start)
+    starting.start()
+    answer = ana.claim(a_set(ana.view))  # sent while the service is down
+    starting.join()
+    assert answer["ok"], answer
+    until(lambda: ana.you["score"] == 1)

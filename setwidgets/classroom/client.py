@@ -102,6 +102,7 @@ class _Connection:
         self._first = concurrent.futures.Future()
         self._closed = False
         self._socket: Any = None
+        self._ready = asyncio.Event()  # set while connected: a move sent during a restart waits for it
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name=f"classroom {code}")
         self._thread.start()
@@ -121,6 +122,11 @@ class _Connection:
             self._listeners.remove(callback)
         else:
             self._listeners.append(callback)
+
+    @property
+    def connected(self) -> bool:
+        """True while the connection to the service is open (it comes back by itself after a restart)."""
+        return self._socket is not None
 
     def send(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send one message and return the service's answer: ``{"ok": ..., "message": ...}``."""
@@ -154,7 +160,7 @@ class _Connection:
     async def _write(self, text: str, n: int) -> None:
         try:
             if self._socket is None:
-                raise OSError
+                await asyncio.wait_for(self._ready.wait(), WAIT)
             await self._socket.write_message(text)
         except Exception:  # noqa: BLE001 - any failure to write is a lost connection to the sender
             self._answer(n, {"ok": False, "message": "the connection to the classroom was lost; try again"})
@@ -173,6 +179,7 @@ class _Connection:
             try:
                 request = httpclient.HTTPRequest(address, headers=headers, request_timeout=WAIT)
                 self._socket = await websocket.websocket_connect(request, max_message_size=1 << 24)
+                self._ready.set()
             except httpclient.HTTPClientError as refused:
                 if not self._first.done():
                     body = getattr(refused.response, "body", b"") or b"{}"
@@ -198,6 +205,7 @@ class _Connection:
                     break
                 self._receive(json.loads(text))
             self._socket = None
+            self._ready.clear()
             for n in list(self._waiting):
                 self._answer(
                     n, {"ok": False, "message": "the connection to the classroom was lost; try again"}
