@@ -216,6 +216,26 @@ def test_a_call_that_runs_out_of_time_costs_a_point_and_the_line_moves_on():
     assert room.view()["callers"] == ["Ben"]
 
 
+def test_a_pause_stops_the_callers_clock_and_it_goes_on_where_it_stood():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock, claim_seconds=5)
+    room.play("Ana", {"n": 1, "type": "call"})
+    clock.advance(2)
+    room.teach({"n": 1, "type": "pause"})
+    clock.advance(60)
+    assert room.expire() is False and room.deadline() is None
+    assert room.view()["time_left"] == 3
+    saved = json.loads(json.dumps(room.to_data()))
+    clock.advance(30)
+    room = Room.from_data(saved, clock)  # a restart in the pause changes nothing
+    room.teach({"n": 2, "type": "resume"})
+    assert room.view()["time_left"] == 3 and room.deadline() == clock() + 3
+    clock.advance(2.5)
+    assert room.expire() is False
+    clock.advance(1)
+    assert room.expire() is True and room.game.scores["Ana"] == -1
+
+
 # -- the teacher ----------------------------------------------------------------------------------------
 
 
@@ -262,6 +282,7 @@ def test_hidden_scores_tell_only_that_a_set_was_found_and_the_teams_count():
     assert all(set(p) == {"name", "team", "present"} for p in view["players"])
     assert view["teams"] == {"Red": 1, "Blue": 0}
     assert room.you("Ana")["score"] == 1  # each player still sees their own score
+    assert [p["score"] for p in room.view(teacher=True)["players"]] == [1, 0]  # and the teacher all
     assert room.teach({"n": 1, "type": "scores", "shown": True})["ok"]
     assert room.view()["players"][0]["score"] == 1
 

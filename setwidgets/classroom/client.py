@@ -21,6 +21,7 @@ import concurrent.futures
 import json
 import os
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from setwidgets import _inputs
+from setwidgets import _extras, _inputs
 
 __all__ = ["ClassroomError", "Desk", "Seat", "home", "service_url"]
 
@@ -69,7 +70,7 @@ def service_url(url: str | None = None) -> str:
 
 
 def _request(
-    url: str, token: str | None, method: str = "GET", body: dict[str, Any] | None = None
+    url: str, token: str | None, method: str = "GET", body: dict[str, Any] | None = None, tries: int = 10
 ) -> dict[str, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method=method)
@@ -80,6 +81,9 @@ def _request(
         with urllib.request.urlopen(request, timeout=WAIT) as response:
             return json.loads(response.read())
     except urllib.error.HTTPError as refused:
+        if refused.code == 429 and tries > 1:  # a whole class joins at once: wait for our turn
+            time.sleep(1.0)
+            return _request(url, token, method, body, tries - 1)
         try:
             message = json.loads(refused.read())["message"]
         except (ValueError, KeyError, TypeError):
@@ -93,6 +97,7 @@ class _Connection:
     """A WebSocket to one room, in a thread of its own; reconnects when the service comes back."""
 
     def __init__(self, url: str, code: str, token: str | None) -> None:
+        _extras.require("tornado.websocket", "classroom", "setwidgets.classroom")
         self.url, self.code, self.token = url, code, token
         self.view: dict[str, Any] = {}
         self._n = 0

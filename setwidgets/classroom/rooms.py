@@ -34,6 +34,7 @@ runs out of time like any other (the rules' penalty), so the line moves on.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -128,26 +129,35 @@ class Room:
         self.version = 0  # goes up by one with every change anyone may see
         self.teacher_n = 0
         self.last: dict[str, Any] | None = None  # the latest move, as everyone is told of it
+        # A pause stops the game's clock: the game reads the room's clock less the time spent paused.
+        self.paused_at: float | None = None
+        self.paused_for = 0.0
+        self._seen: tuple[tuple[int, int], dict[str, tuple[int, Any]]] | None = None
 
     # -- what anyone may see --------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
-        """The room as every player and the projector see it: plain data, ready for JSON."""
+    def view(self, teacher: bool = False) -> dict[str, Any]:
+        """The room as every player and the projector see it: plain data, ready for JSON.
+
+        With the scores hidden, the players' scores are left out, except for the ``teacher``.
+        """
         game = self.game
+        seated = self._seated()
         players = []
         for member in self.members.values():
             entry: dict[str, Any] = {"name": member.name, "team": member.team, "present": not member.removed}
-            p = self._player(member.name)
+            p = seated[member.name][1] if member.name in seated else None
             if p is not None:
                 entry.update(sets=len(p.sets), penalties=p.penalties, score=p.score)
             elif game is not None:
                 entry.update(sets=0, penalties=0, score=0)
             players.append(entry)
+        by_seat = {seat: name for name, (seat, _) in seated.items()}
         teams: dict[str, int] = {}
         for entry in players:
             if entry["team"]:
                 teams[entry["team"]] = teams.get(entry["team"], 0) + entry.get("sets", 0)
-        if not self.scores_shown:
+        if not self.scores_shown and not teacher:
             players = [{"name": e["name"], "team": e["team"], "present": e["present"]} for e in players]
         return {
             "type": "room",
@@ -160,8 +170,8 @@ class Room:
             "scores_shown": self.scores_shown,
             "table": [] if game is None else [c.code for c in game.table],
             "deck_left": 0 if game is None else len(game.deck),
-            "sets_found": 0 if game is None else sum(len(p.sets) for p in game.players),
-            "callers": [] if game is None else [game.players[c].name for c in game.callers],
+            "sets_found": sum(len(p.sets) for _, p in seated.values()),
+            "callers": [] if game is None else [by_seat[c] for c in game.callers],
             "claim_seconds": self.claim_seconds,
             "time_left": None if game is None else game.time_left(),
             "players": players,
@@ -172,11 +182,11 @@ class Room:
     def you(self, name: str) -> dict[str, Any]:
         """What only ``name`` is told: their score, their place in the line of callers (``line``)
         and the number of their last message served (``last_n``)."""
-        member, p = self.members.get(name), self._player(name)
+        member, seated = self.members.get(name), self._seated()
         last_n = 0 if member is None else member.last_n
-        if p is None or self.game is None:
+        if name not in seated or self.game is None:
             return {"name": name, "score": 0, "sets": 0, "line": None, "last_n": last_n}
-        seat = self.game.seat(name)
+        seat, p = seated[name]
         line = self.game.callers.index(seat) + 1 if seat in self.game.callers else None
         return {"name": name, "score": p.score, "sets": len(p.sets), "line": line, "last_n": last_n}
 
@@ -187,11 +197,7 @@ class Room:
         if self.status == "ended":
             raise RoomError(f"room {self.code} has ended; ask your teacher for the code of a new room")
         name = _inputs.display_name(name, "name", longest=MAX_NAME)
-        team = (
-            ""
-            if team in ("", None)
-            else _inputs.display_name(team, "team", longest=MAX_NAME)
-        )
+        team = "" if team in ("", None) else _inputs.display_name(team, "team", longest=MAX_NAME)
         taken = next((m for m in self.members if m.casefold() == name.casefold()), None)
         if taken is not None:
             raise RoomError(
@@ -228,8 +234,8 @@ class Room:
 
     def expire(self) -> bool:
         """Give a penalty to each caller whose seconds ran out; True when anything changed."""
-        if self.game is None or self.status not in ("open", "paused"):
-            return False
+        if self.game is None or self.status != "open":
+            return False  # a paused game's clock stands still
         late = self.game.expire()
         if not late:
             return False
@@ -247,7 +253,7 @@ class Room:
     def deadline(self) -> float | None:
         """When the caller holding the call runs out of time, on the room's clock, or None."""
         game = self.game
-        left = None if game is None or self.status not in ("open", "paused") else game.time_left()
+        left = None if game is None or self.status != "open" else game.time_left()
         return None if left is None else self.clock() + left
 
     def _play(self, name: str, message: Any) -> dict[str, Any]:
@@ -299,14 +305,17 @@ class Room:
             if self.status != "open":
                 raise RoomError(f"only a game in play can be paused; this room is {self.status}")
             self.status, said = "paused", "The teacher paused the game."
+            self.paused_at = self.clock()
         elif kind == "resume":
             if self.status != "paused":
                 raise RoomError(f"only a paused game can go on; this room is {self.status}")
+            self._unpause()
             self.status, said = "open", "The game goes on."
         elif kind == "end":
             self.status, said = "ended", "The teacher ended the game."
         elif kind == "new_game":
             names = [m.name for m in self.members.values() if not m.removed]
+            self._unpause()
             self._new_game(names)
             said = f"Game {self.number} begins."
         elif kind == "remove":
@@ -346,6 +355,8 @@ class Room:
             "version": self.version,
             "teacher_n": self.teacher_n,
             "last": self.last,
+            "paused_at": self.paused_at,
+            "paused_for": self.paused_for,
             "members": [[m.name, m.team, m.removed, m.last_n] for m in self.members.values()],
             "game": None if self.game is None else self.game.to_json(),
         }
@@ -370,11 +381,13 @@ class Room:
             room.version = _inputs.whole_number(data["version"], "version", minimum=0)
             room.teacher_n = _inputs.whole_number(data["teacher_n"], "teacher_n", minimum=0)
             room.last = data["last"] if isinstance(data["last"], dict) else None
+            room.paused_at = None if data["paused_at"] is None else _time(data["paused_at"], "paused_at")
+            room.paused_for = _time(data["paused_for"], "paused_for")
             for name, team, removed, last_n in data["members"]:
                 room.members[name] = Member(
                     name, team, bool(removed), _inputs.whole_number(last_n, "last_n", minimum=0)
                 )
-            room.game = None if data["game"] is None else Game.from_json(data["game"], clock)
+            room.game = None if data["game"] is None else Game.from_json(data["game"], room.game_time)
         except (KeyError, TypeError, ValueError) as damaged:
             raise RoomError(
                 f"the saved room {_inputs.short(data.get('code'))} is damaged: {damaged}"
@@ -410,12 +423,23 @@ class Room:
             )
         return kind, n
 
-    def _player(self, name: str) -> Any:
-        """``name``'s player in the current game, or None (no game, or they came after it ended)."""
-        game = self.game
-        if game is None or name not in {p.name for p in game.players}:
-            return None
-        return game.players[game.seat(name)]
+    def game_time(self) -> float:
+        """The game's clock: the room's, less the time spent paused (it stands still in a pause)."""
+        now = self.clock() if self.paused_at is None else self.paused_at
+        return now - self.paused_for
+
+    def _unpause(self) -> None:
+        if self.paused_at is not None:
+            self.paused_for += max(0.0, self.clock() - self.paused_at)
+            self.paused_at = None
+
+    def _seated(self) -> dict[str, tuple[int, Any]]:
+        """The players of the current game by name, with their seats (read once per change)."""
+        key = (self.number, self.version)
+        if self._seen is None or self._seen[0] != key:
+            players = [] if self.game is None else self.game.players
+            self._seen = (key, {p.name: (i, p) for i, p in enumerate(players)})
+        return self._seen[1]
 
     def _new_game(self, names: list[str]) -> None:
         self.number += 1
@@ -428,7 +452,7 @@ class Room:
             variant=self.variant,
             seed=(self.seed + self.number - 1) % 2**32,
             claim_seconds=self.claim_seconds,
-            clock=self.clock,
+            clock=self.game_time,
         )
         self.status = "over" if self.game.over else "open"
 
@@ -442,3 +466,9 @@ class Room:
     def _changed(self, event: dict[str, Any]) -> None:
         self.version += 1
         self.last = {**event, "version": self.version}
+
+
+def _time(value: Any, name: str) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a time in seconds; got {_inputs.short(value)}")
+    return float(value)

@@ -156,9 +156,12 @@ class Classroom:
         self.schedule(room)
 
     def broadcast(self, room: Room) -> None:
-        view = room.view()
+        """Send the room's new view to each of its sockets, written out once for all."""
+        public, teacher = _written(room.view()), None
         for socket in list(self.sockets.get(room.code, ())):
-            socket.push(view)
+            if socket.identity.teacher:
+                teacher = teacher or _written(room.view(teacher=True))
+            socket.push(teacher if socket.identity.teacher else public)
 
     def schedule(self, room: Room) -> None:
         """Wake up when the caller holding the call runs out of time."""
@@ -177,6 +180,11 @@ class Classroom:
             self.changed(room)
         else:
             self.schedule(room)
+
+
+def _written(view: dict[str, Any]) -> str:
+    """A view as JSON text, ending in ``}`` so that each client's own part is added once written."""
+    return json.dumps(view)
 
 
 async def _identify(authority: Any, token: str | None) -> Identity | None:
@@ -286,7 +294,7 @@ class RoomHandler(_Base):
         found, room = await self.identity(), self.room(code)
         if not found.teacher and found.name not in room.members:
             raise web.HTTPError(403, f"you have not joined room {room.code}")
-        self.answer({"ok": True, "room": room.view()})
+        self.answer({"ok": True, "room": room.view(teacher=found.teacher)})
 
 
 class JoinHandler(_Base):
@@ -351,18 +359,19 @@ class RoomSocket(websocket.WebSocketHandler):
 
     def open(self, code: str) -> None:
         self.classroom.sockets.setdefault(self.room.code, set()).add(self)
-        self.push(self.room.view())
+        self.push(_written(self.room.view(teacher=self.identity.teacher)))
 
     def on_close(self) -> None:
         self.classroom.sockets.get(self.room.code, set()).discard(self)
 
-    def push(self, view: dict[str, Any]) -> None:
+    def push(self, view: str) -> None:
+        """Send ``view`` (JSON text from :func:`_written`) with what only this client is told."""
         if self.identity.teacher:
             you = {"teacher": True, "last_n": self.room.teacher_n}
         else:
             you = self.room.you(self.identity.name)
         try:
-            self.write_message(json.dumps({**view, "you": you}))
+            self.write_message(view[:-1] + ', "you": ' + json.dumps(you) + "}")
         except websocket.WebSocketClosedError:
             self.on_close()
 

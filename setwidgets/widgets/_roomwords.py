@@ -180,13 +180,16 @@ def scoreboard(view: Mapping[str, Any]) -> str:
 def standings(view: Mapping[str, Any]) -> list[tuple[int, str, int, int, int]]:
     """The final standings: ``(place, name, score, SETs, penalties)``, best first; a tie shares a place.
 
-    Empty when scores are hidden (the view then holds no score).
+    Empty when scores are hidden: the projector shows what the class sees (the teacher's own
+    view holds the scores, for a look from code: ``room.desk.view["players"]``).
 
     >>> standings({"players": [{"name": "Ana", "score": 1, "sets": 1, "penalties": 0},
     ...                        {"name": "Ben", "score": 3, "sets": 3, "penalties": 0},
     ...                        {"name": "Cleo", "score": 1, "sets": 2, "penalties": 1}]})
     [(1, 'Ben', 3, 3, 0), (2, 'Ana', 1, 1, 0), (2, 'Cleo', 1, 2, 1)]
     """
+    if not view.get("scores_shown", True):
+        return []
     scored = [p for p in view.get("players", ()) if "score" in p]
     ordered = sorted(scored, key=lambda p: (-p["score"], p["name"].casefold()))
     rows: list[tuple[int, str, int, int, int]] = []
