@@ -30,8 +30,9 @@ commands:
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
 changes; the first run takes a few minutes. The browser tests need Debian's Chromium and
-the printables' tests its poppler-utils, and grading in a sandbox bubblewrap; when they
-are missing, 'test' installs them with apt-get (as root, or through sudo).
+the printables' tests its poppler-utils and a CJK font (fonts-wqy-microhei), and grading in
+a sandbox bubblewrap; when they are missing, 'test' installs them with apt-get (as root, or
+through sudo). 'lab' installs the font too when it runs as root.
 Without a command, or with an unknown one, course.py prints this text and exits with 2.
 """
 
@@ -196,6 +197,31 @@ def ensure_poppler() -> None:
         _apt_install("poppler-utils", "The printables' tests")
 
 
+# The PDFs embed a CJK TrueType font for names in Chinese, Japanese and Korean (Adobe's CID
+# fonts, the fallback, show as empty boxes without Adobe's font packs). WenQuanYi Micro Hei has
+# all three scripts and Latin letters in one file (Apache 2.0 or GPL 3 with the font exception;
+# 1.6 MB to download, 5 MB installed); fonts-droid-fallback has no Hangul syllables.
+# setwidgets.printables.lettering is the one home of the font's choice: this asks it.
+CJK_FONT_PACKAGE = "fonts-wqy-microhei"
+CJK_FONT_FOUND = (
+    "from setwidgets.printables.lettering import cjk_fonts, font_for\n"
+    "raise SystemExit(font_for('\\u674e\\u3055\\uae40') not in cjk_fonts())"  # Chinese, kana, Hangul
+)
+
+
+def ensure_cjk_font(purpose: str, *, only_as_root: bool = False) -> None:
+    """Install Debian's fonts-wqy-microhei when no embeddable font has Chinese, Japanese and Korean."""
+    if subprocess.call([str(PYTHON), "-c", CJK_FONT_FOUND], cwd=ROOT) == 0:
+        return
+    if not shutil.which("apt-get") or (only_as_root and os.geteuid() != 0):
+        say(
+            "names in Chinese, Japanese and Korean print in fonts the PDFs do not embed: "
+            f"install Debian's {CJK_FONT_PACKAGE} (apt-get)"
+        )
+        return
+    _apt_install(CJK_FONT_PACKAGE, purpose)
+
+
 def ensure_bubblewrap() -> None:
     """Install Debian's bubblewrap (bwrap), the sandbox of the grading kernels, when missing."""
     if sys.platform.startswith("linux") and not shutil.which("bwrap"):
@@ -287,6 +313,9 @@ def hub(args: list[str]) -> int:
 
 def lab(args: list[str]) -> int:
     ensure_venv("course")
+    # Cheap (a 1.6 MB package, once) and the printables made in Lab print every name; as root
+    # only, so that Lab never stops to ask for a password.
+    ensure_cjk_font("Names in Chinese, Japanese and Korean on the printables", only_as_root=True)
     say(f"starting JupyterLab in {ROOT}; it opens {FIRST_NOTEBOOK}. Ctrl-C stops it.")
     return start(lab_command(args))
 
@@ -301,6 +330,7 @@ def test(args: list[str]) -> int:
     ensure_venv("test")
     ensure_chromium()
     ensure_poppler()
+    ensure_cjk_font("The printables' tests")
     ensure_bubblewrap()
     say("ruff: lint and format check")
     checks = [

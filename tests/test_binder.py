@@ -1,5 +1,8 @@
 """Binder's files, checked offline: what repo2docker would build, and the links that open it.
 
+Binder reads ``environment.yml`` (the Python environment), ``apt.txt`` (Debian packages: the
+CJK font the printables embed) and ``postBuild``.
+
 ``jupyter-repo2docker --no-build --debug`` prints the Dockerfile it would build from this
 repository, with no Docker and no network; the test reads its steps. The repository's address
 has one home, the ``Repository`` URL in ``pyproject.toml``: every Binder link and clone command
@@ -68,6 +71,14 @@ def test_repo2docker_builds_the_environment_then_runs_postbuild_as_the_notebook_
     assert env_update < post_build, "environment.yml first, then postBuild"
     users = [line.split()[1] for line in lines[:post_build] if line.startswith("USER ")]
     assert users[-1] == "${NB_USER}", "postBuild runs as the notebook's user, not root"
+    # apt.txt: the Debian packages repo2docker installs as root, before the environment: the CJK
+    # font the printables embed, the one course.py installs (setwidgets/printables/lettering.py).
+    listed = (ROOT / "apt.txt").read_text().splitlines()
+    packages = [line.strip() for line in listed if line.strip() and not line.startswith("#")]
+    font = re.search(r'^CJK_FONT_PACKAGE = "([\w.+-]+)"$', (ROOT / "course.py").read_text(), re.M).group(1)
+    assert packages == [font] == ["fonts-wqy-microhei"]
+    apt = next(i for i, line in enumerate(lines) if "apt-get install" in line and font in line)
+    assert apt < env_update, "the font is installed as root, before the environment"
     # Nothing of the repository's own needs root: postBuild writes only into the environment.
     assert "sudo" not in (ROOT / "postBuild").read_text() and "apt" not in (ROOT / "postBuild").read_text()
 

@@ -91,6 +91,38 @@ def another_python() -> str | None:
     return None
 
 
+def test_the_cjk_font_is_asked_of_the_printables_and_installed_only_when_missing(
+    tmp_path, monkeypatch, capsys
+):
+    from setwidgets.printables.lettering import cjk_fonts, font_for
+
+    course = load_course()
+    # The check course.py runs in .venv is the printables' own choice of font.
+    found = subprocess.call([sys.executable, "-c", course.CJK_FONT_FOUND], cwd=ROOT) == 0
+    assert found == (font_for("\u674e\u3055\uae40") in cjk_fonts())
+    installed = []
+    monkeypatch.setattr(course, "_apt_install", lambda package, purpose: installed.append((package, purpose)))
+    for status, which, root, only_as_root in [
+        (0, True, True, False),
+        (1, True, False, True),
+        (1, False, True, False),
+    ]:
+        fake = tmp_path / "python"
+        fake.write_text(f"#!/bin/sh\nexit {status}\n")
+        fake.chmod(0o755)
+        monkeypatch.setattr(course, "PYTHON", fake)
+        monkeypatch.setattr(
+            course.shutil, "which", lambda name, which=which: "/usr/bin/apt-get" if which else None
+        )
+        monkeypatch.setattr(course.os, "geteuid", lambda root=root: 0 if root else 1000)
+        course.ensure_cjk_font("The printables' tests", only_as_root=only_as_root)
+    assert installed == [], "found, or not root for lab, or no apt-get: nothing is installed"
+    assert capsys.readouterr().out.count("install Debian's fonts-wqy-microhei (apt-get)") == 2
+    monkeypatch.setattr(course.shutil, "which", lambda name: "/usr/bin/apt-get")
+    course.ensure_cjk_font("The printables' tests")  # missing, apt-get there: installed
+    assert installed == [("fonts-wqy-microhei", "The printables' tests")]
+
+
 # -- the help ------------------------------------------------------------------------------------
 
 

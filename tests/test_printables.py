@@ -10,6 +10,7 @@ stands in for the canvas.
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 import subprocess
@@ -407,6 +408,183 @@ def test_names_in_every_script_print_in_a_font_that_has_them(tmp_path):
         assert "Newstead" in words and "Ada Lovelace" in words and "\u2026" not in words
     entry = text(tmp_path / "entry.pdf")
     assert "Ἀθηνᾶ Παπαδοπούλου" in entry
+
+
+# -- Chinese, Japanese and Korean in an embedded font (issue 21) ---------------------------------
+
+CJK_NAMES = ["李小龙", "山田はな", "김민준"]
+
+
+def latin_only_fonts(folder: Path) -> dict[str, str]:
+    """An environment whose fontconfig knows Latin fonts only: poppler as on a machine without Asian fonts.
+
+    A font a PDF names but does not embed is then drawn as empty boxes, as many printers and
+    viewers draw it; an embedded font is drawn from the PDF.
+    """
+    from setwidgets.printables.lettering import _font_folders
+
+    dirs = [
+        f"<dir>{d}</dir>"
+        for d in (
+            "/usr/share/fonts/truetype/dejavu",
+            "/usr/share/fonts/truetype/liberation",
+            *_font_folders(),
+        )
+        if Path(d).is_dir() and not any(Path(d).glob("*wqy*")) and not any(Path(d).glob("*Droid*"))
+    ]
+    conf = folder / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        + "\n".join(dirs)
+        + '\n<include ignore_missing="yes">/etc/fonts/conf.d</include>\n'
+        + f"<cachedir>{folder}/cache</cachedir>\n</fontconfig>\n"
+    )
+    return dict(os.environ, FONTCONFIG_FILE=str(conf))
+
+
+def letters_in_ink(pixels: np.ndarray, word: tuple[str, float, float, float, float], dpi: int) -> float:
+    """The share of a word's ink inside its letters' outlines (0 for empty boxes), each letter inked.
+
+    A CJK letter takes one square cell of the word's box. An empty box is a frame: all its
+    ink lies on the edge of the ink's own bounding box; a letter has strokes inside it too.
+    """
+    name, x0, y0, x1, y1 = word
+    scale = dpi / 72
+    cell = (x1 - x0) / len(name)
+    inside = total = 0
+    for i in range(len(name)):
+        left, right = x0 + cell * i, x0 + cell * (i + 1)
+        patch = pixels[round(y0 * scale) : round(y1 * scale), round(left * scale) : round(right * scale)]
+        ink = patch.astype(int).sum(axis=2) < 384  # darker than middle grey
+        assert ink.sum() > 5, f"{name!r}: no ink where its letter {name[i]!r} is"
+        ys, xs = np.nonzero(ink)
+        inside += int(ink[ys.min() + 2 : ys.max() - 1, xs.min() + 2 : xs.max() - 1].sum())
+        total += int(ink.sum())
+    return inside / total
+
+
+def test_chinese_japanese_and_korean_names_are_printed_in_an_embedded_font_any_reader_shows(tmp_path):
+    from PIL import Image
+
+    from setwidgets.printables.lettering import cjk_fonts, font_for
+
+    assert cjk_fonts(), "no CJK TrueType font: 'python3 course.py test' installs Debian's fonts-wqy-microhei"
+    assert {font_for(name) for name in [*CJK_NAMES, "Zoë 李"]} == {cjk_fonts()[0]}
+    event = Competition(":memory:")
+    names = [*CJK_NAMES, "Zoë 李", "Ada"]
+    for number, name in enumerate(names, 1):
+        event.register(number, name)
+    event.plan(3)
+    env = latin_only_fonts(tmp_path)
+    for pdf in (
+        entry_cards(tmp_path / "entry.pdf", event),
+        score_sheets(tmp_path / "sheets.pdf", event),
+        schedule_pages(tmp_path / "plan.pdf", event.schedule(), names=dict(enumerate(names, 1))),
+    ):
+        # Every font beyond the standard Helvetica is embedded; no Adobe CID font is named.
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        fonts = [line.split() for line in rows.splitlines()[2:]]
+        assert all(row[-5] == "yes" for row in fonts if not row[0].startswith("Helvetica")), rows
+        assert not any("CID" in row for row in fonts), rows
+        assert any("WenQuanYi" in row[0] or "Droid" in row[0] for row in fonts), rows
+        words = text(pdf)
+        for name in names:
+            assert name in words, (pdf.name, name)
+        # The pages as poppler draws them without any CJK font of the system's: letters in ink.
+        seen = set()
+        for page in range(1, pages(pdf) + 1):
+            found = [w for w in _words(pdf, page) if w[0] in CJK_NAMES]
+            if not found:
+                continue
+            png = tmp_path / f"{pdf.stem}-{page}"
+            subprocess.run(
+                [
+                    "pdftoppm",
+                    "-r",
+                    "100",
+                    "-f",
+                    str(page),
+                    "-l",
+                    str(page),
+                    "-png",
+                    "-singlefile",
+                    str(pdf),
+                    png,
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+            pixels = np.asarray(Image.open(f"{png}.png").convert("RGB"))
+            for word in found:
+                share = letters_in_ink(pixels, word, 100)
+                assert share > 0.12, (
+                    f"{pdf.name}, page {page}: {word[0]!r} looks like empty boxes ({share:.2f})"
+                )
+                seen.add(word[0])
+        assert seen == set(CJK_NAMES), (pdf.name, seen)
+
+
+def test_without_a_cjk_truetype_font_adobes_cid_fonts_are_named_and_a_chosen_font_comes_first(
+    tmp_path, monkeypatch
+):
+    from setwidgets.printables import lettering
+
+    monkeypatch.setattr(lettering, "cjk_fonts", lambda: ())
+    assert [lettering.font_for(n) for n in CJK_NAMES] == [
+        "STSong-Light",
+        "HeiseiKakuGo-W5",
+        "HYGothic-Medium",
+    ]
+    monkeypatch.undo()
+
+    # SETWIDGETS_CJK_FONT: a file reportlab cannot embed is skipped with a warning, the others are
+    # kept. Noto Sans CJK (.otf, .ttc) has PostScript (CFF) outlines, as this small font has.
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    builder = FontBuilder(1000, isTTF=False)
+    builder.setupGlyphOrder([".notdef", "uni674E"])
+    builder.setupCharacterMap({0x674E: "uni674E"})
+    pen = T2CharStringPen(500, None)
+    pen.moveTo((0, 0))
+    pen.lineTo((500, 0))
+    pen.lineTo((500, 500))
+    pen.closePath()
+    builder.setupCFF(
+        "PostScriptLi",
+        {},
+        {".notdef": T2CharStringPen(500, None).getCharString(), "uni674E": pen.getCharString()},
+        {},
+    )
+    builder.setupHorizontalMetrics({".notdef": (500, 0), "uni674E": (500, 0)})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "PostScriptLi", "styleName": "Regular"})
+    builder.setupOS2()
+    builder.setupPost()
+    lettering.cjk_fonts.cache_clear()
+    try:
+        for bad in (tmp_path / "PostScriptLi.otf", tmp_path / "not-a-font.ttf", tmp_path / "missing.ttf"):
+            if bad.suffix == ".otf":
+                builder.save(str(bad))
+            elif bad.stem == "not-a-font":
+                bad.write_text("no font")
+            lettering.cjk_fonts.cache_clear()
+            monkeypatch.setenv(lettering.CJK_FONT_VARIABLE, str(bad))
+            with pytest.warns(UserWarning, match="SETWIDGETS_CJK_FONT=.*not a font reportlab can embed"):
+                assert f"CJK-{bad.stem}" not in lettering.cjk_fonts()
+        droid = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+        if droid.is_file():
+            # Droid Sans Fallback chosen: it prints Chinese and kana, not Hangul nor Latin letters.
+            lettering.cjk_fonts.cache_clear()
+            monkeypatch.setenv(lettering.CJK_FONT_VARIABLE, str(droid))
+            assert lettering.cjk_fonts()[0] == "CJK-DroidSansFallbackFull"
+            assert lettering.font_for("李小龙") == "CJK-DroidSansFallbackFull"
+            assert lettering.font_for("김민준") != "CJK-DroidSansFallbackFull"
+            assert lettering.fit("李小龙王大明", "CJK-DroidSansFallbackFull", 10, 40).endswith("\u30fb" * 3)
+    finally:
+        monkeypatch.delenv(lettering.CJK_FONT_VARIABLE, raising=False)
+        lettering.cjk_fonts.cache_clear()
 
 
 # Names of the longest a competition takes (60 characters), one for each script, with what the

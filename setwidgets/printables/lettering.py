@@ -7,9 +7,20 @@ is written in the first font that has all its letters:
 - Helvetica, for the letters it has (the look of the rest of the page);
 - DejaVu Sans, a free font (Latin, Greek, Cyrillic, Arabic, Hebrew and more) that ships
   with matplotlib and with most Linux systems, embedded in the PDF;
-- for Chinese, Japanese and Korean, one of Adobe's standard CJK fonts (STSong-Light,
-  HeiseiKakuGo-W5, HYGothic-Medium): every PDF reader that reads these scripts has them,
-  so the PDF names them without embedding megabytes of letters.
+- for Chinese, Japanese and Korean, a CJK TrueType font, embedded in the PDF (only the
+  letters used, a few kilobytes a name): the file named by the environment variable
+  ``SETWIDGETS_CJK_FONT`` when it is set, otherwise the first of :data:`CJK_FONTS` found.
+  WenQuanYi Micro Hei (Debian's fonts-wqy-microhei, Apache 2.0 or GPL 3 with the font
+  exception, 1.6 MB to download) comes first: it has the Chinese characters, kana, all
+  11,172 Hangul syllables and Latin letters too. ``python3 course.py test`` installs it,
+  ``course.py lab`` too when it runs as root, and Binder's ``apt.txt`` lists it.
+  Droid Sans Fallback (fonts-droid-fallback) has Chinese and kana but no Hangul syllables
+  and no Latin letters: it prints only names written in those scripts alone.
+  Noto Sans CJK (.otf, .ttc) has PostScript outlines, which reportlab cannot embed;
+- without such a font (or for a name it lacks), one of Adobe's standard CJK fonts
+  (STSong-Light, HeiseiKakuGo-W5, HYGothic-Medium), named in the PDF but not embedded:
+  Adobe's readers with their Asian font packs show them, but poppler, many printers and
+  Linux viewers without those fonts show empty boxes in their place.
 
 A letter that none of these fonts has (Devanagari, Tamil, Thai, Ethiopic, Cherokee, ...) would
 still print as a box: :func:`legible` writes such letters as a Latin reading made from their
@@ -32,7 +43,9 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import unicodedata
+import warnings
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -42,10 +55,13 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
 __all__ = [
+    "CJK_FONTS",
+    "CJK_FONT_VARIABLE",
     "ELLIPSIS",
     "LEADING",
     "SHRINK",
     "SMALLEST",
+    "cjk_fonts",
     "draw",
     "fit",
     "font_for",
@@ -64,7 +80,19 @@ _SYSTEM_FOLDERS = (
     "/usr/share/fonts/TTF",
     "/Library/Fonts",
 )
-_CJK_FONTS = {"korean": "HYGothic-Medium", "japanese": "HeiseiKakuGo-W5", "chinese": "STSong-Light"}
+# The one home of the CJK TrueType fonts' choice (see the module's help). course.py asks
+# cjk_fonts() whether one is installed before it installs fonts-wqy-microhei.
+CJK_FONT_VARIABLE = "SETWIDGETS_CJK_FONT"
+CJK_FONTS = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",  # fonts-wqy-microhei: CJK, Hangul, Latin
+    "/usr/share/fonts/wqy-microhei/wqy-microhei.ttc",  # Fedora's wqy-microhei-fonts
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",  # fonts-wqy-zenhei: CJK, Hangul, Latin
+    "/usr/share/fonts/wqy-zenhei/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",  # fonts-droid-fallback: no Hangul
+    "/usr/share/fonts/google-droid-sans-fonts/DroidSansFallbackFull.ttf",
+)
+"""Where CJK TrueType fonts are looked for, in order of preference (after ``SETWIDGETS_CJK_FONT``)."""
+_CID_FONTS = {"korean": "HYGothic-Medium", "japanese": "HeiseiKakuGo-W5", "chinese": "STSong-Light"}
 
 
 def _font_folders() -> list[Path]:
@@ -89,6 +117,35 @@ def _dejavu(bold: bool) -> str | None:
                 continue
             return name
     return None
+
+
+@cache
+def cjk_fonts() -> tuple[str, ...]:
+    """The names the CJK TrueType fonts found are registered under, the preferred first.
+
+    Empty when none is found: Chinese, Japanese and Korean names are then printed in Adobe's
+    CJK fonts, which the PDF names without embedding them. A file named by
+    ``SETWIDGETS_CJK_FONT`` that reportlab cannot read (missing, PostScript outlines) is
+    skipped with a warning; the usual places are tried after it.
+    """
+    chosen = os.environ.get(CJK_FONT_VARIABLE, "").strip()
+    names: list[str] = []
+    for place in ([chosen] if chosen else []) + list(CJK_FONTS):
+        path = Path(place)
+        if not path.is_file() and place != chosen:
+            continue
+        name = f"CJK-{path.stem}"
+        if name in names:
+            continue
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path)))  # a .ttc: its first font
+        except Exception as error:  # an unreadable file: the next place may hold a good one
+            if place == chosen:
+                warning = f"{CJK_FONT_VARIABLE}={chosen} is not a font reportlab can embed: {error}"
+                warnings.warn(warning, stacklevel=3)
+            continue
+        names.append(name)
+    return tuple(names)
 
 
 def _has_all(font: str, text: str) -> bool:
@@ -122,9 +179,12 @@ def font_for(text: str, bold: bool = False) -> str:
     for font in (_dejavu(bold), _dejavu(False)):
         if font and _has_all(font, text):
             return font
+    for font in cjk_fonts():  # embedded, so that every reader and printer shows them
+        if _has_all(font, text):
+            return font
     script = _cjk(text)
     if script:
-        name = _CJK_FONTS[script]
+        name = _CID_FONTS[script]
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(UnicodeCIDFont(name))
         return name
@@ -147,7 +207,11 @@ def _printable(char: str) -> bool:
     except UnicodeEncodeError:
         pass
     dejavu = _dejavu(False)
-    return bool(dejavu and _has_all(dejavu, char)) or _cjk(char) is not None
+    return (
+        bool(dejavu and _has_all(dejavu, char))
+        or any(_has_all(font, char) for font in cjk_fonts())
+        or _cjk(char) is not None
+    )
 
 
 def _reading(char: str) -> tuple[str, bool]:
@@ -307,18 +371,27 @@ def _reordered(text: str) -> str:
 # -- fitting and drawing ------------------------------------------------------------------------
 
 
+def _ellipsis(font: str) -> str:
+    """The ellipsis in ``font``: three dots of its own where it has no "…" (Droid Sans Fallback)."""
+    glyphs = getattr(pdfmetrics.getFont(font).face, "charToGlyph", None)
+    if glyphs is None or ord(ELLIPSIS) in glyphs:
+        return ELLIPSIS
+    return next((dots * 3 for dots in (".", "\u30fb", "\uff0e") if ord(dots) in glyphs), "")
+
+
 def fit(text: str, font: str, size: float, width: float) -> str:
     """``text`` as it is when it fits ``width`` points, otherwise shortened, with an ellipsis."""
     if pdfmetrics.stringWidth(text, font, size) <= width:
         return text
+    ellipsis = _ellipsis(font)
     low, high = 0, len(text)  # the longest start that fits with the ellipsis
     while low < high:
         middle = (low + high + 1) // 2
-        if pdfmetrics.stringWidth(text[:middle].rstrip() + ELLIPSIS, font, size) <= width:
+        if pdfmetrics.stringWidth(text[:middle].rstrip() + ellipsis, font, size) <= width:
             low = middle
         else:
             high = middle - 1
-    return text[:low].rstrip() + ELLIPSIS
+    return text[:low].rstrip() + ellipsis
 
 
 SMALLEST = 5.0
@@ -401,7 +474,7 @@ def layout(
     text = legible(text)
     rtl = any(_right_to_left(c) for c in text)
     shaped = _shaped(text) if rtl else text
-    font = font_for(shaped + ELLIPSIS, bold)
+    font = font_for(shaped, bold)  # fit() shortens in the font's own ellipsis
     first = width if first is None else first
     widths = (first, width)
 
