@@ -354,6 +354,59 @@ def test_a_student_the_teacher_takes_out_is_told_and_has_no_move_left(room, widg
     assert not ben.call()["ok"] and ben.status == f"The teacher took Ben out of room {room.code}."
 
 
+def test_the_teacher_takes_a_player_out_with_the_picker_and_the_remove_button(room, widgets):
+    assert room.picker.options == () and room.buttons["remove"].disabled, "nobody to take out yet"
+    ada, ben = student(widgets, room, "Ada"), student(widgets, room, "Ben")
+    wait_until(lambda: room.picker.options == ("Ada", "Ben"))
+    assert room.picker.value is None and not room.buttons["remove"].disabled
+    # Nothing picked: nothing is sent, and the projector says what to do.
+    version = room.view["version"]
+    room.buttons["remove"].click()
+    assert room.status == "Pick a player to take out first." and "#b42318" in room._status_widget.value
+    assert room.view["version"] == version and room.players == ["Ada", "Ben"]
+    room.picker.value = "Ben"
+    student(widgets, room, "Cleo")  # a player joining keeps the name picked
+    wait_until(lambda: room.picker.options == ("Ada", "Ben", "Cleo"))
+    assert room.picker.value == "Ben"
+    room.buttons["remove"].click()
+    assert room.status == "The teacher took Ben out of the game."
+    wait_until(lambda: ben.taken_out and room.picker.options == ("Ada", "Cleo"))
+    assert room.picker.value is None and not ada.taken_out and room.players == ["Ada", "Cleo"]
+    room.end()
+    wait_until(lambda: room.view["status"] == "ended")
+    assert room.picker.disabled and room.buttons["remove"].disabled
+    # Ben keeps his place in the final standings, marked as taken out.
+    assert [name for _, name, *_ in room.standings] == ["Ada", "Ben", "Cleo"]
+    assert ">Ben (taken out)</td>" in room._standings_widget.value
+    assert ">Ada</td>" in room._standings_widget.value
+
+
+def test_the_projector_shows_the_services_network_address_only_when_students_need_it(
+    room, widgets, monkeypatch
+):
+    # The service of the tests listens on 127.0.0.1: students of this machine find it by themselves.
+    assert "setw-class-address" not in room._join_widget.value and "url=" not in room._join_widget.value
+    # Started on a network address, the desk's URL is that address: the projector shows it.
+    monkeypatch.setattr(room.desk, "url", "http://192.168.1.20:8765/")
+    monkeypatch.delenv("SETWIDGETS_CLASSROOM_URL", raising=False)
+    room._update_text()
+    assert (
+        'On another computer, add <code style="font-size:1.1em;font-weight:bold">' in room._join_widget.value
+    )
+    assert 'url="http://192.168.1.20:8765/"</code>' in room._join_widget.value
+    # On the hub every student's server is given the address; and an ended room is joined by nobody.
+    monkeypatch.setenv("SETWIDGETS_CLASSROOM_URL", "http://192.168.1.20:8765/")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "x")
+    room._update_text()
+    assert "setw-class-address" not in room._join_widget.value
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN")
+    room._update_text()
+    assert "setw-class-address" in room._join_widget.value
+    room.end()
+    wait_until(lambda: room.view["status"] == "ended")
+    assert "setw-class-address" not in room._join_widget.value
+
+
 def test_the_end_of_the_room_disables_every_move(room, widgets):
     ada = student(widgets, room, "Ada")
     room.buttons["end"].click()
@@ -365,6 +418,9 @@ def test_the_end_of_the_room_disables_every_move(room, widgets):
     assert "(ended: nobody joins it any more)" in room._join_widget.value
     assert "The teacher ended this room. Ada wins with 0 points." in ada._state_widget.value
     assert "Final standings." in room._standings_widget.value
+    # The projector names the winner once, in its standings, not on the state line above them too.
+    assert "The teacher ended this room.</span>" in room._state_widget.value
+    assert (room._state_widget.value + room._standings_widget.value).count("Ada wins with 0 points.") == 1
     with pytest.raises(ClassroomError, match="has ended"):
         ClassBoard(room.code, name="Late")
 

@@ -25,7 +25,16 @@ from setwidgets.widgets._scheduler import Loop, Scheduler
 from setwidgets.widgets._tables import ROWS, TableView
 from setwidgets.widgets.board import FLASH_SECONDS
 
-__all__ = ["BIG", "LEFT", "REFUSED_STYLE", "RoomView", "room_code", "service_url", "text_or_none"]
+__all__ = [
+    "BIG",
+    "LEFT",
+    "REFUSED_STYLE",
+    "STATE_STYLE",
+    "RoomView",
+    "room_code",
+    "service_url",
+    "text_or_none",
+]
 
 TABLE_SIZE = {"full": 12, "mini": 9}
 """The room the table keeps for its cards, by deck, so that the picture does not jump."""

@@ -19,7 +19,9 @@ tested without ipywidgets or a service.
 
 from __future__ import annotations
 
+import ipaddress
 import math
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +29,7 @@ from setwidgets import _words
 from setwidgets.wording import variant_rule
 
 __all__ = [
+    "address",
     "callers",
     "ordinal",
     "place",
@@ -97,6 +100,30 @@ def callers(view: Mapping[str, Any], left: float | None) -> str:
     if len(names) == 1:
         return first + "."
     return f"{first}; then {_words.and_list(names[1:])}."
+
+
+def address(url: str, on_hub: bool = False) -> str:
+    """The service's address, as students on other computers need it; '' when they need none.
+
+    A service on this machine alone (a loopback address such as 127.0.0.1 or localhost) is found
+    by the notebooks of this machine through the classroom folder, and on the hub every student's
+    server is given the address: neither needs it on the projector.
+
+    >>> address("http://192.168.1.20:8765/"), address("http://127.0.0.1:8765/")
+    ('http://192.168.1.20:8765/', '')
+    >>> address("http://localhost:8765/"), address("https://class.example.org/", on_hub=True)
+    ('', '')
+    """
+    if on_hub:
+        return ""
+    host = (urllib.parse.urlsplit(url).hostname or "").rstrip(".").casefold()
+    if not host or host == "localhost" or host.endswith(".localhost"):
+        return ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return url  # a name of the machine on the network, like teacher-pc.local
+    return "" if ip.is_loopback or ip.is_unspecified else url
 
 
 def room_status(view: Mapping[str, Any]) -> str:

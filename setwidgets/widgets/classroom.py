@@ -20,12 +20,13 @@ Keys on a ClassBoard are the Board's: the card letters (top row ``q w e r t y u`
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from ipywidgets import HTML, Button, HBox, Layout
+from ipywidgets import HTML, Button, Dropdown, HBox, Layout
 
 from setwidgets import _inputs, _words, wording
 from setwidgets.cards import Card
@@ -35,7 +36,15 @@ from setwidgets.game import MAX_NAME
 from setwidgets.widgets import _keys
 from setwidgets.widgets import _roomwords as words
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY
-from setwidgets.widgets._roomview import BIG, REFUSED_STYLE, RoomView, room_code, service_url, text_or_none
+from setwidgets.widgets._roomview import (
+    BIG,
+    REFUSED_STYLE,
+    STATE_STYLE,
+    RoomView,
+    room_code,
+    service_url,
+    text_or_none,
+)
 from setwidgets.widgets._scheduler import Loop
 from setwidgets.widgets._view import check_position, check_width
 
@@ -43,6 +52,11 @@ __all__ = ["SETTINGS", "ClassBoard", "ClassRoom"]
 
 SETTINGS: tuple[str, ...] = ("variant", "deck", "claim_seconds", "scores_shown", "seed")
 """What a new room may be opened with (see :class:`~setwidgets.classroom.rooms.Room`)."""
+
+
+def _on_hub() -> bool:
+    """True in a notebook on the hub, where every student's server is given the service's address."""
+    return "SETWIDGETS_CLASSROOM_URL" in os.environ and "JUPYTERHUB_API_TOKEN" in os.environ
 
 
 class ClassBoard(RoomView):
@@ -286,10 +300,13 @@ class ClassRoom(RoomView):
         ``claim_seconds``, ``scores_shown`` (False for the classroom mode) and ``seed``.
 
     The buttons pause and resume the game, deal a new game, end the room, and show or hide the
-    scores; ``room.remove("Ben")`` takes a player out. What a program or a test can use:
-    :meth:`pause`, :meth:`resume`, :meth:`new_game`, :meth:`end`, :meth:`show_scores`,
-    :meth:`remove`, :meth:`leave`; :attr:`desk`, :attr:`code`, :attr:`view`, :attr:`players`,
-    :attr:`standings`, :attr:`status`, :attr:`scores`, :attr:`connected`.
+    scores; a player picked in the list beside them is taken out with "Remove" (or from code:
+    ``room.remove("Ben")``). When the service listens on a network address (not this machine's
+    own 127.0.0.1), the address students on other computers need is shown under the join code.
+    What a program or a test can use: :meth:`pause`, :meth:`resume`, :meth:`new_game`,
+    :meth:`end`, :meth:`show_scores`, :meth:`remove`, :meth:`leave`; :attr:`desk`, :attr:`code`,
+    :attr:`view`, :attr:`players`, :attr:`picker`, :attr:`standings`, :attr:`status`,
+    :attr:`scores`, :attr:`connected`.
     """
 
     _css = "setw-classroom"
@@ -351,6 +368,17 @@ class ClassRoom(RoomView):
             "end": self.end,
             "scores": lambda: self.show_scores(not self._view.get("scores_shown", True)),
         }
+        # Taking a player out: a name picked, then its own button, away from the others.
+        self.picker = Dropdown(
+            options=[],
+            value=None,
+            description="Player",
+            layout=Layout(width="240px", height="40px", margin="0 8px 0 0"),
+        )
+        self.picker.add_class("setw-class-picker")
+        self.picker.style.description_width = "50px"
+        buttons["remove"] = Button(description="Remove", tooltip="Take the player picked out of the room")
+        moves["remove"] = self._remove_picked
         self.buttons = self._wire(buttons, {n: (lambda m=m: self._by_loop(m)) for n, m in moves.items()})
         for button in self.buttons.values():
             button.layout = Layout(width="140px", height="40px")
@@ -365,7 +393,13 @@ class ClassRoom(RoomView):
                 self.picture_box,
                 self._callers_widget,
                 self._status_widget,
-                HBox(list(self.buttons.values())),
+                HBox(
+                    [
+                        HBox([b for n, b in self.buttons.items() if n != "remove"]),
+                        HBox([self.picker, self.buttons["remove"]]),
+                    ],
+                    layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
+                ),
             ],
             layout=Layout(width="100%"),
         )
@@ -411,6 +445,16 @@ class ClassRoom(RoomView):
         """Take ``name`` out of the room."""
         return self._answer(self.desk.remove(name))
 
+    def _remove_picked(self) -> dict[str, Any] | None:
+        """The Remove button: take out the player picked (nothing is sent while none is)."""
+        name = self.picker.value
+        if not name:
+            with self._lock:
+                self._message, self._refused = "Pick a player to take out first.", True
+                self._update_text()
+            return None
+        return self.remove(name)
+
     def _pause_or_resume(self) -> dict[str, Any]:
         return self.resume() if self._view.get("status") == "paused" else self.pause()
 
@@ -419,6 +463,7 @@ class ClassRoom(RoomView):
     def _update_text(self) -> None:
         view, code = self._view, self._connection.code
         ended = view.get("status") == "ended"
+        address = "" if ended else words.address(self._connection.url, on_hub=_on_hub())
         self._join_widget.value = (
             '<div style="display:flex;align-items:baseline;gap:24px;flex-wrap:wrap">'
             f'<span style="font-size:1.6em">{"Room" if ended else "Join room"}</span>'
@@ -429,6 +474,12 @@ class ClassRoom(RoomView):
                 else f'<code style="font-size:1.1em">ClassBoard("{escape(code)}", name="your name")</code>'
             )
             + "</div>"
+            + (
+                '<div class="setw-class-address" style="font-size:1.35em">On another computer, add '
+                f'<code style="font-size:1.1em;font-weight:bold">url="{escape(address)}"</code></div>'
+                if address
+                else ""
+            )
         )
         self._players_widget.value = wording.html(words.players(view), "span", "font-size:1.2em")
         self._state_widget.value = self._state_html()
@@ -450,9 +501,28 @@ class ClassRoom(RoomView):
             "Hide scores" if view.get("scores_shown", True) else "Show scores"
         )
         self.buttons["scores"].disabled = status == "ended"
+        self._update_picker(status)
         if not self.connected:
             for button in self.buttons.values():
                 button.disabled = True
+            self.picker.disabled = True
+
+    def _update_picker(self, status: Any) -> None:
+        """The players one may take out: those in the room now; the name picked stays while it is."""
+        names = tuple(self.players)
+        if tuple(self.picker.options) != names:
+            picked = self.picker.value
+            self.picker.options = names
+            self.picker.value = picked if picked in names else None
+        self.picker.disabled = self.buttons["remove"].disabled = status == "ended" or not names
+
+    def _state_html(self) -> str:
+        # The standings under it name the winners: the state line says only how the room stands.
+        # Large, as the projector's other lines: the class sees from afar that the game is paused.
+        said = words.room_status(self._view)
+        return wording.html(
+            said, "span", ";".join(filter(None, [BIG, STATE_STYLE.get(self._view.get("status", ""))]))
+        )
 
     def _standings_html(self) -> str:
         """The final standings, once the game is over (or the room ended)."""
@@ -471,8 +541,15 @@ class ClassRoom(RoomView):
         head = "".join(
             f'<th style="{cell}">{h}</th>' for h in ("Place", "Player", "Score", "SETs", "Penalties")
         )
+        # A player the teacher took out keeps the points scored before, and is marked so.
+        out = {p.get("name") for p in view.get("players", ()) if not p.get("present", True)}
         body = "".join(
-            "<tr>" + "".join(f'<td style="{cell}">{escape(str(v))}</td>' for v in row) + "</tr>"
+            "<tr>"
+            + "".join(
+                f'<td style="{cell}">{escape(str(v))}{" (taken out)" if i == 1 and v in out else ""}</td>'
+                for i, v in enumerate(row)
+            )
+            + "</tr>"
             for row in rows
         )
         winner = escape(words.winners(rows))

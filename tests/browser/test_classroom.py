@@ -1,15 +1,18 @@
-"""A class game in a real JupyterLab: two students' notebooks (ClassBoard) and the teacher's
-projector (ClassRoom), three pages of one Lab, around one room of a real classroom service.
+"""A class game in a real JupyterLab: three students' notebooks (ClassBoard) and the teacher's
+projector (ClassRoom), four pages of one Lab, around one room of a real classroom service; a
+fourth student comes in late from code.
 
 The service runs in its own process; each notebook finds it through the classroom folder, as
 notebooks on one machine do (``course.py classroom`` writes the address and the teacher's token
 there). The test process holds a teacher's connection of its own, so it knows the table the
 service pushes: which cards lie where, and which three form a SET. A click on one page must show
-on the other two: the cards repainted, the same message, the same scores.
+on the others: the cards repainted, the same message, the same scores. Each step leaves a
+screenshot in test-artifacts/ (classroom-NN-...).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,8 +20,9 @@ from pathlib import Path
 import pytest
 from classroom_service import Service, wait_until
 
-from setwidgets import as_cards, find_sets
-from setwidgets.classroom import Desk
+from setwidgets import as_cards, find_sets, is_set
+from setwidgets.classroom import Desk, Seat
+from setwidgets.widgets._keys import card_letter
 
 from .harness import NotebookPage, python_cells, rgb
 from .painted import CLASSIC, around, assert_card_shown
@@ -49,7 +53,7 @@ def projector_cells(service: Service) -> list[str]:
             """
             from setwidgets.widgets import ClassRoom
 
-            room = ClassRoom(seed=3, claim_seconds=30)
+            room = ClassRoom(seed=3, claim_seconds=45)
             room
             """,
             "print(room.code)",
@@ -113,126 +117,236 @@ class Page:
     def digests(self, rects) -> list[int]:
         return [self.nb.digest(self.canvas, rect) for rect in rects]
 
-    def shot(self, name: str) -> Path:
-        self.nb.page.locator(self.widget).first.scroll_into_view_if_needed()
+    def shot(self, name: str, line: str | None = None) -> Path:
+        """A screenshot of the page as its user sees it, scrolled to the widget (or to one ``line`` of it)."""
+        self.nb.page.locator(
+            f"{self.widget} {line}" if line else self.widget
+        ).first.scroll_into_view_if_needed()
+        self.nb.page.wait_for_timeout(100)
         return self.nb.screenshot(name)
 
+    def wait_enabled(self, label: str, enabled: bool = True) -> None:
+        button = self.nb.button(label, within=self.widget)
+        button.wait_for(state="attached")
+        self.nb.page.wait_for_function(
+            "([el, on]) => el.disabled === !on", arg=[button.element_handle(), enabled], timeout=15_000
+        )
 
-def test_a_click_on_one_students_page_shows_on_the_other_student_and_the_projector(
-    service: Service, notebook_page
+    def click_cards(self, rects, positions) -> None:
+        for position in positions:
+            self.nb.click_rect_centre(self.canvas, rects[position])
+
+
+def a_set(table) -> list[int]:
+    return [table.index(card) for card in find_sets(table)[0]]
+
+
+def not_a_set(table) -> list[int]:
+    return next(
+        list(t) for t in itertools.combinations(range(len(table)), 3) if not is_set(*(table[p] for p in t))
+    )
+
+
+def served(desk: Desk, name: str, kind: str = "claim") -> dict:
+    """Wait until the room's last event is ``name``'s ``kind``; return it."""
+    wait_until(
+        lambda: (desk.view.get("last") or {}).get("type") == kind and desk.view["last"].get("name") == name,
+        what=f"{name}'s {kind} served",
+    )
+    return desk.view["last"]
+
+
+def test_a_class_game_of_three_students_a_late_fourth_and_the_projector(
+    service: Service, notebook_page, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("SETWIDGETS_CLASSROOM_HOME", str(service.home))  # the late student's seat token
     teacher = Page(notebook_page("class_projector.ipynb", projector_cells(service)), ".setw-classroom")
     code = teacher.nb.cell_output(2).strip()
     assert len(code) == 5 and code.isalpha(), code
     teacher.wait_text(".setw-class-join", code)
     assert "No player yet." in teacher.text(".setw-class-players")
+    # The service listens on 127.0.0.1: the notebooks of this machine need no address.
+    assert teacher.nb.page.locator(".setw-class-address").count() == 0
 
-    ada_nb = notebook_page("class_ada.ipynb", student_cells(service, code, "Ada"))
-    ben_nb = notebook_page("class_ben.ipynb", student_cells(service, code, "Ben"))
-    ada, ben = Page(ada_nb, ".setw-classboard"), Page(ben_nb, ".setw-classboard")
-    rects = [tuple(r) for r in json.loads(ada_nb.cell_output(2))]
-    assert rects == [tuple(r) for r in json.loads(ben_nb.cell_output(2))]
+    pages = {}
+    for name in ("Ada", "Ben", "Cleo"):
+        pages[name] = Page(
+            notebook_page(f"class_{name.lower()}.ipynb", student_cells(service, code, name)),
+            ".setw-classboard",
+        )
+    ada, ben, cleo = pages["Ada"], pages["Ben"], pages["Cleo"]
+    rects = [tuple(r) for r in json.loads(ada.nb.cell_output(2))]
+    for page in (ben, cleo):
+        assert rects == [tuple(r) for r in json.loads(page.nb.cell_output(2))]
 
     desk = Desk(code, token=service.teacher_token, url=service.url)
+    dan = None
     try:
-        wait_until(lambda: len(desk.view.get("players", ())) == 2, what="both students seated")
+        wait_until(lambda: len(desk.view.get("players", ())) == 3, what="three students seated")
         table = as_cards(desk.view["table"])
-        # The projector saw both students come in, and every page shows the same dealt table.
-        teacher.wait_text(".setw-class-players", "2 players: Ada, Ben")
-        for page in (ada, ben):
+        # The projector saw the students come in, and every page shows the same dealt table.
+        teacher.wait_text(".setw-class-players", "3 players: Ada, Ben, Cleo")
+        for page in pages.values():
             page.nb.wait_painted(page.canvas, min_pixels=10_000, background=TABLE)
             for position, card in enumerate(table):
                 assert_card_shown(page.nb, page.canvas, rects[position], card, where=f"card {position}")
         teacher.nb.wait_painted(teacher.canvas, min_pixels=10_000, background=TABLE)
-        assert ben.text(".setw-status") == f"Welcome, Ben: you play in room {code}."
-        ada.wait_text(".setw-status", "Ben joined the game.")
+        assert cleo.text(".setw-status") == f"Welcome, Cleo: you play in room {code}."
+        ada.wait_text(".setw-status", "Cleo joined the game.")
         assert ben.text(".setw-class-room") == f"Room {code} · you play as Ben"
-        teacher.shot("classroom-01-projector-joined")
+        teacher.shot("classroom-01-projector-three-joined")
         ada.shot("classroom-02-ada-joined")
 
-        # Ben calls SET with his button: Ada's page and the projector say he is picking.
+        # Keys, as on the Board: a button hands the keyboard back to the cards, and no key reaches
+        # JupyterLab (in command mode "r" would make the cell a raw cell).
+        cells = cells_now(cleo.nb)
+        cleo.nb.click_button("No SET here", within=".setw-classboard")
+        cleo.wait_text(".setw-status", "keep looking")
+        selected = CLASSIC.highlights["selected"][0]
+        for key in ("r", "q"):
+            cleo.nb.page.keyboard.press(key)
+        cleo.nb.wait_color(cleo.canvas, selected, around(rects[0]), min_pixels=100)
+        cleo.nb.wait_color(cleo.canvas, selected, around(rects[9]), min_pixels=100)
+        cleo.nb.page.keyboard.press("Escape")
+        cleo.nb.wait_color(cleo.canvas, selected, None, min_pixels=0)
+        assert cells_now(cleo.nb) == cells, "a key reached JupyterLab"
+
+        # Ben calls SET with his button, then Ada with hers: she is second in line, and her page says so.
         ben.nb.click_button("SET!", within=".setw-classboard")
         ben.wait_text(".setw-class-place", "Your call: pick three cards!")
-        ada.wait_text(".setw-class-callers", "Ben is picking")
-        teacher.wait_text(".setw-class-callers", "Ben is picking")
-        assert ada.text(".setw-status") == teacher.text(".setw-status") == "Ben called SET!"
+        ada.nb.click_button("SET!", within=".setw-classboard")
+        ada.wait_text(".setw-class-place", "You are second to call: you pick after the one before you.")
+        ada.wait_text(".setw-status", "Ada called SET and is number 2 in line.")
+        for page in (cleo, teacher):
+            page.wait_text(".setw-class-callers", "; then Ada.")
+        assert cleo.text(".setw-class-place") == ""
         # The caller's seconds count down on the projector, from the time the service pushed.
         counting = teacher.text(".setw-class-callers")
-        assert counting.startswith("Ben is picking (") and counting.endswith(" s left).")
+        assert counting.startswith("Ben is picking (") and counting.endswith(" s left); then Ada."), counting
         teacher.nb.wait_text(".setw-classroom .setw-class-callers", "Ben is picking (", differs_from=counting)
-        teacher.shot("classroom-03-projector-ben-is-picking")
+        teacher.shot("classroom-03-projector-ben-picking-then-ada", ".setw-class-callers")
+        ada.shot("classroom-04-ada-second-in-line", ".setw-class-place")
 
         # Ben clicks the three cards of a SET (found from the table the service pushed).
-        positions = [table.index(card) for card in find_sets(table)[0]]
-        before = {"ada": ada.digests(rects), "ben": ben.digests(rects)}
-        watch_for_color(ada, FOUND, around(rects[positions[0]]))
-        for position in positions:
-            ben.nb.click_rect_centre(ben.canvas, rects[position])
-        wait_until(lambda: desk.view["last"].get("type") == "claim", what="Ben's claim served")
-        assert desk.view["last"]["ok"], desk.view["last"]
-        new_table = as_cards(desk.view["table"])
-        said = desk.view["last"]["message"]
+        positions = a_set(table)
+        before = {name: page.digests(rects) for name, page in pages.items()}
+        watch_for_color(cleo, FOUND, around(rects[positions[0]]))
+        ben.click_cards(rects, positions)
+        last = served(desk, "Ben")
+        assert last["ok"], last
+        table = as_cards(desk.view["table"])
+        said = last["message"]
         assert said.startswith("Ben keeps a SET (+1 point).")
-        # Ada's page and the projector: the SET framed on the old table, then the new cards.
-        ada.nb.page.wait_for_function("() => window.__setwSaw === true", timeout=10_000)
-        for page in (ada, teacher):
+        # The third student's page and the projector: the SET framed on the old table, then the new cards.
+        cleo.nb.page.wait_for_function("() => window.__setwSaw === true", timeout=10_000)
+        for page in (cleo, teacher):
             page.wait_text(".setw-status", said)
-            page.wait_text(".setw-scores", "Ada 0 · Ben 1")
+            page.wait_text(".setw-scores", "Ada 0 · Ben 1 · Cleo 0")
         ben.wait_text(".setw-class-you", "Your score: 1 (1 SET)")
-        ada.wait_text(".setw-class-you", "Your score: 0 (0 SETs)")
-        ada.nb.wait_color(ada.canvas, FOUND, None, min_pixels=0)
-        ben.nb.wait_color(ben.canvas, FOUND, None, min_pixels=0)
-        for name, page in (("ada", ada), ("ben", ben)):
+        cleo.wait_text(".setw-class-you", "Your score: 0 (0 SETs)")
+        for name, page in pages.items():
+            page.nb.wait_color(page.canvas, FOUND, None, min_pixels=0)
             after = page.digests(rects)
             for position in range(12):
                 changed = after[position] != before[name][position]
                 assert changed == (position in positions), f"{name}'s card {position} changed: {changed}"
-            for position, card in enumerate(new_table):
+            for position, card in enumerate(table):
                 assert_card_shown(
                     page.nb, page.canvas, rects[position], card, where=f"{name}'s card {position}"
                 )
-        assert teacher.text(".setw-class-callers") == "Nobody has called SET."
-        teacher.shot("classroom-04-projector-after-bens-set")
-        ada.shot("classroom-05-ada-after-bens-set")
-        ben.shot("classroom-06-ben-after-his-set")
+        # Ada, second in line, now holds the call.
+        ada.wait_text(".setw-class-place", "Your call: pick three cards!")
+        teacher.wait_text(".setw-class-callers", "Ada is picking (")
+        teacher.shot("classroom-05-projector-after-bens-set")
+        cleo.shot("classroom-06-cleo-sees-bens-set")
 
-        # Keys, as on the Board: a button hands the keyboard back to the cards, and no key reaches
-        # JupyterLab (in command mode "r" would make the cell a raw cell).
-        cells = cells_now(ada.nb)
-        ada.nb.click_button("No SET here", within=".setw-classboard")
-        ada.wait_text(".setw-status", "keep looking")
-        selected = CLASSIC.highlights["selected"][0]
-        for key in ("r", "q"):
-            ada.nb.page.keyboard.press(key)
-        ada.nb.wait_color(ada.canvas, selected, around(rects[0]), min_pixels=100)
-        ada.nb.wait_color(ada.canvas, selected, around(rects[9]), min_pixels=100)
-        ada.nb.page.keyboard.press("Escape")
-        ada.nb.wait_color(ada.canvas, selected, None, min_pixels=0)
-        assert cells_now(ada.nb) == cells, "a key reached JupyterLab"
-
-        # The teacher hides the scores: the students see only the SETs found.
-        teacher.nb.click_button("Hide scores", within=".setw-classroom")
-        ada.wait_text(".setw-scores", "1 SET found")
-        ben.wait_text(".setw-class-you", "Your SETs: 1")
-        teacher.wait_text(".setw-scores", "1 SET found")
-        # Pausing shows on both students' pages; a refused move shows the service's sentence.
+        # The teacher pauses: Ada's seconds stand still, and a click on a student's page is refused.
         teacher.nb.click_button("Pause", within=".setw-classroom")
-        ada.wait_text(".setw-class-state", "Paused by the teacher.")
-        ada.nb.click_button("SET!", within=".setw-classboard")
-        ada.wait_text(".setw-status", "The teacher paused the game; wait until it goes on.")
-        teacher.shot("classroom-07-projector-paused-scores-hidden")
-        ada.shot("classroom-08-ada-refused-while-paused")
+        for page in pages.values():
+            page.wait_text(".setw-class-state", "Paused by the teacher.")
+        cleo.nb.click_button("SET!", within=".setw-classboard")
+        cleo.wait_text(".setw-status", "The teacher paused the game; wait until it goes on.")
+        frozen = {
+            name: page.text(".setw-class-callers") for name, page in {"teacher": teacher, **pages}.items()
+        }
+        assert frozen["teacher"].startswith("Ada is picking (") and frozen["Ada"] == frozen["teacher"]
+        teacher.nb.page.wait_for_timeout(2_500)
+        assert teacher.text(".setw-class-callers") == frozen["teacher"], "the countdown went on in a pause"
+        assert ada.text(".setw-class-callers") == frozen["Ada"]
+        teacher.shot("classroom-07-projector-paused")
+        cleo.shot("classroom-08-cleo-refused-while-paused", ".setw-status")
 
-        # The scores shown again, the teacher ends the room: the final standings on the projector,
-        # and no move left on a student's page.
+        # Resumed, the countdown goes on, and Ada shows a SET with the letters of its cards.
+        teacher.nb.click_button("Resume", within=".setw-classroom")
+        ada.wait_text(".setw-class-state", "is on.")
+        teacher.nb.wait_text(
+            ".setw-classroom .setw-class-callers", "Ada is picking (", differs_from=frozen["teacher"]
+        )
+        for position in a_set(table):
+            ada.nb.page.keyboard.press(card_letter(position))
+        last = served(desk, "Ada")
+        assert last["ok"] and last["message"].startswith("Ada keeps a SET"), last
+        teacher.wait_text(".setw-scores", "Ada 1 · Ben 1 · Cleo 0")
+
+        # Dan comes in late, from code: the projector shows him, and he takes a SET of his own.
+        dan = Seat(code, name="Dan", url=service.url)
+        teacher.wait_text(".setw-class-players", "4 players: Ada, Ben, Cleo, Dan")
+        assert dan.call()["ok"]
+        answer = dan.claim([c.code for c in find_sets(as_cards(dan.view["table"]))[0]])
+        assert answer["ok"], answer
+        teacher.wait_text(".setw-scores", "Ada 1 · Ben 1 · Cleo 0 · Dan 1")
+        cleo.wait_text(".setw-scores", "Dan 1")
+        teacher.shot("classroom-09-projector-dan-came-late")
+
+        # Cleo calls and clicks three cards that are no SET: a point lost, on every page.
+        table = as_cards(desk.view["table"])
+        cleo.nb.click_button("SET!", within=".setw-classboard")
+        cleo.wait_text(".setw-class-place", "Your call")
+        cleo.click_cards(rects, not_a_set(table))
+        last = served(desk, "Cleo")
+        assert not last["ok"] and last["message"].startswith("Not a SET"), last
+        for page in (teacher, ada):
+            page.wait_text(".setw-scores", "Cleo -1 (0 SETs, 1 penalty)")
+        cleo.wait_text(".setw-class-you", "Your score: -1 (0 SETs)")
+        cleo.shot("classroom-10-cleo-not-a-set", ".setw-status")
+
+        # Ben takes a second SET by clicks.
+        table = as_cards(desk.view["table"])
+        ben.nb.click_button("SET!", within=".setw-classboard")
+        ben.wait_text(".setw-class-place", "Your call")
+        ben.click_cards(rects, a_set(table))
+        assert served(desk, "Ben")["ok"]
+        teacher.wait_text(".setw-scores", "Ben 2")
+
+        # The teacher takes Dan out with the picker and the Remove button.
+        teacher.nb.page.locator(".setw-classroom .setw-class-picker select").select_option("Dan")
+        teacher.nb.click_button("Remove", within=".setw-classroom")
+        teacher.wait_text(".setw-class-players", "3 players: Ada, Ben, Cleo")
+        teacher.wait_text(".setw-status", "The teacher took Dan out of the game.")
+        wait_until(lambda: not dan.call()["ok"], what="Dan refused")
+
+        # The teacher hides the scores: the students see only the SETs found; then shows them again.
+        teacher.nb.click_button("Hide scores", within=".setw-classroom")
+        ada.wait_text(".setw-scores", "4 SETs found")
+        ben.wait_text(".setw-class-you", "Your SETs: 2")
+        teacher.wait_text(".setw-scores", "4 SETs found")
         teacher.nb.click_button("Show scores", within=".setw-classroom")
-        ada.wait_text(".setw-scores", "Ada 0 · Ben 1")
+        ada.wait_text(".setw-scores", "Ada 1 · Ben 2 · Cleo -1")
+
+        # The teacher ends the room: the final standings on the projector, the winner named once,
+        # and no move left on a student's page.
         teacher.nb.click_button("End", within=".setw-classroom")
-        teacher.wait_text(".setw-class-standings", "Final standings. Ben wins with 1 point.")
-        ben.wait_text(".setw-class-state", "The teacher ended this room.")
-        assert ben.nb.button("SET!", within=".setw-classboard").is_disabled()
-        assert teacher.nb.button("End", within=".setw-classroom").is_disabled()
-        teacher.shot("classroom-09-projector-final-standings")
-        ben.shot("classroom-10-ben-room-ended")
+        standings = teacher.wait_text(".setw-class-standings", "Final standings. Ben wins with 2 points.")
+        assert "Ben wins" not in teacher.text(".setw-class-state")
+        assert "Dan (taken out)" in standings, "a player taken out keeps his place in the standings"
+        for page in pages.values():
+            page.wait_text(".setw-class-state", "The teacher ended this room. Ben wins with 2 points.")
+            page.wait_enabled("SET!", False)
+        teacher.wait_enabled("End", False)
+        teacher.wait_enabled("Remove", False)
+        teacher.shot("classroom-11-projector-final-standings")
+        ada.shot("classroom-12-ada-room-ended")
     finally:
+        if dan is not None:
+            dan.close()
         desk.close()
