@@ -57,7 +57,8 @@ def wait_until(condition: Callable[[], Any], timeout: float = 10.0, what: str = 
 class Service:
     """``course.py classroom`` on a free port, with its classroom folder ``home``; a context manager."""
 
-    def __init__(self, home: Path, port: int | None = None) -> None:
+    def __init__(self, home: Path, port: int | None = None, options: tuple[str, ...] = ()) -> None:
+        self.options = options
         self.home = Path(home)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -86,7 +87,14 @@ class Service:
         env.pop("SETWIDGETS_CLASSROOM_URL", None)
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, str(ROOT / "course.py"), "classroom", "--port", str(self.port)],
+                [
+                    sys.executable,
+                    str(ROOT / "course.py"),
+                    "classroom",
+                    "--port",
+                    str(self.port),
+                    *self.options,
+                ],
                 cwd=ROOT,
                 env=env,
                 stdout=log,

@@ -20,6 +20,7 @@ import websocket  # websocket-client, which Jupyter Server brings
 
 from setwidgets import as_cards, find_sets
 from setwidgets.classroom import ClassroomError, Desk, Seat
+from setwidgets.classroom.client import network_url
 from setwidgets.classroom.service import MAX_MESSAGE, RATE, REQUEST_RATE
 
 
@@ -301,3 +302,15 @@ def test_a_move_made_while_the_service_restarts_is_served_when_it_is_back(servic
     starting.join()
     assert answer["ok"], answer
     until(lambda: ana.you["score"] == 1)
+
+
+def test_a_service_on_the_network_says_the_address_other_computers_use(tmp_path, monkeypatch):
+    monkeypatch.setenv("SETWIDGETS_CLASSROOM_HOME", str(tmp_path / "lan"))
+    with classroom_service.Service(tmp_path / "lan", options=("--ip", "0.0.0.0")) as lan:
+        found = json.loads((lan.home / "server.json").read_text())
+        assert found["url"] == lan.url  # the notebooks of this machine use the loopback address
+        host = found["network_url"].split("//")[1].split(":")[0]
+        assert found["network_url"] == f"http://{host}:{lan.port}/" and not host.startswith("127.")
+        assert f"Students on other computers use {found['network_url']}" in lan.log()
+        assert network_url(lan.url) == found["network_url"]
+        assert request(found["network_url"] + "api/rooms")[0] == 401  # it answers there too

@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import secrets
+import socket
 import sys
 from pathlib import Path
 
@@ -29,6 +30,16 @@ def _teacher_token(folder: Path) -> str:
         path.touch(mode=0o600)
         path.write_text(json.dumps({"token": token}))
         return token
+
+
+def _network_address() -> str:
+    """This machine's address on its local network (the one its route outwards leaves from)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: nothing is sent
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,10 +66,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         authority = LocalTokens(store, _teacher_token(folder))
         port, prefix, address = options.port, "/", options.ip
-        shown = "127.0.0.1" if address in ("0.0.0.0", "") else address
-        url = f"http://{shown}:{port}/"
-        (folder / "server.json").write_text(json.dumps({"url": url, "pid": os.getpid()}))
+        everywhere = address in ("0.0.0.0", "")
+        url = f"http://{'127.0.0.1' if everywhere else address}:{port}/"
+        found: dict[str, object] = {"url": url, "pid": os.getpid()}
+        if everywhere:
+            found["network_url"] = f"http://{_network_address()}:{port}/"
+        (folder / "server.json").write_text(json.dumps(found))
         print(f"The classroom service listens at {url}", flush=True)
+        if everywhere:
+            print(f"Students on other computers use {found['network_url']}", flush=True)
         print(
             f"The teacher's token (kept in {folder / 'teacher.json'}): {authority.teacher_token}", flush=True
         )

@@ -31,7 +31,7 @@ from typing import Any
 
 from setwidgets import _extras, _inputs
 
-__all__ = ["ClassroomError", "Desk", "Seat", "home", "service_url"]
+__all__ = ["ClassroomError", "Desk", "Seat", "home", "network_url", "service_url"]
 
 WAIT = 10.0
 """Seconds to wait for the service's answer before saying it does not answer."""
@@ -67,6 +67,22 @@ def service_url(url: str | None = None) -> str:
             f"the classroom's address must start with http:// or https://; got {_inputs.short(url)}"
         )
     return url.rstrip("/") + "/"
+
+
+def network_url(url: str) -> str | None:
+    """The address students on other computers use for the service at ``url``, when it listens
+    on the network (``course.py classroom --ip 0.0.0.0`` writes it in ``server.json``), else None."""
+    try:
+        found = json.loads((home() / "server.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if (
+        not isinstance(found, dict)
+        or found.get("url") != url
+        or not isinstance(found.get("network_url"), str)
+    ):
+        return None
+    return found["network_url"]
 
 
 def _request(

@@ -31,6 +31,7 @@ from ipywidgets import HTML, Button, Dropdown, HBox, Layout
 from setwidgets import _inputs, _words, wording
 from setwidgets.cards import Card
 from setwidgets.classroom import Desk, Seat
+from setwidgets.classroom.client import network_url
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import MAX_NAME
 from setwidgets.widgets import _keys
@@ -463,7 +464,8 @@ class ClassRoom(RoomView):
     def _update_text(self) -> None:
         view, code = self._view, self._connection.code
         ended = view.get("status") == "ended"
-        address = "" if ended else words.address(self._connection.url, on_hub=_on_hub())
+        url = network_url(self._connection.url) or self._connection.url
+        address = "" if ended else words.address(url, on_hub=_on_hub())
         self._join_widget.value = (
             '<div style="display:flex;align-items:baseline;gap:24px;flex-wrap:wrap">'
             f'<span style="font-size:1.6em">{"Room" if ended else "Join room"}</span>'
