@@ -22,6 +22,7 @@ from typing import Any
 
 __all__ = [
     "NUMBER_WORDS",
+    "ORDINALS",
     "a_or_an",
     "agree",
     "and_list",
@@ -30,6 +31,7 @@ __all__ = [
     "is_are",
     "number",
     "number_word",
+    "ordinal",
     "plural",
     "seconds",
     "there_are",
@@ -139,3 +141,15 @@ def third_value(feature: str, first: Any, second: Any, third: Any) -> str:
         f"the {plural(feature)} {first} and {second} differ, so the third card has the remaining "
         f"{feature}, {third}"
     )
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def ordinal(n: int) -> str:
+    """'first', 'second', ... 'tenth', then 'number 11'.
+
+    >>> ordinal(1), ordinal(3), ordinal(12)
+    ('first', 'third', 'number 12')
+    """
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"number {n}"

@@ -105,3 +105,9 @@ def test_a_number_written_as_one_takes_the_singular():
     assert _words.count(-1.0, "point") == "-1 point"
     assert _words.count(1.5, "second") == "1.5 seconds"
     assert _words.agree(1.0004, "was", "were") == "was" and _words.agree(1.001, "was", "were") == "were"
+
+
+def test_ordinals_are_words_up_to_ten_then_numbers():
+    assert [_words.ordinal(n) for n in range(1, 12)] == [*_words.ORDINALS, "number 11"]
+    assert _words.ORDINALS[1] == "second" and len(_words.ORDINALS) == 10
+    assert _words.ordinal(0) == "number 0"

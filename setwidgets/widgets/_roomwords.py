@@ -31,7 +31,6 @@ from setwidgets.wording import variant_rule
 __all__ = [
     "address",
     "callers",
-    "ordinal",
     "place",
     "players",
     "room_status",
@@ -42,17 +41,6 @@ __all__ = [
     "winners",
     "your_score",
 ]
-
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-
-
-def ordinal(n: int) -> str:
-    """'first', 'second', ... 'tenth', then 'number 11'.
-
-    >>> ordinal(1), ordinal(3), ordinal(12)
-    ('first', 'third', 'number 12')
-    """
-    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"number {n}"
 
 
 def sentence(text: Any) -> str:
@@ -80,7 +68,7 @@ def place(line: int | None) -> str:
         return ""
     if line == 1:
         return "Your call: pick three cards!"
-    return f"You are {ordinal(line)} to call: you pick after the one before you."
+    return f"You are {_words.ordinal(line)} to call: you pick after the one before you."
 
 
 def callers(view: Mapping[str, Any], left: float | None) -> str:
