@@ -44,13 +44,18 @@ def _network_address() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m setwidgets.classroom", description=__doc__.splitlines()[0]
+        prog="python -m setwidgets.classroom",
+        description="The room service of a live class game (docs/classroom.md is the guide).",
     )
     parser.add_argument("--port", type=int, default=8765, help="the port to listen on (default 8765)")
     parser.add_argument(
         "--ip", default="127.0.0.1", help="the address to listen on; 0.0.0.0 for a local network"
     )
-    parser.add_argument("--db", default=None, help="a database URL (default: sqlite in the classroom folder)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="a database URL, such as postgresql://user@host/classroom (default: SQLite in the classroom folder)",
+    )
     parser.add_argument(
         "--hub", action="store_true", help="run as a JupyterHub service (deploy/jupyterhub_config.py)"
     )
