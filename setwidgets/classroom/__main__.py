@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--db",
         default=None,
-        help="a database URL, such as postgresql://user@host/classroom (default: SQLite in the classroom folder)",
+        help="a database URL such as postgresql://user@host/classroom (default: SQLite, classroom folder)",
     )
     parser.add_argument(
         "--hub", action="store_true", help="run as a JupyterHub service (deploy/jupyterhub_config.py)"
