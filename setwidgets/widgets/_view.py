@@ -78,6 +78,19 @@ class Lettering:
         return next((p for p in range(count) if self.letter(p) == name), None)
 
 
+def show_live(canvas: Any, picture: Any) -> None:
+    """A browser can draw ``canvas`` now: show it, and drop its static twin ``picture`` (it would go stale).
+
+    Draw commands sent before this browser listened are lost (Voila runs the notebook first),
+    and with them ipycanvas's "switch to this canvas" command, which it sends only when the
+    target canvas changes: the last target is forgotten, so the next drawing names this canvas.
+    """
+    canvas.layout.display = None
+    picture.layout.display = "none"
+    picture.value = ""
+    canvas._canvas_manager._current_canvas = None
+
+
 def check_position(position: Any, cards: Sequence[object], first: str) -> int:
     """``position`` as an int naming one of ``cards`` (a whole number from 0), or a clear error.
 
@@ -262,15 +275,8 @@ class CardsView(VBox):
         return self._current_scene().width
 
     def _client_ready(self) -> None:
-        # A browser can draw now: show the canvas, drop the static twin (it would only go stale).
         self._live = True
-        self.canvas.layout.display = None
-        self._picture.layout.display = "none"
-        self._picture.value = ""
-        # Draw commands sent before this browser listened are lost (Voila runs the notebook first),
-        # and with them ipycanvas's "switch to this canvas" command, which it sends only when the
-        # target canvas changes: forget the last target so the redraw names this canvas again.
-        self.canvas._canvas_manager._current_canvas = None
+        show_live(self.canvas, self._picture)
         self.redraw()
 
     # -- static pictures ------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from setwidgets._inputs import what
 from setwidgets.competition.timer import RoundTimer, TimerError
 from setwidgets.widgets._keys import key_name
 from setwidgets.widgets._scheduler import Loop, Scheduler
-from setwidgets.widgets._view import KEYS_STYLE, WIDGET_VIEW, nbgrader_running
+from setwidgets.widgets._view import KEYS_STYLE, WIDGET_VIEW, nbgrader_running, show_live
 
 __all__ = ["Timer", "beep_wav"]
 
@@ -286,12 +286,9 @@ class Timer(VBox):
         self._sound.value = f'<audio autoplay src="data:audio/wav;base64,{data}"></audio>'
 
     def _client_ready(self) -> None:
-        # A browser can draw now: show the canvas, drop the text twin, and draw (again after a reload).
+        # A browser can draw now (again after a reload): the canvas replaces the text twin.
         self._live = True
-        self.canvas.layout.display = None
-        self._picture.layout.display = "none"
-        self._picture.value = ""
-        self.canvas._canvas_manager._current_canvas = None
+        show_live(self.canvas, self._picture)
         self._shown = None
         self._refresh()
 
