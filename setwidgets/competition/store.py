@@ -54,7 +54,9 @@ from __future__ import annotations
 
 import json
 import numbers
+import os
 import sqlite3
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -79,6 +81,9 @@ NO_DIVISION = "no division"
 
 STAGES = ("round", "playin", "final", "tiebreak")
 """The stages a score belongs to: a preliminary round, a play-in, the final, a game of the tiebreak."""
+
+_PACKAGE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "")
+"""The folder of the setwidgets package, whose lines a warning about the user's call skips."""
 
 SETS_PER_GAME = 27
 """A game deals the 81 cards of a deck, three to a SET: the SETs kept at one table add up to at most 27."""
@@ -159,8 +164,13 @@ class Competition(Qualifying, FinalStage, Attendance):
         except sqlite3.Error as error:
             raise CompetitionError(f"nothing was saved: {file_trouble(error)}") from None
         # The change is saved: a watcher that fails is reported, and cannot undo or half-do it
-        # (a view's bug must not make a saved score look unsaved).
-        self._watchers.fire(done="the change was saved", stacklevel=4)
+        # (a view's bug must not make a saved score look unsaved). The warning names the line
+        # that asked for the change, however many of the package's calls led from it to here:
+        # level 1 is fire() itself, 2 this function, each step out of the package one more.
+        frame, level = sys._getframe(), 2
+        while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+            frame, level = frame.f_back, level + 1
+        self._watchers.fire(done="the change was saved", stacklevel=level)
 
     def history(self) -> list[tuple[int, str, str, dict]]:
         """Every change so far, oldest first: ``(id, time, action, details)``."""
