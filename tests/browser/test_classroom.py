@@ -132,6 +132,13 @@ class Page:
             "([el, on]) => el.disabled === !on", arg=[button.element_handle(), enabled], timeout=15_000
         )
 
+    def press(self, *keys: str) -> None:
+        """Press ``keys`` once the cards hold the keyboard: a clicked button hands it back to them
+        through the kernel, and a key pressed before that would reach JupyterLab."""
+        self.nb.page.locator(f"{self.widget} canvas:focus").wait_for(timeout=15_000)
+        for key in keys:
+            self.nb.page.keyboard.press(key)
+
     def click_cards(self, rects, positions) -> None:
         for position in positions:
             self.nb.click_rect_centre(self.canvas, rects[position])
@@ -203,11 +210,10 @@ def test_a_class_game_of_three_students_a_late_fourth_and_the_projector(
         cleo.nb.click_button("No SET here", within=".setw-classboard")
         cleo.wait_text(".setw-status", "keep looking")
         selected = CLASSIC.highlights["selected"][0]
-        for key in ("r", "q"):
-            cleo.nb.page.keyboard.press(key)
+        cleo.press("r", "q")
         cleo.nb.wait_color(cleo.canvas, selected, around(rects[0]), min_pixels=100)
         cleo.nb.wait_color(cleo.canvas, selected, around(rects[9]), min_pixels=100)
-        cleo.nb.page.keyboard.press("Escape")
+        cleo.press("Escape")
         cleo.nb.wait_color(cleo.canvas, selected, None, min_pixels=0)
         assert cells_now(cleo.nb) == cells, "a key reached JupyterLab"
 
@@ -282,8 +288,7 @@ def test_a_class_game_of_three_students_a_late_fourth_and_the_projector(
         teacher.nb.wait_text(
             ".setw-classroom .setw-class-callers", "Ada is picking (", differs_from=frozen["teacher"]
         )
-        for position in a_set(table):
-            ada.nb.page.keyboard.press(card_letter(position))
+        ada.press(*(card_letter(position) for position in a_set(table)))
         last = served(desk, "Ada")
         assert last["ok"] and last["message"].startswith("Ada keeps a SET"), last
         teacher.wait_text(".setw-scores", "Ada 1 · Ben 1 · Cleo 0")
