@@ -18,7 +18,7 @@ from classroom_service import wait_until
 
 from setwidgets import as_cards, find_sets, is_set
 from setwidgets.classroom import ClassroomError
-from setwidgets.widgets import ClassBoard, ClassRoom
+from setwidgets.widgets import ClassBoard, ClassRoom, _scheduler
 from setwidgets.widgets import _roomwords as words
 from setwidgets.widgets._keys import card_letter
 
@@ -26,6 +26,14 @@ from setwidgets.widgets._keys import card_letter
 @pytest.fixture
 def service(tmp_path, monkeypatch):
     yield from classroom_service.running(tmp_path, monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def outside_a_kernel(monkeypatch):
+    """No event loop runs in this thread, as in plain Python. After the browser tests Playwright's
+    driver keeps one running here, which is not a kernel's and would never serve the pushes handed
+    to it; a test that wants a loop passes its own."""
+    monkeypatch.setattr(_scheduler, "running_loop", lambda: None)
 
 
 @pytest.fixture
