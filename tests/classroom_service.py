@@ -131,16 +131,11 @@ class Service:
             return
         self.process.wait(10)
 
-    stop = kill
-
     def __enter__(self) -> Service:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.kill()
-
-
-ClassroomService = Service
 
 
 def running(tmp_path: Path, monkeypatch: Any) -> Iterator[Service]:
