@@ -22,7 +22,7 @@ from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme
 from setwidgets.widgets import _roomwords as words
 from setwidgets.widgets._scheduler import Loop, Scheduler
-from setwidgets.widgets._tables import ROWS, TableView
+from setwidgets.widgets._tables import TableView
 from setwidgets.widgets.board import FLASH_SECONDS
 
 __all__ = [
@@ -80,7 +80,6 @@ class RoomView(TableView):
     """What both widgets share: a connection to a room, and a table redrawn on each of its views."""
 
     _connection: Seat | Desk
-    _table_scale = 0.9
 
     def _setup_room(
         self, theme: Theme, width: int | None, clock: Callable[[], float], loop: Loop | None
@@ -229,25 +228,11 @@ class RoomView(TableView):
     def _slots(self) -> int:
         return max(len(self._view.get("table", [])), TABLE_SIZE.get(self._view.get("deck"), 12))
 
-    def _scene(
-        self,
-        table: list[Card] | None = None,
-        marks: Mapping[Card, str] | None = None,
-        selected: tuple[Card, ...] | list[Card] | None = None,
-    ) -> shapes.Scene:
-        table = self.table if table is None else table
-        marks = self._marks if marks is None else marks
-        selected = self._selection() if selected is None else selected
-        kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
-        kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
-        return self._table_scene(table, kinds, scale=self._table_scale, slots=max(len(table), self._slots()))
+    def _shown(self) -> tuple[list[Card], dict[Card, str], list[Card]]:
+        return self.table, self._marks, self._selection()
 
     def _selection(self) -> list[Card]:
         return []
-
-    def _natural_width(self) -> float:
-        _, width, _ = shapes.grid(self._slots(), rows=ROWS, order="columns", scale=self._table_scale)
-        return width
 
     def _client_ready(self) -> None:
         super()._client_ready()

@@ -29,11 +29,17 @@ ROWS = len(KEY_ROWS)
 
 
 class TableView(CardsView):
-    """A card view of a SET table; subclasses set ``theme`` and ``_scheduler`` before drawing."""
+    """A card view of a SET table; subclasses set ``theme`` and ``_scheduler`` before drawing.
+
+    A view that draws a table as it stands says what it shows in :meth:`_shown` and how many
+    cards it keeps room for in :meth:`_slots`; :meth:`_scene` draws it (a view with a table of
+    another kind, the puzzle's, draws its own).
+    """
 
     theme: Theme
     _scheduler: Scheduler
     _waiting: bool
+    _table_scale = 0.9
 
     @property
     def waiting(self) -> bool:
@@ -110,6 +116,33 @@ class TableView(CardsView):
             background=self.theme.table,
             slots=math.ceil(slots / ROWS) * ROWS,
         )
+
+    def _shown(self) -> tuple[Sequence[Card], Mapping[Card, str], Sequence[Card]]:
+        """The table shown, the marks on some of its cards (found, hint, odd) and the selected cards."""
+        raise NotImplementedError
+
+    def _slots(self) -> int:
+        """How many cards the table keeps room for, so that it does not jump as cards come and go."""
+        raise NotImplementedError
+
+    def _scene(
+        self,
+        table: Sequence[Card] | None = None,
+        marks: Mapping[Card, str] | None = None,
+        selected: Sequence[Card] | None = None,
+    ) -> shapes.Scene:
+        """The table as :meth:`_shown` says, or with the ``table``, ``marks`` or ``selected`` given."""
+        shown, shown_marks, shown_selected = self._shown()
+        table = shown if table is None else table
+        marks = shown_marks if marks is None else marks
+        selected = shown_selected if selected is None else selected
+        kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
+        kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
+        return self._table_scene(table, kinds, scale=self._table_scale, slots=max(len(table), self._slots()))
+
+    def _natural_width(self) -> float:
+        _, width, _ = shapes.grid(self._slots(), rows=ROWS, order="columns", scale=self._table_scale)
+        return width
 
     def redraw(self, before: shapes.Scene | None = None, pause: float = 0.0) -> None:
         """Paint the table (see :meth:`CardsView.redraw`); the lines around it keep to its width."""

@@ -53,7 +53,7 @@ from setwidgets.game import Claim, Game, GameError, NoSet
 from setwidgets.widgets import _keys
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY, HINT_KEY, KEY_ROWS, LETTERS, card_letter
 from setwidgets.widgets._scheduler import RETRY_SECONDS, Loop, Scheduler
-from setwidgets.widgets._tables import ROWS, TableView
+from setwidgets.widgets._tables import TableView
 from setwidgets.widgets._view import check_position, check_width
 
 __all__ = ["CALL_KEY", "KEY_ROWS", "Board", "card_letter"]
@@ -518,23 +518,11 @@ class Board(TableView):
 
     # -- drawing ------------------------------------------------------------------------------------------
 
-    def _scale(self) -> float:
-        return 0.9
+    def _shown(self) -> tuple[list[Card], dict[Card, str], list[Card]]:
+        return self.game.table, self._marks, self._selected
 
-    def _scene(
-        self,
-        table: list[Card] | None = None,
-        marks: Mapping[Card, str] | None = None,
-        selected: tuple[Card, ...] | list[Card] | None = None,
-    ) -> shapes.Scene:
-        table = self.game.table if table is None else table
-        marks = self._marks if marks is None else marks
-        selected = self._selected if selected is None else selected
-        kinds = {p: marks[c] for p, c in enumerate(table) if c in marks}
-        kinds.update({p: "selected" for p, c in enumerate(table) if c in selected})
-        return self._table_scene(
-            table, kinds, scale=self._scale(), slots=max(len(table), self.game.table_size)
-        )
+    def _slots(self) -> int:
+        return self.game.table_size
 
     @property
     def card_rects(self) -> list[tuple[float, float, float, float]]:
@@ -546,10 +534,6 @@ class Board(TableView):
         self._scheduler.start()
         self._plan_bot()
         self._scheduler.keep_ticking()
-
-    def _natural_width(self) -> float:
-        _, width, _ = shapes.grid(self.game.table_size, rows=ROWS, order="columns", scale=self._scale())
-        return width
 
     def _static_text(self) -> list[str]:
         return [self.rules, self.status, self.scores, wording.deck(self.game)]

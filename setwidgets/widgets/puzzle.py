@@ -34,7 +34,6 @@ from ipywidgets import Button, HBox, Layout
 from setwidgets import _words, wording
 from setwidgets._inputs import what
 from setwidgets.cards import Card
-from setwidgets.draw import shapes
 from setwidgets.draw.svg import cards_svg
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.puzzles import Answer, PracticeRecord, Puzzle, session_record
@@ -274,18 +273,18 @@ class PuzzleBoard(TableView):
         self.redraw()
         self._scheduler.keep_ticking()
 
-    def _scene(self) -> shapes.Scene:
-        cards = list(self.puzzle.cards)
-        kinds: dict[int, str] = {}
+    def _shown(self) -> tuple[list[Card], dict[Card, str], list[Card]]:
+        marks: dict[Card, str] = {}
         if self._last is not None:
             kind = {"found": "found", "again": "hint", "miss": "odd"}[self._last.kind]
             if kind == "odd":
-                odd = {self._last.verdict.cards[f.odd_index] for f in self._last.verdict.broken}
-                kinds.update({cards.index(c): "odd" for c in odd})
+                marks = {self._last.verdict.cards[f.odd_index]: "odd" for f in self._last.verdict.broken}
             else:
-                kinds.update({cards.index(c): kind for c in self._last.cards})
-        kinds.update({cards.index(c): "selected" for c in self._selected})
-        return self._table_scene(cards, kinds, scale=0.9, slots=len(cards))
+                marks = dict.fromkeys(self._last.cards, kind)
+        return list(self.puzzle.cards), marks, self._selected
+
+    def _slots(self) -> int:
+        return len(self.puzzle.cards)
 
     def _static_text(self) -> list[str]:
         return [self.progress, self.status, *(f"found: {codes}" for codes in self.found)]
