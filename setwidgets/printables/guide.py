@@ -167,6 +167,21 @@ def _classic_look(theme: object, sheet: str) -> Theme:
     return look
 
 
+_MARGIN = 15 * mm
+"""The margin of a one-page sheet, on every side."""
+
+
+def _sheet(paper: str, title: str, heading: str) -> tuple[Canvas, float, float, float]:
+    """A new one-page sheet with its ``heading`` drawn: the canvas, its margin, the width within it
+    and the height where the heading sits (what follows is drawn below it)."""
+    pdf, width, height = pages.new_canvas(paper, title)
+    y = height - _MARGIN
+    pdf.setFillColor(pages.INK)
+    pdf.setFont("Helvetica-Bold", 18)
+    pdf.drawString(_MARGIN, y - 16, heading)
+    return pdf, _MARGIN, width - 2 * _MARGIN, y
+
+
 def handout(path: str | Path, *, paper: str = "A4", theme: str | Theme = "classic") -> Path:
     """The one-page rules handout: the rules, a SET and a non-SET explained feature by feature,
     the judge's script and how to print.
@@ -178,13 +193,7 @@ def handout(path: str | Path, *, paper: str = "A4", theme: str | Theme = "classi
     target = checked_path(path)
     look = _classic_look(theme, "handout")
     words = color_words(look)
-    pdf, width, height = pages.new_canvas(paper, "SET competition: how to play")
-    margin = 15 * mm
-    w = width - 2 * margin
-    y = height - margin
-    pdf.setFillColor(pages.INK)
-    pdf.setFont("Helvetica-Bold", 18)
-    pdf.drawString(margin, y - 16, "How to play SET")
+    pdf, margin, w, y = _sheet(paper, "SET competition: how to play", "How to play SET")
     y -= 28
     colors = ", ".join(words[c] for c in VALUES["color"])
     rules = [
@@ -277,13 +286,9 @@ def feature_chart(path: str | Path, *, paper: str = "A4", theme: str | Theme = "
     """
     target = checked_path(path)
     look = get_theme(theme)
-    pdf, width, height = pages.new_canvas(paper, f"SET: the four features ({look.name} look)")
-    margin = 15 * mm
-    w = width - 2 * margin
-    y = height - margin
-    pdf.setFillColor(pages.INK)
-    pdf.setFont("Helvetica-Bold", 18)
-    pdf.drawString(margin, y - 16, "The four features of a SET card")
+    pdf, margin, w, y = _sheet(
+        paper, f"SET: the four features ({look.name} look)", "The four features of a SET card"
+    )
     pdf.setFont("Helvetica", 10)
     pdf.drawString(margin, y - 32, "Every card has one of three values in each of four features.")
     y -= 46
@@ -322,13 +327,9 @@ def open_house(path: str | Path, *, paper: str = "A4") -> Path:
     number and name, a tally of SETs and of penalty points, and the score.
     """
     target = checked_path(path)
-    pdf, width, height = pages.new_canvas(paper, "SET open house: rules and tally")
-    margin = 15 * mm
-    w = width - 2 * margin
-    y = height - margin
-    pdf.setFillColor(pages.INK)
-    pdf.setFont("Helvetica-Bold", 18)
-    pdf.drawString(margin, y - 16, "SET open house: drop in, play, judge yourselves")
+    pdf, margin, w, y = _sheet(
+        paper, "SET open house: rules and tally", "SET open house: drop in, play, judge yourselves"
+    )
     pdf.setFont("Helvetica", 9.5)
     pdf.drawRightString(margin + w, y - 32, "Table: ________")
     y -= 42
