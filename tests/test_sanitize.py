@@ -87,6 +87,118 @@ def test_locked_cells_of_the_teacher_keep_their_markdown_and_a_student_s_lock_co
     assert [c.source for c in nb.cells] == ["<b>x</b>"] + ["&lt;b>x&lt;/b>"] * 4
 
 
+SVG_NS = 'xmlns="http://www.w3.org/2000/svg"'
+
+
+def test_an_event_handler_in_any_namespace_is_still_an_event_handler():
+    """Only the local name counts, without its namespace, whatever its case."""
+    for uri in ("http://www.w3.org/2000/svg", "urn:cards"):
+        svg = f'<svg {SVG_NS} xmlns:h="{uri}"><rect h:OnClick="alert(1)"/></svg>'
+        assert safe_svg(svg) is None, uri
+        harmless = svg.replace('h:OnClick="alert(1)"', 'h:fill="red"')
+        assert safe_svg(harmless) == harmless
+
+
+def test_a_link_inside_the_picture_is_kept_and_one_outside_it_is_not():
+    inside = f'<svg {SVG_NS}><defs><rect id="r" width="1" height="1"/></defs><use href="#r"/></svg>'
+    assert safe_svg(inside) == inside
+    assert safe_svg(inside.replace('href="#r"', 'href="r.svg#r"')) is None
+
+
+def test_words_that_look_active_in_the_picture_s_text_are_only_text():
+    """The text drawn by a picture is not run; only a ``style`` element's text is CSS."""
+    svg = f"<svg {SVG_NS}><text>javascript: data: url(http://e/x) @import</text>"
+    svg += "<style>rect {fill: red}</style></svg>"
+    assert safe_svg(svg) == svg
+    assert safe_svg(svg.replace("fill: red", "fill: url(http://e/x)")) is None
+
+
+def _one(mimetype, value):
+    output = NotebookNode(output_type="display_data", data={mimetype: value}, metadata={})
+    return inert_output(output)["data"]
+
+
+def test_an_svg_output_is_kept_when_safe_and_dropped_when_active_or_under_another_kind():
+    safe = f'<svg {SVG_NS}><rect width="1" height="1"/></svg>'
+    assert _one("image/svg+xml", safe) == {"image/svg+xml": safe}
+    dropped = "[output not shown to the teacher: image/svg+xml]"
+    assert _one("image/svg+xml", HOSTILE_SVGS[0]) == {"text/plain": dropped}
+    # The same harmless SVG given as HTML or Markdown is still HTML: the page would not read it as a picture.
+    assert _one("text/html", safe) == {"text/plain": "[output not shown to the teacher: text/html]"}
+    assert _one("text/markdown", safe) == {"text/plain": "[output not shown to the teacher: text/markdown]"}
+
+
+def test_a_picture_is_kept_in_wrapped_base64_and_dropped_when_not_base64():
+    """nbformat may wrap base64 in lines; a value that is not base64 at all is no picture."""
+    wrapped = base64.encodebytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 80).decode()
+    assert "\n" in wrapped.rstrip("\n")
+    assert _one("image/png", wrapped) == {"image/png": wrapped}
+    for broken in (PNG[:-1], "iVBORw0KGgo\u00e9AAAA"):
+        assert _one("image/png", broken) == {"text/plain": "[output not shown to the teacher: image/png]"}
+
+
+def test_an_output_value_that_is_not_a_string_is_dropped_such_as_a_widget_view():
+    output = NotebookNode(
+        output_type="display_data",
+        data={
+            "application/vnd.jupyter.widget-view+json": {"model_id": "m", "version_major": 2},
+            "application/json": {"a": 1},
+            "text/plain": ["not", "joined"],
+        },
+        metadata={},
+    )
+    assert inert_output(output)["data"] == {
+        "text/plain": "[output not shown to the teacher: "
+        "application/json, application/vnd.jupyter.widget-view+json, text/plain]"
+    }
+
+
+def test_a_student_s_markdown_is_changed_exactly_where_it_could_act():
+    said = inert_markdown(
+        "a <b> [j](javascript:alert(1)) [d]( <DATA:text/html,x>) [v](VBScript:x) [h](https://e.org/#x)"
+    )
+    # An address in <...> now starts with &lt;: the page reads it as a harmless relative address.
+    assert said == "a &lt;b> [j](#)) [d]( &lt;DATA:text/html,x>) [v](#) [h](https://e.org/#x)"
+    assert inert_markdown("[d](data:text/html,x) [e](<javascript:x>)") == "[d](#) [e](&lt;javascript:x>)"
+
+
+def test_every_cell_the_student_wrote_is_made_inert_code_outputs_markdown_and_raw():
+    stream = nbformat.v4.new_output("stream", name="stdout", text="<script>x</script>")
+    html = nbformat.v4.new_output("display_data", data={"text/html": "<b>x</b>", "text/plain": "x"})
+    result = nbformat.v4.new_output(
+        "execute_result", data={"application/javascript": "alert(1)"}, execution_count=1
+    )
+    error = nbformat.v4.new_output("error", ename="E", evalue="<b>", traceback=["<b>"])
+    code = nbformat.v4.new_code_cell("x", outputs=[stream, html, result, error])
+    markdown = nbformat.v4.new_markdown_cell("<b>m</b>", attachments={"a.png": {"image/png": PNG}})
+    raw = nbformat.v4.new_raw_cell("<b>r</b>")
+    teacher = nbformat.v4.new_markdown_cell(
+        "<b>t</b>", metadata={"nbgrader": {"locked": True, "grade_id": "intro"}}, attachments={"a.png": {}}
+    )
+    nb = nbformat.v4.new_notebook(cells=[code, markdown, raw, teacher])
+    nb, _ = InertOutputs().preprocess(nb, {})
+    assert nb.cells[0].outputs == [
+        stream,
+        {"output_type": "display_data", "data": {"text/plain": "x"}, "metadata": {}},
+        {
+            "output_type": "execute_result",
+            "data": {"text/plain": "[output not shown to the teacher: application/javascript]"},
+            "metadata": {},
+            "execution_count": 1,
+        },
+        error,
+    ]
+    assert nb.cells[1].source == "&lt;b>m&lt;/b>" and "attachments" not in nb.cells[1]
+    assert nb.cells[2].source == "&lt;b>r&lt;/b>"
+    assert nb.cells[3].source == "<b>t</b>" and nb.cells[3].attachments == {"a.png": {}}
+
+
+def test_a_code_cell_without_outputs_is_given_an_empty_list():
+    bare = NotebookNode(cell_type="code", source="y", metadata={})
+    cell, resources = InertOutputs().preprocess_cell(bare, {"r": 1}, 0)
+    assert cell.outputs == [] and resources == {"r": 1}
+
+
 SCRIPTED = """
 from IPython.display import HTML, Javascript, SVG, display
 
