@@ -106,11 +106,41 @@ def test_a_link_inside_the_picture_is_kept_and_one_outside_it_is_not():
 
 
 def test_words_that_look_active_in_the_picture_s_text_are_only_text():
-    """The text drawn by a picture is not run; only a ``style`` element's text is CSS."""
-    svg = f"<svg {SVG_NS}><text>javascript: data: url(http://e/x) @import</text>"
-    svg += "<style>rect {fill: red}</style></svg>"
+    """The text drawn by a picture is not run."""
+    svg = f"<svg {SVG_NS}><text>javascript: data: url(http://e/x) @import</text></svg>"
     assert safe_svg(svg) == svg
-    assert safe_svg(svg.replace("fill: red", "fill: url(http://e/x)")) is None
+
+
+def test_a_style_sheet_in_a_picture_is_dropped_even_a_harmless_one():
+    """Shown inline, a picture's style sheet would style the whole page (``body {display: none}``)."""
+    assert safe_svg(f"<svg {SVG_NS}><style>rect {{fill: red}}</style><rect/></svg>") is None
+    assert safe_svg(f"<svg {SVG_NS}><style>body {{display: none}}</style></svg>") is None
+
+
+def test_a_css_escape_in_an_attribute_drops_the_picture():
+    """``\\75rl(`` is CSS for ``url(``: it would fetch from the student's server."""
+    assert safe_svg(f'<svg {SVG_NS}><rect style="fill: red"/></svg>') is not None
+    assert safe_svg(f'<svg {SVG_NS}><rect style="fill: \\75rl(http://e/p)"/></svg>') is None
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "<!--><img src=x onerror=alert(1)>-->",  # HTML ends this comment at its first ">"
+        "<?x <img src=x onerror=alert(1)>?>",  # HTML reads a processing instruction as a bogus comment
+        "<![CDATA[<img src=x onerror=alert(1)>]]>",
+        "<!-- a plain comment -->",
+    ],
+)
+def test_what_an_xml_parser_skips_but_an_html_parser_may_read_drops_the_picture(hidden):
+    assert safe_svg(f"<svg {SVG_NS}>{hidden}<rect/></svg>") is None
+
+
+def test_a_picture_may_open_with_an_xml_declaration_and_nothing_else_of_its_kind():
+    svg = f'<?xml version="1.0" encoding="UTF-8"?>\n<svg {SVG_NS}><rect/></svg>'
+    assert safe_svg(svg) == svg
+    assert safe_svg(f'<?xml version="1.0"?><!DOCTYPE svg><svg {SVG_NS}><rect/></svg>') is None
+    assert safe_svg(f'<?xml version="1.0" <img src=x onerror=alert(1)>?><svg {SVG_NS}/>') is None
 
 
 def _one(mimetype, value):
@@ -160,6 +190,34 @@ def test_a_student_s_markdown_is_changed_exactly_where_it_could_act():
     # An address in <...> now starts with &lt;: the page reads it as a harmless relative address.
     assert said == "a &lt;b> [j](#)) [d]( &lt;DATA:text/html,x>) [v](#) [h](https://e.org/#x)"
     assert inert_markdown("[d](data:text/html,x) [e](<javascript:x>)") == "[d](#) [e](&lt;javascript:x>)"
+
+
+@pytest.mark.parametrize(
+    ("markdown", "inert"),
+    [
+        # An entity stays text: the address is the relative "&#106;avascript:...".
+        ("[x](&#106;avascript:alert(1))", "[x](&amp;#106;avascript:alert(1))"),
+        ("A &amp; B & C", "A &amp;amp; B &amp; C"),
+        # A link by reference, its address on the label's line or the next.
+        ("[x][1]\n\n[1]: javascript:alert(1)", "[x][1]\n\n[1]: #)"),
+        ("[x][1]\n\n   [1]:\n  JavaScript:alert(1)", "[x][1]\n\n   [1]:\n  #)"),
+        ("[x][1]\n\n[1]: https://e.org", "[x][1]\n\n[1]: https://e.org"),
+        # Markdown drops the backslash; a browser drops the control character.
+        ("[x](javascript\\:alert(1))", "[x](#))"),
+        ("[x](\x01javascript:alert(1))", "[x](#))"),
+        # Any scheme but the web's and mail's loses its address; relative ones are kept.
+        (
+            "[x](file:///etc/passwd) [y](Mailto:a@e.org) [z](HTTP://e.org)",
+            "[x](#) [y](Mailto:a@e.org) [z](HTTP://e.org)",
+        ),
+        (
+            "[x](notes.ipynb#part-2) [y](#top) [z](../data/a.csv)",
+            "[x](notes.ipynb#part-2) [y](#top) [z](../data/a.csv)",
+        ),
+    ],
+)
+def test_a_link_keeps_its_address_only_when_relative_or_on_the_web_or_mail(markdown, inert):
+    assert inert_markdown(markdown) == inert
 
 
 def test_every_cell_the_student_wrote_is_made_inert_code_outputs_markdown_and_raw():

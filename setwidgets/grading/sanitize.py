@@ -9,13 +9,17 @@ every grade of the class through the Formgrader's own API. :class:`InertOutputs`
 
 - outputs keep their plain text, and PNG, JPEG and GIF pictures whose bytes are such a picture;
 - SVG pictures (the course draws its cards as SVG) are kept when they parse and hold only drawing
-  elements and attributes: no script, no event handler, no foreign object, no link outside the
-  picture; any other SVG is dropped;
+  elements and attributes: no script, no event handler, no foreign object, no style sheet (which
+  would style the whole page around an SVG shown inline), no link outside the picture, no CSS
+  escape; and nothing an XML parser skips but an HTML parser reads (comments, processing
+  instructions, declarations, CDATA). Any other SVG is dropped;
 - HTML, JavaScript, Markdown, LaTeX, widget views and every other kind of output are dropped, and
   a line of text says which kinds were dropped where nothing else remains;
 - in the cells the student wrote, Markdown cannot start an HTML tag (``<`` is written as
-  ``&lt;``) and links to ``javascript:``, ``data:`` or ``vbscript:`` addresses lose their address;
-  attachments are dropped.
+  ``&lt;``) nor name a character by an entity (``&`` is written as ``&amp;``, so that
+  ``&#106;avascript:`` stays text), and a link, inline or by reference, keeps its address only
+  when that address is relative or starts with ``http:``, ``https:`` or ``mailto:``; attachments
+  are dropped.
 """
 
 from __future__ import annotations
@@ -42,21 +46,32 @@ SVG_ELEMENTS = frozenset(
     {
         "svg", "g", "defs", "title", "desc", "rect", "circle", "ellipse", "line", "polyline", "polygon",
         "path", "text", "tspan", "pattern", "clipPath", "mask", "linearGradient", "radialGradient", "stop",
-        "symbol", "use", "marker", "style",
+        "symbol", "use", "marker",
     }
 )  # fmt: skip
-"""The SVG elements a picture may hold: shapes, groups, text, fills. No script or foreign object."""
+"""The SVG elements a picture may hold: shapes, groups, text, fills. No script, foreign object or style."""
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _LINKS = ("href", "{http://www.w3.org/1999/xlink}href")
 _DANGEROUS = re.compile(
     r"javascript:|vbscript:|data:|expression\s*\(|@import|url\(\s*['\"]?(?!#)", re.IGNORECASE
 )
-_MARKDOWN_LINK = re.compile(r"(\]\(\s*<?)\s*(?:javascript|vbscript|data):[^)\s>]*", re.IGNORECASE)
+# An XML declaration may open a picture; past it, "<!" and "<?" start what ElementTree skips and
+# an HTML parser may read as markup (a comment "<!-->" ends at its first ">" in HTML).
+_XML_DECLARATION = re.compile(r"\s*<\?xml[^<>]*\?>")
+LINK_SCHEMES = ("http", "https", "mailto")
+"""The addresses a link in a student's Markdown may keep, besides relative ones."""
+# A link's address: inline "[text](address" or a reference's definition "[label]: address".
+_MARKDOWN_LINK = re.compile(r"(\]\(\s*|^ {0,3}\[[^\]\n]+\]:[ \t]*\n?[ \t]*)([^\s)]+)", re.MULTILINE)
+_CONTROLS = "".join(map(chr, range(33)))
+_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):", re.IGNORECASE)
 
 
 def safe_svg(text: str) -> str | None:
     """``text`` if it is an SVG picture with nothing active in it; else None."""
+    body = text[m.end() :] if (m := _XML_DECLARATION.match(text)) else text
+    if "<!" in body or "<?" in body:
+        return None
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError:
@@ -67,12 +82,10 @@ def safe_svg(text: str) -> str | None:
             return None
         for name, value in element.attrib.items():
             local = name.rsplit("}", 1)[-1].lower()
-            if local.startswith("on") or _DANGEROUS.search(value):
+            if local.startswith("on") or _DANGEROUS.search(value) or "\\" in value:
                 return None
             if name in _LINKS and not value.startswith("#"):
                 return None
-        if tag == "style" and _DANGEROUS.search(element.text or ""):
-            return None
     return text
 
 
@@ -118,9 +131,19 @@ def inert_output(output: NotebookNode) -> NotebookNode:
     return output
 
 
+def _address(link: re.Match) -> str:
+    """A link's start with its address, or with ``#`` where the address's scheme is not allowed."""
+    # Markdown drops a backslash before punctuation ("javascript\:" is "javascript:"), and a
+    # browser drops the control characters and spaces before an address.
+    scheme = _SCHEME.match(link[2].replace("\\", "").lstrip(_CONTROLS))
+    allowed = scheme is None or scheme[1].lower() in LINK_SCHEMES
+    return link[0] if allowed else f"{link[1]}#"
+
+
 def inert_markdown(source: str) -> str:
-    """A student's Markdown that can start no HTML tag and link to no script."""
-    return _MARKDOWN_LINK.sub(r"\1#", source.replace("<", "&lt;"))
+    """A student's Markdown that can start no HTML tag, name no character by an entity and link
+    to no address but a relative one or one of :data:`LINK_SCHEMES`."""
+    return _MARKDOWN_LINK.sub(_address, source.replace("&", "&amp;").replace("<", "&lt;"))
 
 
 class InertOutputs(FeedbackStep):
