@@ -137,11 +137,34 @@ def test_a_broken_repr_is_named_by_its_error_not_raised():
     assert compute.encode(Broken()) == {"object": ["Broken", "<repr failed: RuntimeError>"]}
 
 
-def test_a_string_up_to_the_longest_kept_is_whole_and_a_longer_one_does_not_come_back_whole():
+def test_a_string_up_to_the_longest_kept_is_whole_and_a_longer_one_is_cut_and_marked():
     assert compute.encode("é" * compute.MAX_TEXT) == "é" * compute.MAX_TEXT
     longer = "é" * (compute.MAX_TEXT + 1)
-    encoded = compute.encode(longer)
-    assert encoded != longer and len(encoded) <= compute.MAX_TEXT
+    assert compute.encode(longer) == "é" * compute.MAX_TEXT + " [cut: longer than 2,000 characters]"
+
+
+def test_a_cut_string_equals_no_string_of_its_first_characters():
+    """A wanted answer of 2,000 characters is not met by a longer string that starts with it."""
+    wanted = "x" * compute.MAX_TEXT
+    reply = compute.call(json.dumps({"function": "f", "cases": [[[], {}]]}), {"f": lambda: wanted + "y"})
+    (answer,) = parse_reply(reply, 1)
+    assert answer.value != wanted and answer.value.startswith(wanted)
+
+
+def test_an_integer_too_large_for_json_comes_as_an_object_named_by_its_size():
+    """Python's JSON reads no integer of more than 4,300 digits: the whole reply would be lost."""
+    largest = 2**compute.MAX_INT_BITS - 1
+    assert compute.encode(largest) == largest and compute.encode(-largest) == -largest
+    assert compute.encode(2**compute.MAX_INT_BITS) == {"object": ["int", "an integer of 13,001 bits"]}
+    assert compute.encode(-(2**compute.MAX_INT_BITS)) == {"object": ["int", "an integer of 13,001 bits"]}
+    reply = compute.call(
+        json.dumps({"function": "f", "cases": [[[], {}], [[], {}]]}), {"f": lambda: 10**5000}
+    )
+    answers = parse_reply(reply, 2)
+    assert [str(a.value) for a in answers] == ["<int: an integer of 16,610 bits>"] * 2
+    assert json.loads(
+        compute.call(json.dumps({"function": "f", "cases": [[[], {}]]}), {"f": lambda: largest})
+    )
 
 
 def test_numpy_values_are_encoded_as_their_plain_values():
@@ -705,7 +728,34 @@ def test_a_call_is_written_with_its_arguments_each_cut_to_120_and_the_whole_to_4
     arg = str(list(range(100)))[:117] + "..."
     assert call_text("f", (list(range(100)),)) == f"f({arg})"
     whole = f"f({arg}, {arg}, {arg}, {arg})"
-    assert call_text("f", (list(range(100)),) * 4) == whole[:396] + "..."
+    assert call_text("f", (list(range(100)),) * 4) == whole[:397] + "..."
+    assert len(call_text("f", (list(range(100)),) * 4)) == 400
+
+
+def test_a_call_with_a_string_is_written_with_the_string_s_quotes_only():
+    assert call_text("f", ("x",)) == "f('x')"
+    assert call_text("f", ("it's",)) == 'f("it\'s")'
+
+
+def test_a_reply_nested_deeper_than_the_kernel_sends_is_no_answer_not_a_crash():
+    """The kernel sends 12 levels at most; a deeper reply is forged, and read no further."""
+    twelve = "[" * compute.MAX_DEPTH + "1" + "]" * compute.MAX_DEPTH
+    (answer,) = parse_reply(f'{{"answers": [{{"value": {twelve}, "args": {twelve}}}]}}', 1)
+    assert answer.value == answer.args == json.loads(twelve)
+    tuples = '{"tuple": [' * compute.MAX_DEPTH + "1" + "]}" * compute.MAX_DEPTH
+    nested: object = 1
+    for _ in range(compute.MAX_DEPTH):
+        nested = (nested,)
+    assert parse_reply(f'{{"answers": [{{"value": {tuples}}}]}}', 1)[0].value == nested
+    assert compute.encode(nested) == json.loads(tuples)
+    for depth in (compute.MAX_DEPTH + 1, 900, 5000):
+        deep = "[" * depth + "1" + "]" * depth
+        for key in ("value", "args"):
+            with pytest.raises(NoAnswer, match="^the kernel's answer (nests too deeply|is not readable.*)$"):
+                parse_reply(f'{{"answers": [{{"{key}": {deep}}}]}}', 1)
+    thirteen = '{"set": [' * (compute.MAX_DEPTH + 1) + "1" + "]}" * (compute.MAX_DEPTH + 1)
+    with pytest.raises(NoAnswer, match="^the kernel's answer nests too deeply$"):
+        parse_reply(f'{{"answers": [{{"value": {thirteen}}}]}}', 1)
 
 
 def test_a_failure_names_the_first_wrong_case_the_answer_wanted_and_why():

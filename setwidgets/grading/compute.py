@@ -41,7 +41,14 @@ MAX_VALUES = 200_000
 """The most values one answer may hold (all cases together); a bigger answer is an error."""
 
 MAX_TEXT = 2_000
-"""The longest string kept in an answer; a longer one is cut and marked."""
+"""The longest string kept in an answer; a longer one is cut and marked (:data:`CUT`)."""
+
+CUT = " [cut: longer than 2,000 characters]"
+"""What ends a string cut to :data:`MAX_TEXT`, so that it equals no string the grader wants."""
+
+MAX_INT_BITS = 13_000
+"""The largest integer an answer holds as a number (about 3,900 digits, within what JSON reads in
+Python); a larger one comes as an object, named by its size."""
 
 MAX_DEPTH = 12
 """How deeply lists may nest in an answer."""
@@ -60,8 +67,12 @@ def encode(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
     if depth > MAX_DEPTH:
         raise TooBig(f"the answer nests more than {MAX_DEPTH} levels deep")
     kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
-        return value[:MAX_TEXT] if kind is str else value
+    if kind is str:
+        return value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + CUT
+    if kind is int and value.bit_length() > MAX_INT_BITS:
+        return {"object": ["int", f"an integer of {value.bit_length():,} bits"]}
+    if value is None or kind is bool or kind is int:
+        return value
     if kind is float:
         return value if math.isfinite(value) else {"object": ["float", repr(value)]}
     if kind is Card:

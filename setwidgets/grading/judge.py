@@ -81,10 +81,16 @@ class Opaque:
         return hash((self.type, self.text))
 
 
-def decode(value: Any) -> Any:
-    """A value of the kernel's answer, in the grader: the inverse of :func:`compute.encode`."""
+def decode(value: Any, depth: int = 0) -> Any:
+    """A value of the kernel's answer, in the grader: the inverse of :func:`compute.encode`.
+
+    The kernel nests no deeper than :data:`compute.MAX_DEPTH`; a deeper value is forged, and is
+    :class:`NoAnswer` (not a recursion as deep as the forger likes).
+    """
+    if depth > compute.MAX_DEPTH:
+        raise NoAnswer("the kernel's answer nests too deeply")
     if isinstance(value, list):
-        return [decode(item) for item in value]
+        return [decode(item, depth + 1) for item in value]
     if not isinstance(value, dict) or len(value) != 1:
         if isinstance(value, dict):
             return Opaque("dict", "malformed")
@@ -94,11 +100,11 @@ def decode(value: Any) -> Any:
         if key == "card":
             return compute.card_of(inner)
         if key == "tuple":
-            return tuple(decode(item) for item in inner)
+            return tuple(decode(item, depth + 1) for item in inner)
         if key == "set":
-            return frozenset(decode(item) for item in inner)
+            return frozenset(decode(item, depth + 1) for item in inner)
         if key == "dict":
-            return {decode(k): decode(v) for k, v in inner}
+            return {decode(k, depth + 1): decode(v, depth + 1) for k, v in inner}
         if key == "fraction":
             return Fraction(int(inner[0]), int(inner[1]))
         if key == "object":
@@ -175,15 +181,12 @@ def parse_reply(text: str, cases: int) -> list[Answer]:
     for answer in answers:
         if not isinstance(answer, dict):
             raise NoAnswer("the kernel's answer is not readable")
-        counts = answer.get("counts") or {}
         parsed.append(
             Answer(
                 value=decode(answer.get("value")),
                 error=str(answer["error"])[: compute.MAX_TEXT] if "error" in answer else None,
                 args=decode(answer["args"]) if "args" in answer else None,
-                counts={str(k): v for k, v in counts.items() if type(v) is int}
-                if isinstance(counts, dict)
-                else {},
+                counts=_counts(answer.get("counts")),
             )
         )
     return parsed
@@ -336,7 +339,8 @@ def _other(value: Any) -> str:
 
 def call_text(function: str, case: Case) -> str:
     """How a call looks in a message: ``is_set(1RSO, 2RSO, 3RSO)``."""
-    return show(f"{function}({', '.join(show(arg, 120) for arg in case)})", 400).strip("'")
+    text = f"{function}({', '.join(show(arg, 120) for arg in case)})"
+    return text if len(text) <= 400 else text[:397] + "..."
 
 
 def same(got: Any, want: Any) -> bool:
