@@ -15,7 +15,9 @@ read: the expected answers stay with the grader.
 The encoding, shared with the grader (:func:`encode` and :func:`decode` are each other's
 inverse on these values):
 
-- ``None``, booleans, integers, floats and strings as themselves;
+- ``None``, booleans, integers, floats and strings as themselves (in an answer, a string longer
+  than :data:`MAX_TEXT` cut and marked, and an integer larger than :data:`MAX_INT_BITS` as an
+  object);
 - a card as ``{"card": "1RSO"}``; a tuple as ``{"tuple": [...]}``, a list as a list, a set or
   frozenset as ``{"set": [...]}``, a dict as ``{"dict": [[key, value], ...]}``, a fraction as
   ``{"fraction": [numerator, denominator]}``;
