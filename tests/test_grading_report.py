@@ -243,6 +243,25 @@ def test_only_the_first_shell_line_is_quoted_even_indented_in_a_block():
     assert code_reasons("if True:\n    %env X=1\n    !ls") == ["runs shell or magic lines (%env X=1)"]
 
 
+def test_a_shell_line_inside_a_block_hides_none_of_the_other_reasons():
+    """The block still parses with the shell line in it: what else the cell does is reported too."""
+    assert code_reasons("import os\nif True:\n    !ls") == [
+        "runs shell or magic lines (!ls)",
+        "reaches files, processes or the system (os)",
+    ]
+    cell = 'from setwidgets.rules import is_set\nget_ipython().events.register("pre_run_cell", f)\n'
+    assert code_reasons(cell + "for _ in [0]:\n    %who") == [
+        "runs shell or magic lines (%who)",
+        "changes how cells run or touches the grader (events, get_ipython)",
+        "uses the package's reference functions (from setwidgets.rules import is_set)",
+    ]
+
+
+def test_a_shell_line_indented_where_python_wants_none_leaves_the_cell_unparsed():
+    """As IPython would refuse it too: only the shell line is reported."""
+    assert code_reasons("import os\n !ls") == ["runs shell or magic lines (!ls)"]
+
+
 def test_a_magic_line_counts_as_a_statement_so_inside_brackets_the_code_does_not_parse():
     """The shell line is reported; the rest, no longer Python, is not scanned."""
     assert code_reasons("open(\n%who\n)") == ["runs shell or magic lines (%who)"]

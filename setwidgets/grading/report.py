@@ -222,7 +222,11 @@ def code_reasons(source: str, given: frozenset[str] | None = None) -> list[str]:
     shell = [line.strip() for line in lines if line.lstrip().startswith(("!", "%"))]
     if shell:
         reasons.append(f"runs shell or magic lines ({_short(shell[0])})")
-    text = "\n".join("pass" if line.lstrip().startswith(("!", "%")) else line for line in lines)
+    # A shell line becomes "pass" at its own indentation, so that a block holding one still parses.
+    text = "\n".join(
+        line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("!", "%")) else line
+        for line in lines
+    )
     try:
         tree = ast.parse(text)
     except SyntaxError:
