@@ -321,6 +321,21 @@ def test_the_opponent_argument_halves_each_players_excess_over_everyone_else():
     # 7 players at 4 and 3 (both sizes once: the first listed counts as the base), four rounds:
     # twelve seats at the table of 3 spread one or two a player, loads 11 (twice) and 10 (five times).
     assert sch._opponent_bound(7, 4, (4, 3)) == (2 * 5 + 5 * 4) // 2 == 15
+    # 11 players in pairs and one table of 3, seven rounds: 21 seats at the table of 3, at most
+    # two a player, so at most 7 + 2 = 9 meetings among 10 others: no repeat is forced.
+    assert sch._opponent_bound(11, 7, (3, 2, 2, 2, 2)) == 0
+    # One round never forces a repeat, odd table or not.
+    assert [fewest_repeats(n, 1) for n in (4, 5, 7, 13, 14)] == [0] * 5
+    assert sch._opponent_bound(5, 1, (3, 2)) == 0 and sch._opponent_bound(7, 1, (5, 2)) == 0
+
+
+def test_the_fewest_repeats_are_a_whole_number():
+    assert [repr(fewest_repeats(n, r)) for n, r in [(9, 5), (4, 3), (13, 6), (9, 4)]] == [
+        "9",
+        "12",
+        "12",
+        "0",
+    ]
 
 
 def test_the_searched_small_cases_hold_for_tables_of_three_only():
