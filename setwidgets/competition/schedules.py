@@ -299,7 +299,9 @@ _SEARCHED = {(6, 3): 5, (10, 3): 2, (11, 5): 1, (12, 5): 3, (13, 5): 3}
 
 
 def fewest_repeats(players: int, rounds: int, *, table_size: int = 3) -> int:
-    """A lower bound on the repeats of any schedule; :func:`schedule` reaches it (see the module docstring).
+    """A lower bound on the repeats of any schedule (see the module docstring); for tables of 3,
+    :func:`schedule` reaches it in 3 to 5 rounds. For other sizes it is a bound only: 10 players at
+    tables of 4 cannot play 3 rounds without a repeat, though the bound is 0.
 
     >>> fewest_repeats(9, 4), fewest_repeats(9, 5), fewest_repeats(12, 4)
     (0, 9, 0)
