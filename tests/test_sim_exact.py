@@ -141,6 +141,10 @@ def test_a_tally_made_by_hand_keeps_plain_ints_in_its_counts():
         ),
         ({"no_set": {12: -1}}, ValueError, "each count in a tally's no_set must be at least 0; got -1"),
         ({"seconds": -1}, ValueError, "a tally's seconds are 0 or more; got -1"),
+        ({"seconds": math.inf}, ValueError, "a tally's seconds are 0 or more; got inf"),
+        ({"seconds": "x"}, TypeError, "a tally's seconds are a number; got 'x' (a string)"),
+        ({"seconds": True}, TypeError, "a tally's seconds are a number; got True (True or False)"),
+        ({"interrupted": 1}, TypeError, "a tally's interrupted must be True or False; got 1 (a number)"),
         ({"taken": ()}, TypeError, "a tally's taken is a list of games' SETs, or None; got () (a tuple)"),
     ],
 )
@@ -262,6 +266,43 @@ def test_variant_numbers_from_0_to_255_are_kept_as_plain_ints_and_bools():
     assert type(numbers.limit) is int and numbers.lost_on_full_table is True
 
 
+# -- tables: what a wrong table says -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tables", "error", "words"),
+    [
+        ([[0, 1, 2], [0, 1, 99]], ValueError, "card indices are 0 to 80; got 99 in table 1"),
+        ([[0, 1, 2], [80, 99, 1]], ValueError, "card indices are 0 to 80; got 99 in table 1"),
+        ([[0, 1, 81]], ValueError, "card indices are 0 to 80; got 81 in table 0"),
+        ([[5, 6, 7], [0, -1, 2]], ValueError, "card indices are 0 to 80; got -1 in table 1"),
+        (
+            [[1, 2], [3]],
+            TypeError,
+            "tables must be a 2-d array of card indices 0 to 80, one table a row, like "
+            "deal_tables(1000, 12); got [[1, 2], [3]] (a list), whose rows are not all alike",
+        ),
+    ],
+)
+def test_a_wrong_table_is_named_by_its_row_and_its_first_wrong_card(tables, error, words):
+    for call in (sim.count_sets_many, sim.has_set_many):
+        with pytest.raises(error) as raised:
+            call(tables)
+        assert message(raised) == words
+
+
+def test_cards_0_and_80_are_cards():
+    assert sim.count_sets_many([[0, 80, 40]]).tolist() == [1]  # 0000 + 2222 + 1111: a SET
+
+
+def test_a_table_larger_than_the_deck_is_refused_with_the_decks_size():
+    for deck, most in (("full", 81), ("mini", 27)):
+        with pytest.raises(ValueError) as raised:
+            sim.deal_tables(1, most + 1, deck=deck)
+        assert message(raised) == f"size must be from 0 to {most}, the cards in the deck; got {most + 1}"
+        assert sim.deal_tables(1, most, deck=deck, seed=1).shape == (1, most)
+
+
 # -- play: refusals, bounds and what a run hands back ---------------------------------------------
 
 
@@ -292,6 +333,24 @@ def test_keeping_the_sets_counts_only_whole_sets_of_the_deck():
         sim.play(3_000_000, deck=deck, keep_sets=True, progress=False)
     assert message(raised) == (
         "play(3000000, keep_sets=True) would need 1.2 GB of memory, and a call may use at most 1 GB: "
+        "ask for fewer at a time and add up the results"
+    )
+
+
+def test_keeping_the_sets_may_take_exactly_1_gb_and_no_byte_more(monkeypatch):
+    """30 cards give at most 10 SETs a game, 1,000 bytes: a million games is exactly the limit."""
+
+    def stop(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "_play_batch", stop)
+    deck = list(full_deck())[:30]
+    tally = sim.play(10**6, deck=deck, keep_sets=True, seed=1, progress=False)
+    assert tally.interrupted and tally.taken == []
+    with pytest.raises(ValueError) as raised:
+        sim.play(10**6 + 1, deck=deck, keep_sets=True, progress=False)
+    assert message(raised) == (
+        "play(1000001, keep_sets=True) would need 1 GB of memory, and a call may use at most 1 GB: "
         "ask for fewer at a time and add up the results"
     )
 
