@@ -12,7 +12,7 @@ from setwidgets import Card, Game, caps, sim
 from setwidgets.caps import _bits, _Deck, _Search
 from setwidgets.cards import full_deck
 from setwidgets.game import variants as v
-from setwidgets.rules import find_sets
+from setwidgets.rules import find_sets, first_set
 from setwidgets.sim.tally import Tally, wilson
 
 Z = 1.959963984540054
@@ -390,6 +390,38 @@ def test_each_games_own_generator_is_seeded_from_all_32_bit_numbers(monkeypatch)
     assert len(seen) == 300 and len(set(seen)) == 300
     assert all(0 <= s < 2**32 for s in seen)
     assert max(seen) >= 2**31, "a seed from all 32-bit numbers lies in their upper half about half the time"
+
+
+def drive_first(seed, variant):
+    """Game played by a player who takes first_set of the table; also how often cards were sent back."""
+    game = Game(seed=seed, variant=variant, clock=lambda: 0.0)
+    taken, sent_back = [], 0
+    while not game.over:
+        found = first_set(game.table)
+        if found is None:
+            sent_back += bool(game.no_set().returned)
+        else:
+            assert game.claim(found).ok
+            taken.append(tuple(c.index for c in found))
+    return taken, sent_back
+
+
+def test_cards_sent_back_fill_no_more_gaps_than_they_left_as_in_game(registry):
+    """A variant that sends 3 cards back and deals 6: only the 3 gaps are filled, as Game fills them."""
+    doc = "No SET among 15 sends three back into the deck, and six would be dealt."
+    type(
+        "Lavish",
+        (v.Variant,),
+        {"__doc__": doc, "name": "lavish", "most_extra": 3, "send_back": 3, "deal_back": 6},
+    )
+    games, seed = 30, 500
+    tally = sim.play(games, variant="lavish", seed=seed, like_game=True, keep_sets=True, progress=False)
+    sent_back = 0
+    for i in range(games):
+        taken, back = drive_first(seed + i, "lavish")
+        assert tally.taken[i] == taken, f"game {i} (Game seed {seed + i}) took other SETs"
+        sent_back += back
+    assert sent_back > 0, "the rule was met"
 
 
 def drive_random(seed, picks, variant, deck):
