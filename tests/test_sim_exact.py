@@ -525,12 +525,20 @@ def test_the_search_reads_the_clock_every_4096_tables_and_stops_past_its_deadlin
         return next(readings)
 
     monkeypatch.setattr(caps, "time", types.SimpleNamespace(monotonic=clock))
+    grown = []
+    grow = _Search._grow
+
+    def counted(self, chosen, allowed):
+        grown.append(1)
+        return grow(self, chosen, allowed)
+
+    monkeypatch.setattr(_Search, "_grow", counted)
     deck = _Deck("full")
     search = _Search(deck, random.Random(0), 20, 50.0)
     start = list(deck.basis)
     order = _bits(deck.start(start))
     random.Random(0).shuffle(order)
     search.run(start, order, None)
-    assert len(calls) == 3 and search.nodes == 8192
+    assert len(calls) == 3 and search.nodes == len(grown) == 8192
     found = [deck.cards[x] for x in search.best]
     assert 4 <= len(found) < 20 and caps.is_set_free(found) and len(set(found)) == len(found)
