@@ -732,6 +732,12 @@ def test_a_call_is_written_with_its_arguments_each_cut_to_120_and_the_whole_to_4
     assert len(call_text("f", (list(range(100)),) * 4)) == 400
 
 
+def test_a_call_written_in_400_characters_is_whole_and_one_in_401_is_cut():
+    name = "f" * (400 - len("(1)"))
+    assert call_text(name, (1,)) == name + "(1)"
+    assert call_text(name + "f", (1,)) == (name + "f(1)")[:397] + "..."
+
+
 def test_a_call_with_a_string_is_written_with_the_string_s_quotes_only():
     assert call_text("f", ("x",)) == "f('x')"
     assert call_text("f", ("it's",)) == 'f("it\'s")'

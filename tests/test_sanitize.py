@@ -204,6 +204,7 @@ def test_a_student_s_markdown_is_changed_exactly_where_it_could_act():
         ("[x][1]\n\n[1]: https://e.org", "[x][1]\n\n[1]: https://e.org"),
         # Markdown drops the backslash; a browser drops the control character.
         ("[x](javascript\\:alert(1))", "[x](#))"),
+        ("[x](http\\://e.org)", "[x](http\\://e.org)"),
         ("[x](\x01javascript:alert(1))", "[x](#))"),
         # Any scheme but the web's and mail's loses its address; relative ones are kept.
         (
