@@ -7,12 +7,13 @@ import types
 
 import numpy as np
 import pytest
+from test_sim import drive
 
 from setwidgets import Card, Game, caps, sim
 from setwidgets.caps import _bits, _Deck, _Search
 from setwidgets.cards import full_deck
 from setwidgets.game import variants as v
-from setwidgets.rules import find_sets, first_set
+from setwidgets.rules import find_sets
 from setwidgets.sim.tally import Tally, wilson
 
 Z = 1.959963984540054
@@ -392,20 +393,6 @@ def test_each_games_own_generator_is_seeded_from_all_32_bit_numbers(monkeypatch)
     assert max(seen) >= 2**31, "a seed from all 32-bit numbers lies in their upper half about half the time"
 
 
-def drive_first(seed, variant):
-    """Game played by a player who takes first_set of the table; also how often cards were sent back."""
-    game = Game(seed=seed, variant=variant, clock=lambda: 0.0)
-    taken, sent_back = [], 0
-    while not game.over:
-        found = first_set(game.table)
-        if found is None:
-            sent_back += bool(game.no_set().returned)
-        else:
-            assert game.claim(found).ok
-            taken.append(tuple(c.index for c in found))
-    return taken, sent_back
-
-
 def test_cards_sent_back_fill_no_more_gaps_than_they_left_as_in_game(registry):
     """A variant that sends 3 cards back and deals 6: only the 3 gaps are filled, as Game fills them."""
     doc = "No SET among 15 sends three back into the deck, and six would be dealt."
@@ -418,7 +405,7 @@ def test_cards_sent_back_fill_no_more_gaps_than_they_left_as_in_game(registry):
     tally = sim.play(games, variant="lavish", seed=seed, like_game=True, keep_sets=True, progress=False)
     sent_back = 0
     for i in range(games):
-        taken, back = drive_first(seed + i, "lavish")
+        taken, _, _, back = drive(seed + i, "lavish", "full")
         assert tally.taken[i] == taken, f"game {i} (Game seed {seed + i}) took other SETs"
         sent_back += back
     assert sent_back > 0, "the rule was met"
