@@ -12,9 +12,11 @@ from collections import Counter
 
 import pytest
 
+from setwidgets.cards import mini_deck
 from setwidgets.competition import fewest_repeats, misprints, schedule
 from setwidgets.competition import schedules as sch
 from setwidgets.competition.schedules import Schedule
+from setwidgets.rules import is_set
 
 NINE_PRINTED = """\
 9 players, 4 rounds
@@ -395,3 +397,59 @@ def test_the_module_example_holds():
     assert plan.rounds[0] == ((1, 2, 3), (4, 5, 6), (7, 8, 9))
     assert plan.table_of(5, round=2) == 2
     assert re.fullmatch(r"9 players, 4 rounds(\nround \d(  \d: \d-\d-\d){3}){4}", str(plan))
+
+
+def test_the_plane_s_rounds_are_its_parallel_classes_in_order_of_their_step():
+    """9 players: the red solid cards; each table a SET, each round everyone once, each pair once."""
+    rounds = sch.plane_rounds(2)
+    assert rounds == [
+        ((1, 2, 3), (4, 5, 6), (7, 8, 9)),
+        ((1, 4, 7), (2, 5, 8), (3, 6, 9)),
+        ((1, 5, 9), (2, 6, 7), (3, 4, 8)),
+        ((1, 6, 8), (2, 4, 9), (3, 5, 7)),
+    ]
+    cards = [c for c in mini_deck() if c.shading == "solid"]
+    assert all(is_set(*(cards[p - 1] for p in table)) for game in rounds for table in game)
+    assert sch.meetings([list(game) for game in rounds]) == Counter(
+        dict.fromkeys(itertools.combinations(range(1, 10), 2), 1)
+    )
+
+
+def test_the_space_s_rounds_seat_27_players_in_13_rounds_where_every_pair_meets_once():
+    rounds = sch.plane_rounds(3)
+    cards = list(mini_deck())
+    assert len(rounds) == 13
+    assert all(sorted(p for t in game for p in t) == list(range(1, 28)) for game in rounds)
+    assert all(table == tuple(sorted(table)) for game in rounds for table in game)
+    assert all(game == tuple(sorted(game)) for game in rounds)
+    assert all(is_set(*(cards[p - 1] for p in table)) for game in rounds for table in game)
+    assert set(sch.meetings([list(game) for game in rounds]).values()) == {1}
+    assert len(sch.meetings([list(game) for game in rounds])) == 27 * 26 // 2
+    # In order of each round's steps between a table's first two players.
+    assert rounds == sorted(rounds, key=lambda game: [t[1] - t[0] for t in game])
+    assert rounds[0] == tuple((i, i + 1, i + 2) for i in range(1, 28, 3))
+    assert rounds[-1][0] == (1, 18, 23)
+
+
+def test_a_space_of_another_dimension_is_refused():
+    for dimension in (1, 4, "2"):
+        with pytest.raises(ValueError) as refused:
+            sch.plane_rounds(dimension)
+        assert str(refused.value) == f"dimension must be 2 (9 players) or 3 (27 players); got {dimension!r}"
+
+
+def test_rounds_that_are_not_lists_of_tables_are_refused_with_an_example():
+    with pytest.raises(TypeError) as refused:
+        sch.rounds_of_tables(5)
+    assert str(refused.value) == (
+        "rounds must be a list of rounds like [[(1, 2, 3), (4, 5, 6)], [(1, 4, 5), (2, 3, 6)]];"
+        " got 5 (a number)"
+    )
+    with pytest.raises(ValueError) as refused:
+        sch.rounds_of_tables([[(1, 2, 3)], [(0, 1, 2)]])
+    assert str(refused.value) == "rounds: round 2, table 1: a player's number must be at least 1; got 0"
+    with pytest.raises(TypeError) as refused:
+        sch.rounds_of_tables([[(1.5, 1, 2)]])
+    assert str(refused.value) == (
+        "rounds: round 1, table 1: a player's number must be a whole number like 7; got 1.5 (a number)"
+    )
