@@ -45,7 +45,7 @@ MAX_VALUES = 200_000
 MAX_TEXT = 2_000
 """The longest string kept in an answer; a longer one is cut and marked (:data:`CUT`)."""
 
-CUT = " [cut: longer than 2,000 characters]"
+CUT = f" [cut: longer than {MAX_TEXT:,} characters]"
 """What ends a string cut to :data:`MAX_TEXT`, so that it equals no string the grader wants."""
 
 MAX_INT_BITS = 13_000

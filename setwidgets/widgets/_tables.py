@@ -31,9 +31,8 @@ ROWS = len(KEY_ROWS)
 class TableView(CardsView):
     """A card view of a SET table; subclasses set ``theme`` and ``_scheduler`` before drawing.
 
-    A view that draws a table as it stands says what it shows in :meth:`_shown` and how many
-    cards it keeps room for in :meth:`_slots`; :meth:`_scene` draws it (a view with a table of
-    another kind, the puzzle's, draws its own).
+    Each view says what it shows in :meth:`_shown` (the cards, their marks, the selection) and how
+    many cards it keeps room for in :meth:`_slots`; :meth:`_scene` draws it.
     """
 
     theme: Theme
