@@ -941,6 +941,112 @@ def test_nothing_to_correct_or_replay_before_the_final(event):
         event.replay_final()
 
 
+def _refused(move) -> tuple[type, str]:
+    try:
+        move()
+    except (TypeError, CompetitionError) as error:
+        return type(error), str(error)
+    raise AssertionError("not refused")
+
+
+def test_corrections_of_the_final_and_the_tie_breakers_say_exactly_what_is_wrong(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    error = CompetitionError
+    assert _refused(lambda: event.correct_final(1, 3)) == (
+        error,
+        "the final has no scores yet; enter them with record_final(scores)",
+    )
+    assert _refused(event.replay_final) == (
+        error,
+        "the final has no scores yet: there is nothing to play again",
+    )
+    assert _refused(lambda: event.correct_tiebreak(1, 1, 3)) == (
+        error,
+        "there are 0 tie-breakers so far; got game 1",
+    )
+    event.record_final({1: 5, 4: 5})
+    event.record_tiebreak({1: 3, 4: 3})
+    event.record_tiebreak({1: 4, 4: 4})
+    before = _everything(event)
+    for move, refusal in {
+        lambda: event.correct_tiebreak(0, 1, 3): (error, "game must be at least 1; got 0"),
+        lambda: event.correct_tiebreak(1.0, 1, 3): (
+            TypeError,
+            "game must be a whole number like 1; got 1.0 (a number): write 1, without the '.0'",
+        ),
+        lambda: event.correct_tiebreak(3, 1, 3): (error, "there are 2 tie-breakers so far; got game 3"),
+        lambda: event.correct_final("1", 3): (
+            TypeError,
+            "player must be a whole number like 7; got '1' (a string)",
+        ),
+        lambda: event.correct_final(0, 3): (error, "player must be at least 1; got 0"),
+    }.items():
+        assert _refused(move) == refusal
+    assert _everything(event) == before
+
+
+def test_a_penalty_in_a_correction_counts_against_the_sets_when_deciding_the_tie_breakers(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 5})
+    event.record_tiebreak({1: 3, 4: 2})
+    event.correct_final(4, 6, 1)  # 6 SETs less a penalty: still 5, still tied
+    assert event.scores("tiebreak") == {(1, 1): 3, (1, 4): 2} and event.champion() == 1
+    event.correct_final(4, 6)  # no penalty unless one is given: 6, no tie, no tie-breaker
+    assert event.scores("tiebreak") == {} and event.champion() == 4
+    _, _, action, details = event.history()[-1]
+    assert action == "correct final" and details["old"] == [6, 1] and details["new"] == [6, 0]
+    assert details["dropped"] == {"1:1": 3, "1:4": 2}
+
+
+def test_a_tie_breaker_corrected_without_a_penalty_has_none(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 5})
+    event.record_tiebreak({1: 3, 4: 2})
+    event.correct_tiebreak(1, 4, 4)
+    assert event.history()[-1][3]["new"] == [4, 0] and event.champion() == 4
+
+
+def test_a_replayed_final_keeps_its_scores_and_tie_breakers_in_the_history(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 5})
+    event.record_tiebreak({1: 3, 4: 2})
+    event.replay_final()
+    _, _, action, details = event.history()[-1]
+    assert action == "replay final"
+    assert details == {"final": {"1": 5, "4": 5}, "tiebreaks": {"1:1": 3, "1:4": 2}}
+    assert event.scores("final") == {} and event.scores("tiebreak") == {}
+
+
+def test_play_ins_are_entered_and_corrected_with_exact_refusals():
+    event = _nine_players(TIED_FOR_FIFTH)
+    error = CompetitionError
+    assert _refused(lambda: event.correct_play_in(1, 5, 3)) == (
+        error,
+        "no play-in has scores yet; enter one with record_play_in(scores)",
+    )
+    event.record_play_in({5: 3, 6: 3})
+    event.record_play_in({5: 2, 6: 4})
+    assert [(action, details["round"]) for _, _, action, details in event.history()[-2:]] == [
+        ("play-in", 1),
+        ("play-in", 2),
+    ]
+    before = _everything(event)
+    for move, refusal in {
+        lambda: event.record_play_in({5: 1, 6: 2}): (
+            error,
+            "no play-in is needed: the finalists fit at one table",
+        ),
+        lambda: event.correct_play_in(0, 5, 3): (error, "game must be at least 1; got 0"),
+        lambda: event.correct_play_in("1", 5, 3): (
+            TypeError,
+            "game must be a whole number like 1; got '1' (a string)",
+        ),
+        lambda: event.correct_play_in(1, 0, 3): (error, "player must be at least 1; got 0"),
+    }.items():
+        assert _refused(move) == refusal
+    assert _everything(event) == before
+
+
 def test_a_rotation_tournament_is_entered_under_the_numbers_on_the_slips():
     """23 players, 6 tables in the room: each round is played in two rotations."""
     import re
@@ -1017,6 +1123,68 @@ def test_a_late_player_gets_the_next_number_and_a_seat_in_every_round_left(event
     for r in range(2, event.rounds + 1):
         assert 7 in event.schedule().rounds[r - 1][0]  # the smallest table (all are 3): table 1
     assert event.schedule().players == 7
+
+
+def test_absences_and_late_players_before_the_schedule_or_with_a_wrong_number_are_refused_as_such():
+    event = Competition(":memory:")
+    _players(event)
+    for move, message in (
+        (
+            lambda: event.register_late(7, "Gus"),
+            "the schedule is not made yet: register the player with register()",
+        ),
+        (lambda: event.absent(1, 2), "there is no schedule yet; call plan(rounds) first"),
+        (lambda: event.withdraw(2), "there is no schedule yet; call plan(rounds) first"),
+    ):
+        with pytest.raises(CompetitionError) as info:
+            move()
+        assert str(info.value) == message
+    event.plan(2, seed=1)
+    before = _everything(event)
+    refused = {
+        (
+            lambda: event.register_late("7", "Gus"),
+            TypeError,
+        ): "number must be a whole number like 7; got '7' (a string)",
+        (lambda: event.register_late(0, "Gus"), CompetitionError): "number must be at least 1; got 0",
+        (
+            lambda: event.withdraw(2.5),
+            TypeError,
+        ): "player must be a whole number like 7; got 2.5 (a number)",
+        (lambda: event.withdraw(0), CompetitionError): "player must be at least 1; got 0",
+        (lambda: event.absent(1, 9), CompetitionError): "there is no player 9; the players are 1 to 6",
+    }
+    for (move, kind), message in refused.items():
+        with pytest.raises(kind) as info:
+            move()
+        assert str(info.value).startswith(message), str(info.value)
+    assert _everything(event) == before
+
+
+def test_every_absence_and_late_player_is_written_in_the_history_with_its_details(event):
+    assert event.table(1, 1) == (1, 2, 3)
+    event.record(1, 1, dict.fromkeys(event.table(1, 1), 2))  # player 2 has played round 1
+    event.absent(2, 1)
+    event.withdraw(2)
+    assert event.register_late(7, "Gus", "b") == 2
+    changes = [(action, details) for _, _, action, details in event.history()[-3:]]
+    assert changes == [
+        ("absent", {"player": 1, "rounds": [2]}),
+        (
+            "withdrawn",
+            {"player": 2, "rounds": [2, 3]},
+        ),
+        ("register late", {"number": 7, "name": "Gus", "division": "B", "first round": 2}),
+    ]
+
+
+def test_a_player_who_played_every_round_has_nothing_to_withdraw_from(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    before = _everything(event)
+    with pytest.raises(CompetitionError) as info:
+        event.withdraw(3)
+    assert str(info.value) == "player 3 has played every round: there is nothing to withdraw from"
+    assert _everything(event) == before
 
 
 def test_a_late_player_when_every_table_is_full_or_every_round_begun_is_refused():

@@ -194,6 +194,34 @@ def test_a_clock_that_is_no_clock_is_refused(clock):
     assert timer.state == "ready"
 
 
+def test_any_moment_may_be_asked_about_while_the_clock_stays_where_it_is(clock):
+    timer = RoundTimer(clock=clock)  # five minutes unless told
+    assert timer.minutes == 5 and repr(timer) == "<RoundTimer: 05:00 left of 5 minutes, ready>"
+    timer.start()
+    clock.advance(10.25)
+    later = clock() + 100
+    assert timer.reading(now=later) == ("running", "03:10")
+    assert timer.face(now=later) == "03:10" and timer.face() == "04:50"
+    assert timer.next_change(now=later) == pytest.approx(0.75)
+    assert timer.next_change(now=clock() + 0.5) == pytest.approx(0.25)
+    assert timer.reading(now=clock() + 290) == ("over", "00:00")
+    assert timer.next_change(now=clock() + 290) is None
+    with pytest.raises(TimerError) as info:
+        timer.face(now=math.inf)
+    assert str(info.value) == "now must be a finite number like 12.5; got inf"
+    with pytest.raises(TypeError) as info:
+        timer.reading(now="soon")
+    assert str(info.value) == "now must be a number like 12.5; got 'soon' (a string)"
+
+
+def test_a_round_of_one_minute_is_one_minute_and_a_refused_length_is_quoted():
+    assert repr(RoundTimer(1, clock=lambda: 0.0)) == "<RoundTimer: 01:00 left of 1 minute, ready>"
+    assert repr(RoundTimer(2, clock=lambda: 0.0)) == "<RoundTimer: 02:00 left of 2 minutes, ready>"
+    with pytest.raises(TimerError) as info:
+        RoundTimer(181.5)
+    assert str(info.value) == "minutes must be at most 180 (three hours), like 5; got 181.5"
+
+
 # -- the widget -----------------------------------------------------------------------------------
 
 

@@ -136,7 +136,8 @@ class FinalStage:
                 final[player] = score
             else:
                 games[game, player] = score
-            _, applying = _deciding(final, games) if final else ([], 0)
+            # A tie-breaker or a final score to correct means the final has scores.
+            _, applying = _deciding(final, games)
             dropping, stale = "tiebreak", sorted({g for g, _ in games if g > applying})
         details = {
             "stage": stage,

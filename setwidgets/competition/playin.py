@@ -113,13 +113,9 @@ class Qualifying:
     def _moot_play_ins(self, game: int, player: int, score: int) -> list[int]:
         """The play-ins after ``game`` that count now and would no longer count with ``score``."""
         games = self.scores("playin")
-        counted = self._qualify(games)[2]
+        counted = self._qualify()[2]
         counted_after = self._qualify({**games, (game, player): score})[2]
         return sorted(g for g in counted - counted_after if g > game)
-
-    def _staying(self, group: str | None, out: list[int]) -> list:
-        """The standings of a group (None: everyone), without the players who withdrew."""
-        return [row for row in self.standings(group) if row.number not in out]
 
     def _qualify(
         self, games: Mapping[tuple[int, int], int] | None = None

@@ -135,8 +135,9 @@ class RoundTimer:
         if self._state(when) != "running":
             return None
         left = self.left(when)
-        step = left - (math.ceil(left) - 1)  # down to the next whole second
-        return step if step > 0 else 1.0
+        # Down to the next whole second. Running means left > 0, and ceil(left) - 1 < left holds
+        # in floats too (both sides are exact), so the step is never 0.
+        return left - (math.ceil(left) - 1)
 
     # -- moves ------------------------------------------------------------------------------------
 
