@@ -83,7 +83,7 @@ def _independent(func: str, cards: Sequence[Card]) -> list[Vector]:
 def _completed(steps: list[Vector]) -> list[Vector]:
     """The steps, followed by unit vectors that make them a basis of Z_3^4."""
     basis = list(steps)
-    for unit in ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)):
+    for unit in _IDENTITY:
         if len(basis) < DIMENSION and _rank([*basis, unit]) > len(basis):
             basis.append(unit)
     return basis
