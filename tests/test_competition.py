@@ -1047,6 +1047,78 @@ def test_play_ins_are_entered_and_corrected_with_exact_refusals():
     assert _everything(event) == before
 
 
+def test_each_group_that_must_play_a_play_in_is_named_in_the_refusal_in_turn():
+    divisions = {1: "A", 2: "A", 3: "B", 4: "B", 5: "C", 6: "C"}  # 7, 8 and 9: no division
+    event = _nine_players({1: 5, 2: 5, 3: 4, 4: 1, 5: 3, 6: 1, 7: 2, 8: 2, 9: 0}, divisions)
+    for group, tied in (("division A", "1 and 2"), ("no division", "7 and 8")):
+        assert _refused(event.finalists) == (
+            CompetitionError,
+            f"ties would seat more than 5 players at the final: players {tied} of {group} are tied "
+            "for 1 place, so they play a play-in first; enter it with record_play_in(scores)",
+        )
+        event.record_play_in(dict.fromkeys(map(int, tied.split(" and ")), 1) | {int(tied[0]): 3})
+    assert event.finalists() == [1, 3, 5, 7]
+
+
+def test_a_tie_that_brings_the_final_to_exactly_five_players_needs_no_play_in():
+    divisions = {1: "A", 2: "A", 3: "B", 4: "B", 5: "C", 6: "C", 7: "D", 8: "D", 9: "D"}
+    event = _nine_players({1: 5, 2: 5, 3: 4, 4: 1, 5: 3, 6: 1, 7: 2, 8: 1, 9: 0}, divisions)
+    assert event.finalists() == [1, 2, 3, 5, 7] and event.play_in() == []
+
+
+def test_finalists_are_refused_exactly_before_the_scores_are_in_and_when_everyone_withdrew():
+    event = Competition(":memory:")
+    for n in range(1, 4):
+        event.register(n, f"P{n}")
+    event.plan(2, table_size=3)
+    assert _refused(event.finalists) == (
+        CompetitionError,
+        "the finalists are known once every preliminary score is entered",
+    )
+    event.record(1, 1, {1: 1, 2: 1, 3: 1})
+    for player in (1, 2, 3):
+        event.withdraw(player)
+    assert event.complete()
+    assert _refused(event.finalists) == (
+        CompetitionError,
+        "every player has withdrawn: nobody goes on to the final",
+    )
+
+
+def test_a_final_whose_players_changed_names_everyone_who_left_and_came_in_its_refusal():
+    event = _nine_players({1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 4, 7: 3, 8: 0, 9: 0})
+    event.record_final(dict.fromkeys(range(1, 6), 1))
+    assert _refused(lambda: event.record_final(dict.fromkeys(range(1, 6), 1))) == (
+        CompetitionError,
+        "the final already has scores; to change one, use correct_final(player, sets, penalties)",
+    )
+    for r in (1, 2, 3):
+        event.correct(r, 6, 8)
+        event.correct(r, 7, 8)
+    assert _refused(event.champion) == (
+        CompetitionError,
+        "the final was played by 1, 2, 3, 4 and 5, but a score corrected since then makes the finalists "
+        "1, 2, 3, 6 and 7 (players 4 and 5, who played it, no longer go on; players 6 and 7 now go on "
+        "but did not play it), so the final names no champion; play it again with replay_final() and "
+        "record_final(scores), or, if that correction was a mistake, put the score back with "
+        "correct(round, player, sets, penalties) "
+        "(a play-in's: correct_play_in(game, player, sets, penalties))",
+    )
+
+
+def test_a_tie_breaker_without_a_tie_and_a_wrong_corrected_score_are_refused_exactly(event):
+    _play_all(event, {1: 5, 2: 3, 3: 1, 4: 6, 5: 2, 6: 0})
+    event.record_final({1: 5, 4: 3})
+    assert _refused(lambda: event.record_tiebreak({1: 1, 4: 2})) == (
+        CompetitionError,
+        "nobody is tied: there is no tie-breaker to play",
+    )
+    assert _refused(lambda: event.correct_final(4, "7")) == (
+        TypeError,
+        "player 4's SETs must be a whole number like 5; got '7' (a string)",
+    )
+
+
 def test_a_rotation_tournament_is_entered_under_the_numbers_on_the_slips():
     """23 players, 6 tables in the room: each round is played in two rotations."""
     import re
@@ -1196,7 +1268,9 @@ def test_a_late_player_when_every_table_is_full_or_every_round_begun_is_refused(
     with pytest.raises(CompetitionError, match="every table of round 1 already seats 5 players"):
         event.register_late(6, "Gus")
     event.record(1, 1, dict.fromkeys(range(1, 6), 2))
-    with pytest.raises(CompetitionError, match="every round already has scores"):
+    with pytest.raises(
+        CompetitionError, match="^every round already has scores: a late player has no round left to play$"
+    ):
         event.register_late(6, "Gus")
     assert _everything(event)[0] == before[0]
 
