@@ -16,6 +16,7 @@ from setwidgets.cards import mini_deck
 from setwidgets.competition import fewest_repeats, misprints, schedule
 from setwidgets.competition import schedules as sch
 from setwidgets.competition.schedules import Schedule
+from setwidgets.competition.search import round_patterns
 from setwidgets.rules import is_set
 
 NINE_PRINTED = """\
@@ -401,7 +402,7 @@ def test_the_module_example_holds():
 
 def test_the_plane_s_rounds_are_its_parallel_classes_in_order_of_their_step():
     """9 players: the red solid cards; each table a SET, each round everyone once, each pair once."""
-    rounds = sch.plane_rounds(2)
+    rounds = sch.plane_rounds()  # the plane unless told
     assert rounds == [
         ((1, 2, 3), (4, 5, 6), (7, 8, 9)),
         ((1, 4, 7), (2, 5, 8), (3, 6, 9)),
@@ -453,3 +454,13 @@ def test_rounds_that_are_not_lists_of_tables_are_refused_with_an_example():
     assert str(refused.value) == (
         "rounds: round 1, table 1: a player's number must be a whole number like 7; got 1.5 (a number)"
     )
+
+
+def test_a_rounds_pattern_is_the_same_for_renamed_rounds_and_tells_apart_rounds_that_are_not():
+    pattern = round_patterns([(1, 2, 3, 4), (5, 6, 7, 8)])
+    two_and_two = pattern([(1, 2, 5, 6), (3, 4, 7, 8)])
+    three_and_one = pattern([(1, 2, 3, 5), (4, 6, 7, 8)])
+    assert two_and_two == pattern([(7, 8, 3, 4), (6, 5, 2, 1)])  # the same up to renaming
+    assert three_and_one == pattern([(5, 6, 7, 1), (2, 3, 4, 8)])  # the tables of first swapped
+    assert two_and_two != three_and_one  # both mix the two tables, in other numbers
+    assert pattern([(1, 2, 3, 4), (5, 6, 7, 8)]) not in (two_and_two, three_and_one)

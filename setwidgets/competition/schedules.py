@@ -453,14 +453,15 @@ def plane_rounds(dimension: int = 2) -> list[Round]:
     number = {card: i + 1 for i, card in enumerate(cards)}
     classes: dict[tuple, list[Table]] = {}
     for line in find_sets(cards):
+        # The cards are numbered in the order of their vectors, so a and b, the line's two
+        # smallest, hold 0 and 1 where its direction first moves: all lines of one direction
+        # give the same step, the one of d and 2d whose first nonzero entry is 1.
         a, b, _ = sorted(line, key=number.get)
         step = tuple((y - x) % 3 for x, y in zip(a.vector, b.vector))
-        # Steps d and 2d point along the same line: keep the one whose first nonzero entry is 1.
-        lead = next(v for v in step if v)
-        step = tuple((v * lead) % 3 for v in step)
         classes.setdefault(step, []).append(tuple(sorted(number[c] for c in line)))
-    rounds = [tuple(sorted(tables)) for tables in classes.values()]
-    return sorted(rounds, key=lambda game: [t[1] - t[0] for t in game])
+    # Each round's first table seats player 1 with a partner no other round gives them: sorted
+    # rounds go in order of the step between a table's first two players.
+    return sorted(tuple(sorted(tables)) for tables in classes.values())
 
 
 # -- the schedule ------------------------------------------------------------------------------
