@@ -309,13 +309,12 @@ def largest_set_free(
     """
     layout = _Deck(deck)
     rng, _ = _inputs.rng_and_seed(seed)
-    limit = None if seconds is None else _inputs.seconds(seconds, "seconds")
+    limit = _inputs.seconds(seconds, "seconds")  # None: no limit
     progress = _inputs.true_or_false(progress, "progress")
     # The proven most: 21 cards of the full deck always hold a SET, so do 21 of any of its cards.
-    enough = MOST_WITHOUT_SET if layout.size == 81 and layout.basis is not None else layout.size
-    enough = min(enough, MOST_WITHOUT_SET)
+    enough = min(layout.size, MOST_WITHOUT_SET)
     start = list(layout.basis) if layout.basis is not None else []
-    search = _Search(layout, rng, enough, None if limit is None else time.monotonic() + limit)
+    search = _Search(layout, enough, None if limit is None else time.monotonic() + limit)
     order = _bits(layout.start(start))
     rng.shuffle(order)
     bar = None
@@ -332,8 +331,8 @@ def largest_set_free(
 
 
 class _Search:
-    def __init__(self, deck: _Deck, rng: random.Random, enough: int, deadline: float | None) -> None:
-        self.deck, self.rng, self.enough, self.deadline = deck, rng, enough, deadline
+    def __init__(self, deck: _Deck, enough: int, deadline: float | None) -> None:
+        self.deck, self.enough, self.deadline = deck, enough, deadline
         self.best: list[int] = []
         self.nodes = 0
 

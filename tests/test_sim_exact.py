@@ -521,7 +521,7 @@ def test_the_search_reads_the_clock_every_4096_tables_and_stops_past_its_deadlin
 
     monkeypatch.setattr(_Search, "_grow", counted)
     deck = _Deck("full")
-    search = _Search(deck, random.Random(0), 20, 50.0)
+    search = _Search(deck, 20, 50.0)
     start = list(deck.basis)
     order = _bits(deck.start(start))
     random.Random(0).shuffle(order)
