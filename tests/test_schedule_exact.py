@@ -464,3 +464,15 @@ def test_a_rounds_pattern_is_the_same_for_renamed_rounds_and_tells_apart_rounds_
     assert three_and_one == pattern([(5, 6, 7, 1), (2, 3, 4, 8)])  # the tables of first swapped
     assert two_and_two != three_and_one  # both mix the two tables, in other numbers
     assert pattern([(1, 2, 3, 4), (5, 6, 7, 8)]) not in (two_and_two, three_and_one)
+
+
+def test_rounds_written_as_bytes_are_refused_with_the_text_they_meant():
+    for rounds, where in (
+        (b"ab", "rounds"),
+        ([b"ab"], "rounds: round 1"),
+        ([[b"ab"]], "rounds: round 1, table 1"),
+    ):
+        with pytest.raises(TypeError) as refused:
+            sch.meetings(rounds)
+        assert str(refused.value).startswith(f"{where} must be a list of ")
+        assert str(refused.value).endswith("; got b'ab' (bytes, not text): write 'ab', without the b")
