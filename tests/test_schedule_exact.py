@@ -7,6 +7,7 @@ the plane and in Kirkman's design, every player sits once a round, a bound argue
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections import Counter
 
@@ -476,3 +477,24 @@ def test_rounds_written_as_bytes_are_refused_with_the_text_they_meant():
             sch.meetings(rounds)
         assert str(refused.value).startswith(f"{where} must be a list of ")
         assert str(refused.value).endswith("; got b'ab' (bytes, not text): write 'ab', without the b")
+
+
+def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random():
+    """198 players in 30 random rounds: hundreds of pairs meet twice, too many to list each time."""
+    from setwidgets.competition.search import _Search
+
+    players, rounds = 198, 30
+    state = _Search(players, rounds, (3,) * 66, frozenset(), rounds, players * rounds + 1, random.Random(0))
+    assert len(state.twice) * rounds > 40 * 7 * rounds  # the random branch, for 7 wanted
+    seen = set()
+    for _ in range(60):
+        trouble, work = state.troubled(7)
+        assert len(trouble) == 7 and trouble == sorted(set(trouble))
+        assert 7 * 3 <= work <= 40 * 7 * 3 and work % 3 == 0  # three seats looked at each try
+        for r, a in trouble:
+            table = state.tables[r][state.seat[r][a]]
+            assert any(state.met[a][q] >= 2 for q in table if q != a)
+        seen.update(trouble)
+    rounds_seen, players_seen = {r for r, _ in seen}, {a for _, a in seen}
+    assert min(rounds_seen) == 1 and max(rounds_seen) == rounds - 1  # never the first round, in order
+    assert max(players_seen) == players
