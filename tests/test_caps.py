@@ -5,6 +5,7 @@ import math
 import random
 import re
 import time
+from collections import Counter
 
 import pytest
 
@@ -210,18 +211,20 @@ def test_the_estimate_of_a_count_is_near_its_true_size():
 
 def test_ctrl_c_stops_a_long_count_cleanly(capsys, monkeypatch):
     monkeypatch.setattr(caps, "_QUIET_SECONDS", 0.0)
-    real, calls = caps._count, []
+    real, depths = caps._count, Counter()
 
-    def interrupted(*args):
-        calls.append(1)
-        if len(calls) == 5:
+    def interrupted(deck, chosen, allowed, need):
+        # The count's own calls go one card deeper each: the branches are the calls at the first depth.
+        depths[len(chosen)] += 1
+        if depths[min(depths)] == 30:
             raise KeyboardInterrupt
-        return real(*args)
+        return real(deck, chosen, allowed, need)
 
     monkeypatch.setattr(caps, "_count", interrupted)
-    stopped = r"^count_set_free\(7\) was stopped after about \d+% of its count"
-    with pytest.raises(KeyboardInterrupt, match=stopped):
+    stopped = r"^count_set_free\(7\) was stopped after about (\d+)% of its count"
+    with pytest.raises(KeyboardInterrupt, match=stopped) as info:
         caps.count_set_free(7)
+    assert 0 < int(re.match(stopped, str(info.value)).group(1)) < 100  # part of the branches done
     bar = capsys.readouterr().err.lstrip("\r")
     assert bar.startswith("tables of 7 cards") and bar.endswith("\n"), "the bar is closed"
 
