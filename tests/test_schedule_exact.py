@@ -498,3 +498,15 @@ def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random(
     rounds_seen, players_seen = {r for r, _ in seen}, {a for _, a in seen}
     assert min(rounds_seen) == 1 and max(rounds_seen) == rounds - 1  # never the first round, in order
     assert max(players_seen) == players
+
+
+def test_the_search_puts_each_rounds_odd_table_last_and_the_others_in_order_of_their_lowest_player():
+    from setwidgets.competition.search import search_rounds
+
+    games = search_rounds(11, 4, (2, 3, 3, 3), target=10, rng=random.Random(0), table_size=3)
+    assert len(games) == 4
+    for game in games:
+        assert [len(t) for t in game] == [3, 3, 3, 2]
+        assert all(t == tuple(sorted(t)) for t in game)
+        assert [t[0] for t in game[:3]] == sorted(t[0] for t in game[:3])
+    assert any(game[-1][0] < game[0][0] for game in games)  # last for being odd, not for its players
