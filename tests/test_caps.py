@@ -227,6 +227,7 @@ def test_ctrl_c_stops_a_long_count_cleanly(capsys, monkeypatch):
     assert 0 < int(re.match(stopped, str(info.value)).group(1)) < 100  # part of the branches done
     bar = capsys.readouterr().err.lstrip("\r")
     assert bar.startswith("tables of 7 cards") and bar.endswith("\n"), "the bar is closed"
+    assert " steps/s]" in bar  # it counts steps of the search, not tables
 
 
 @pytest.mark.parametrize("progress", ["no", 1, None, [True]])
