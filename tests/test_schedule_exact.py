@@ -461,10 +461,11 @@ def test_a_rounds_pattern_is_the_same_for_renamed_rounds_and_tells_apart_rounds_
     pattern = round_patterns([(1, 2, 3, 4), (5, 6, 7, 8)])
     two_and_two = pattern([(1, 2, 5, 6), (3, 4, 7, 8)])
     three_and_one = pattern([(1, 2, 3, 5), (4, 6, 7, 8)])
-    assert two_and_two == pattern([(7, 8, 3, 4), (6, 5, 2, 1)])  # the same up to renaming
-    assert three_and_one == pattern([(5, 6, 7, 1), (2, 3, 4, 8)])  # the tables of first swapped
     assert two_and_two != three_and_one  # both mix the two tables, in other numbers
     assert pattern([(1, 2, 3, 4), (5, 6, 7, 8)]) not in (two_and_two, three_and_one)
+    # With three tables in the first round, the same round up to renaming them has other counts.
+    pattern = round_patterns([(1, 2, 3), (4, 5, 6), (7, 8, 9)])
+    assert pattern([(1, 2, 4), (3, 5, 7), (6, 8, 9)]) == pattern([(4, 5, 1), (6, 2, 7), (3, 8, 9)])
 
 
 def test_rounds_written_as_bytes_are_refused_with_the_text_they_meant():
@@ -485,7 +486,7 @@ def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random(
 
     players, rounds = 198, 30
     state = _Search(players, rounds, (3,) * 66, frozenset(), rounds, players * rounds + 1, random.Random(0))
-    assert len(state.twice) * rounds > 40 * 7 * rounds  # the random branch, for 7 wanted
+    assert len(state.twice) + len(state.over) > 40 * 7  # the random branch, for 7 wanted
     seen = set()
     for _ in range(60):
         trouble, work = state.troubled(7)
@@ -496,7 +497,7 @@ def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random(
             assert any(state.met[a][q] >= 2 for q in table if q != a)
         seen.update(trouble)
     rounds_seen, players_seen = {r for r, _ in seen}, {a for _, a in seen}
-    assert min(rounds_seen) == 1 and max(rounds_seen) == rounds - 1  # never the first round, in order
+    assert min(rounds_seen) == 1 and max(rounds_seen) == rounds - 1  # rounds 1 to 29: never the first
     assert max(players_seen) == players
 
 

@@ -460,7 +460,7 @@ def plane_rounds(dimension: int = 2) -> list[Round]:
         step = tuple((y - x) % 3 for x, y in zip(a.vector, b.vector))
         classes.setdefault(step, []).append(tuple(sorted(number[c] for c in line)))
     # Each round's first table seats player 1 with a partner no other round gives them: sorted
-    # rounds go in order of the step between a table's first two players.
+    # rounds go in order of their first table's step.
     return sorted(tuple(sorted(tables)) for tables in classes.values())
 
 

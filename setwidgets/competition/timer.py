@@ -135,8 +135,8 @@ class RoundTimer:
         if self._state(when) != "running":
             return None
         left = self.left(when)
-        # Down to the next whole second. Running means left > 0, and ceil(left) - 1 < left holds
-        # in floats too (both sides are exact), so the step is never 0.
+        # Down to the next whole second. Running means left > 0; ceil(left) - 1 is a whole number
+        # below left and the subtraction is exact, so the step is in (0, 1].
         return left - (math.ceil(left) - 1)
 
     # -- moves ------------------------------------------------------------------------------------
