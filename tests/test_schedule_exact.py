@@ -504,10 +504,51 @@ def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random(
 def test_the_search_puts_each_rounds_odd_table_last_and_the_others_in_order_of_their_lowest_player():
     from setwidgets.competition.search import search_rounds
 
-    games = search_rounds(11, 4, (2, 3, 3, 3), target=10, rng=random.Random(0), table_size=3)
+    games = search_rounds(11, 4, (2, 3, 3, 3), target=10, rng=random.Random(0))  # tables of 3 unless told
     assert len(games) == 4
     for game in games:
         assert [len(t) for t in game] == [3, 3, 3, 2]
         assert all(t == tuple(sorted(t)) for t in game)
         assert [t[0] for t in game[:3]] == sorted(t[0] for t in game[:3])
     assert any(game[-1][0] < game[0][0] for game in games)  # last for being odd, not for its players
+
+
+def test_two_rounds_are_searched_and_one_round_seats_the_players_in_order():
+    from setwidgets.competition.search import search_rounds
+
+    first, second = search_rounds(9, 2, (3, 3, 3), target=0, rng=random.Random(0))
+    assert first == ((1, 2, 3), (4, 5, 6), (7, 8, 9)) and sch.repeats([first, second]) == 0
+    assert search_rounds(9, 1, (3, 3, 3), target=0, rng=random.Random(0)) == [first]
+
+
+def _in_trouble(state, r, a):
+    table = state.tables[r][state.seat[r][a]]
+    repeat = any(state.met[a][q] >= 2 for q in table if q != a)
+    return repeat or (a in state.over and state.seat[r][a] in state.odd)
+
+
+def test_where_trouble_is_rare_the_search_lists_every_seat_in_trouble_odd_table_included():
+    from setwidgets.competition.search import _Search
+
+    players, rounds = 10, 6
+    state = _Search(players, rounds, (3, 3, 4), frozenset({2}), 1, players * rounds + 1, random.Random(1))
+    assert state.over and state.twice
+    trouble, work = state.troubled(1000)
+    expected = [(r, a) for r in range(1, rounds) for a in range(1, players + 1) if _in_trouble(state, r, a)]
+    assert trouble == expected  # every one, in order: no sample is drawn when all are wanted
+    assert work == (len(state.twice) + len(state.over)) * rounds // 8 + len(expected)
+    assert state.troubled(len(expected)) == (trouble, work)  # just as many wanted: all of them still
+    assert any(not _in_trouble(state, r, a) for r in range(1, rounds) for a in range(1, players + 1))
+
+
+def test_where_trouble_is_everywhere_the_odd_table_counts_only_for_players_over_their_share():
+    from setwidgets.competition.search import _Search
+
+    players, rounds = 199, 30  # 65 tables of 3 and the odd table of 4
+    state = _Search(
+        players, rounds, (3,) * 65 + (4,), frozenset({65}), 1, players * rounds + 1, random.Random(2)
+    )
+    assert len(state.twice) + len(state.over) > 40 * 7 and state.over
+    for _ in range(60):
+        trouble, _ = state.troubled(7)
+        assert len(trouble) == 7 and all(_in_trouble(state, r, a) for r, a in trouble)
