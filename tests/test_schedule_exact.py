@@ -17,7 +17,7 @@ from setwidgets.cards import mini_deck
 from setwidgets.competition import fewest_repeats, misprints, schedule
 from setwidgets.competition import schedules as sch
 from setwidgets.competition.schedules import Schedule
-from setwidgets.competition.search import round_patterns
+from setwidgets.competition.search import _Search, round_patterns, search_rounds
 from setwidgets.rules import is_set
 
 NINE_PRINTED = """\
@@ -480,10 +480,14 @@ def test_rounds_written_as_bytes_are_refused_with_the_text_they_meant():
         assert str(refused.value).endswith("; got b'ab' (bytes, not text): write 'ab', without the b")
 
 
+def _in_trouble(state, r, a):
+    table = state.tables[r][state.seat[r][a]]
+    repeat = any(state.met[a][q] >= 2 for q in table if q != a)
+    return repeat or (a in state.over and state.seat[r][a] in state.odd)
+
+
 def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random():
     """198 players in 30 random rounds: hundreds of pairs meet twice, too many to list each time."""
-    from setwidgets.competition.search import _Search
-
     players, rounds = 198, 30
     state = _Search(players, rounds, (3,) * 66, frozenset(), rounds, players * rounds + 1, random.Random(0))
     assert len(state.twice) + len(state.over) > 40 * 7  # the random branch, for 7 wanted
@@ -492,9 +496,7 @@ def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random(
         trouble, work = state.troubled(7)
         assert len(trouble) == 7 and trouble == sorted(set(trouble))
         assert 7 * 3 <= work <= 40 * 7 * 3 and work % 3 == 0  # three seats looked at each try
-        for r, a in trouble:
-            table = state.tables[r][state.seat[r][a]]
-            assert any(state.met[a][q] >= 2 for q in table if q != a)
+        assert all(_in_trouble(state, r, a) for r, a in trouble)  # a repeat: there is no odd table
         seen.update(trouble)
     rounds_seen, players_seen = {r for r, _ in seen}, {a for _, a in seen}
     assert min(rounds_seen) == 1 and max(rounds_seen) == rounds - 1  # rounds 1 to 29: never the first
@@ -502,8 +504,6 @@ def test_where_trouble_is_everywhere_the_search_checks_players_picked_at_random(
 
 
 def test_the_search_puts_each_rounds_odd_table_last_and_the_others_in_order_of_their_lowest_player():
-    from setwidgets.competition.search import search_rounds
-
     games = search_rounds(11, 4, (2, 3, 3, 3), target=10, rng=random.Random(0))  # tables of 3 unless told
     assert len(games) == 4
     for game in games:
@@ -514,22 +514,12 @@ def test_the_search_puts_each_rounds_odd_table_last_and_the_others_in_order_of_t
 
 
 def test_two_rounds_are_searched_and_one_round_seats_the_players_in_order():
-    from setwidgets.competition.search import search_rounds
-
     first, second = search_rounds(9, 2, (3, 3, 3), target=0, rng=random.Random(0))
     assert first == ((1, 2, 3), (4, 5, 6), (7, 8, 9)) and sch.repeats([first, second]) == 0
     assert search_rounds(9, 1, (3, 3, 3), target=0, rng=random.Random(0)) == [first]
 
 
-def _in_trouble(state, r, a):
-    table = state.tables[r][state.seat[r][a]]
-    repeat = any(state.met[a][q] >= 2 for q in table if q != a)
-    return repeat or (a in state.over and state.seat[r][a] in state.odd)
-
-
 def test_where_trouble_is_rare_the_search_lists_every_seat_in_trouble_odd_table_included():
-    from setwidgets.competition.search import _Search
-
     players, rounds = 10, 6
     state = _Search(players, rounds, (3, 3, 4), frozenset({2}), 1, players * rounds + 1, random.Random(1))
     assert state.over and state.twice
@@ -542,8 +532,6 @@ def test_where_trouble_is_rare_the_search_lists_every_seat_in_trouble_odd_table_
 
 
 def test_where_trouble_is_everywhere_the_odd_table_counts_only_for_players_over_their_share():
-    from setwidgets.competition.search import _Search
-
     players, rounds = 199, 30  # 65 tables of 3 and the odd table of 4
     state = _Search(
         players, rounds, (3,) * 65 + (4,), frozenset({65}), 1, players * rounds + 1, random.Random(2)
