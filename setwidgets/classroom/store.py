@@ -119,6 +119,12 @@ class Store:
             ).first()
         return None if row is None else (row[0], row[1])
 
+    def delete(self, code: str) -> None:
+        """Forget room ``code`` and its players' tokens (the teacher deleted it, or it expired)."""
+        with self.engine.begin() as db:
+            db.execute(sa.delete(_SEATS).where(_SEATS.c.code == code))
+            db.execute(sa.delete(_ROOMS).where(_ROOMS.c.code == code))
+
     def close(self) -> None:
         """Let the database go (the service calls this when it stops)."""
         self.engine.dispose()
