@@ -8,8 +8,11 @@ In the exercise notebook, after writing ``set_probability``, ``expected_sets``,
 
 Exact answers are ``Fraction``s, compared exactly. A simulated rate cannot be compared with one
 number: it passes within :data:`TOLERANCE_SE` standard errors of the true rate
-(:data:`NO_SET_RATES`), and must change with the seed alone. An interval is compared with
-Wilson's (:func:`setwidgets.sim.wilson`, which needs numpy: ``pip install 'setwidgets[sim]'``).
+(:data:`NO_SET_RATES`), it is a whole number of tables divided by the tables dealt
+(:func:`whole_count_problem`), and over :data:`SPREAD_SEEDS` seeds the rates scatter as much as
+counts of random tables do, no more and no less (:func:`spread_problem`). The graded tests of the
+exercise judge with the same functions. An interval is compared with Wilson's
+(:func:`setwidgets.sim.wilson`, which needs numpy: ``pip install 'setwidgets[sim]'``).
 """
 
 from __future__ import annotations
@@ -36,13 +39,21 @@ from setwidgets.rules import find_sets
 __all__ = [
     "INTERVAL_TOLERANCE",
     "NO_SET_RATES",
+    "SPREAD_BOUNDS",
+    "SPREAD_SEEDS",
+    "SPREAD_SIZE",
+    "SPREAD_TABLES",
     "TOLERANCE_SE",
+    "WHOLE_SLACK",
     "Z95",
     "check_confidence_interval",
     "check_expected_sets",
     "check_set_probability",
     "check_simulate_no_set_rate",
     "no_set_tolerance",
+    "spread",
+    "spread_problem",
+    "whole_count_problem",
 ]
 
 NO_SET_RATES = {3: 78 / 79, 6: 0.76285, 9: 0.29722, 12: 0.03231, 21: 0.0}
@@ -64,6 +75,86 @@ def no_set_tolerance(size: int, tables: int) -> float:
     """How far from the true no-SET rate a simulation of ``tables`` tables of ``size`` cards may land."""
     p = NO_SET_RATES[size]
     return TOLERANCE_SE * math.sqrt(p * (1 - p) / tables) + 0.0003
+
+
+WHOLE_SLACK = 1e-6
+"""How far from a whole number a rate times its tables may be, per table: float rounding only.
+(A count divided in float64 is off by about 1e-16 per table, in float32 by about 1e-7.)"""
+
+SPREAD_SIZE, SPREAD_TABLES, SPREAD_SEEDS = 9, (300, 30), 40
+"""The spread is measured on 40 simulations (seeds) of 300 tables of 9 cards, and on 40 of 30
+tables: 9 cards, because their rate (about 0.297) makes counts scatter the most; two numbers of
+tables, because a count of random tables scatters as the square root of the tables, and noise
+made up for one number of tables does not scale so."""
+
+SPREAD_BOUNDS = (0.2, 2.8)
+"""How far :func:`spread` may be from 1. For an honest simulation the chance of landing outside is
+at most 3.6e-7 for each number of tables in :data:`SPREAD_TABLES`, 7.2e-7 for both, whatever the
+true rate within 0.001 of ``NO_SET_RATES[9]`` (Chernoff's bound on the exact binomial
+distribution, computed in ``tests/test_checks.py``): no honest work fails by chance. A rate that
+is a fixed number plus noise of its own scatters too little or too much, unless the noise is
+exactly a binomial count's."""
+
+
+def whole_count_problem(rate: float, tables: int) -> str | None:
+    """None when ``rate`` times ``tables`` is a whole number (within float rounding); else why not.
+
+    A simulated rate is a number of tables (those without a SET) divided by the tables dealt.
+    """
+    count = rate * tables
+    if abs(count - round(count)) <= WHOLE_SLACK * max(tables, 1):
+        return None
+    return (
+        f"{rate!r} times {tables} tables is {count:.4f} tables without a SET, not a whole number: a rate "
+        f"from a simulation is the number of tables without a SET divided by {tables}."
+    )
+
+
+def spread(rates: list[float], size: int, tables: int) -> float:
+    """How much the rates of several seeds scatter, as a multiple of what random tables give.
+
+    Each rate times ``tables`` is a count of tables without a SET: a binomial count, which scatters
+    around ``tables * p`` with variance ``tables * p * (1 - p)``. The result is the mean squared
+    distance of the counts from ``tables * p``, over that variance: about 1 for honest simulations.
+    """
+    p = NO_SET_RATES[size]
+    variance = tables * p * (1 - p)
+    return sum((rate * tables - p * tables) ** 2 for rate in rates) / variance / len(rates)
+
+
+def spread_problem(rates: list[float], size: int, tables: int, seeds: str) -> str | None:
+    """None when the rates of many ``seeds`` scatter as simulations of ``tables`` tables do; else why not.
+
+    The rates' mean must lie within :func:`no_set_tolerance` of the true rate (for all the tables
+    together), and :func:`spread` within :data:`SPREAD_BOUNDS`.
+    """
+    p = NO_SET_RATES[size]
+    name = f"simulate_no_set_rate({size}, {tables}, seed) for the seeds {seeds}"
+    if len(set(rates)) == 1:
+        return (
+            f"{name} gave {rates[0]!r} every time: other seeds deal other tables, so the rates should "
+            "differ. Use the seed to make the random tables."
+        )
+    mean = sum(rates) / len(rates)
+    together = tables * len(rates)
+    if abs(mean - p) > no_set_tolerance(size, together):
+        return (
+            f"{name} gave rates whose mean is {mean:.4f}: the true rate is about {p:.4f}, and {together} "
+            f"tables together land within {no_set_tolerance(size, together):.4f} of it."
+        )
+    measured = spread(rates, size, tables)
+    low, high = SPREAD_BOUNDS
+    if low <= measured <= high:
+        return None
+    expected = math.sqrt(tables * p * (1 - p))
+    scattered = math.sqrt(measured) * expected
+    how = "much less" if measured < low else "much more"
+    return (
+        f"{name} gave counts of tables without a SET (rate times {tables}) that scatter {how} than "
+        f"random tables make them: by {scattered:.1f} tables around {tables * p:.1f}, where random tables "
+        f"scatter by about {expected:.1f} (a binomial count's spread). Deal every table at random and count "
+        "those without a SET; the rate is that count divided by the tables."
+    )
 
 
 def _probability_tables() -> list[tuple[list[Card], str]]:
@@ -169,7 +260,7 @@ def _rate_case(name: str, func: Callable, size: int, tables: int, seed: int) -> 
                 f"{name} should return a Python float, not {kind} (float(...) turns a numpy number into one)."
             )
         if abs(got - p) <= tolerance:
-            return None
+            return whole_count_problem(got, tables)
         if abs(got - (1 - p)) <= tolerance and p not in (0.0, 0.5):
             return f"that is the rate of tables WITH a SET; the rate of tables without one is about {p:.4f}."
         return (
@@ -190,7 +281,9 @@ def check_simulate_no_set_rate(
     It should deal ``tables`` random tables of ``size`` cards from the full deck,
     with randomness from ``seed`` alone, and return the fraction of them without
     a SET as a float. The result must land within 4.5 standard errors of the
-    true rate, give the same answer for the same seed, and change with the seed.
+    true rate, be a whole number of tables divided by ``tables``, give the same answer for the
+    same seed, and, over 40 seeds of 300 tables and 40 of 30, scatter as much as counts of random
+    tables do (no more, no less).
     """
     name = require_function("simulate_no_set_rate", func)
     cases = [
@@ -213,19 +306,29 @@ def check_simulate_no_set_rate(
 
     cases.append(Case((9, 500, 5), f"{name}(9, 500, seed=5), twice", judge_twice, call=twice))
 
+    for first, tables in zip((6, 106), SPREAD_TABLES):
+        cases.append(_spread_case(name, func, tables, first))
+    return run(name, func, cases, seconds)
+
+
+def _spread_case(name: str, func: Callable, tables: int, first: int) -> Case:
+    """Rates of SPREAD_SEEDS seeds from ``first`` on: floats, whole counts, scattered as a binomial's."""
+    named = f"{first} to {first + SPREAD_SEEDS - 1}"
+
     def seeds(size: int, tables: int, first: int) -> list[Any]:
-        return [func(size, tables, seed) for seed in range(first, first + 4)]
+        return [func(size, tables, seed) for seed in range(first, first + SPREAD_SEEDS)]
 
     def judge_seeds(got: list[Any]) -> str | None:
-        if len(set(got)) > 1:
-            return None
-        return (
-            f"{name}(9, 500, seed) gave {got[0]!r} for the seeds 6, 7, 8 and 9: other seeds deal other "
-            "tables, so the rates should differ. Use the seed to make the random tables."
-        )
+        for seed, rate in enumerate(got, first):
+            if type(rate) is not float:
+                return f"{name}({SPREAD_SIZE}, {tables}, seed={seed}) returned {rate!r}, not a float."
+            whole = whole_count_problem(rate, tables)
+            if whole:
+                return f"{name}({SPREAD_SIZE}, {tables}, seed={seed}) returned {rate!r}, but {whole}"
+        return spread_problem(got, SPREAD_SIZE, tables, named)
 
-    cases.append(Case((9, 500, 6), f"{name}(9, 500, seed) for four seeds", judge_seeds, call=seeds))
-    return run(name, func, cases, seconds)
+    label = f"{name}({SPREAD_SIZE}, {tables}, seed) for the seeds {named}"
+    return Case((SPREAD_SIZE, tables, first), label, judge_seeds, call=seeds)
 
 
 def interval_problem(got: Any, hits: int, trials: int) -> str | None:

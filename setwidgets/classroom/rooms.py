@@ -30,10 +30,18 @@ What the teacher may send: ``pause``, ``resume``, ``end``, ``new_game``, ``remov
 
 A removed player sends nothing more and is left out of the next game; a call they made before
 runs out of time like any other (the rules' penalty), so the line moves on.
+
+A game's history keeps every move, and a room is saved whole after each one. So that a save
+costs the same after 10 penalties as after 100,000, a room whose game's history passes
+:data:`HISTORY_LIMIT` events folds the moves that only cost points (a call that ran out of
+time, a wrong or late claim, and the call before it) into a count of penalties per player,
+kept beside the game (``folded`` in :meth:`Room.to_data`). Scores, SETs, the table and the
+line of callers are those of the whole game; only the story of those failed calls is gone.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -45,7 +53,7 @@ from setwidgets import _inputs, _words
 from setwidgets.game import MAX_NAME, Game, GameError
 from setwidgets.game.inputs import check_variant
 
-__all__ = ["CLASS_VARIANTS", "MAX_N", "STATUSES", "Member", "Room", "RoomError"]
+__all__ = ["CLASS_VARIANTS", "HISTORY_LIMIT", "MAX_N", "STATUSES", "Member", "Room", "RoomError"]
 
 CLASS_VARIANTS: tuple[str, ...] = ("standard", "online", "competition")
 """The variants a class plays at one table (solitaire is for one player)."""
@@ -54,8 +62,22 @@ STATUSES: tuple[str, ...] = ("waiting", "open", "paused", "over", "ended")
 """A room's states: waiting for its first player, playing, paused by the teacher, the game over
 (the teacher may start a new one), ended by the teacher (nothing more is played)."""
 
-FORMAT = "setwidgets-room/1"
-"""What :meth:`Room.to_data` writes first: a saved room says what it is and in which form."""
+FORMAT = "setwidgets-room/2"
+"""What :meth:`Room.to_data` writes first: a saved room says what it is and in which form.
+
+Form 2 added ``folded``, the penalties folded out of the game's history; a save of form 1 (which
+has none) is read too. A reader of form 1 would take a save of form 2 for a game with fewer
+penalties, so the form's number changed: such a reader refuses it instead.
+"""
+_FORMATS = ("setwidgets-room/1", FORMAT)
+
+HISTORY_LIMIT = 200
+"""The events of a game's history past which the room folds failed calls into counts (above).
+
+After a fold the history may grow by half as much again before the next: the moves that cannot
+be folded (the start, joins, SETs kept, deals, calls still in line) are some 30 in a game of a
+few players and at most a few hundred in one of 100, and each fold then costs one pass over
+them. A room's save stays within some 30 KB for a small class and 100 KB for the largest."""
 
 MAX_N = 2**53
 """The highest message number: a number every client language holds exactly (JavaScript too)."""
@@ -132,6 +154,10 @@ class Room:
         # A pause stops the game's clock: the game reads the room's clock less the time spent paused.
         self.paused_at: float | None = None
         self.paused_for = 0.0
+        # Penalties folded out of the game's history, by player (see HISTORY_LIMIT): the game itself
+        # holds every penalty; its save holds these fewer, so that it agrees with its shorter history.
+        self.folded: dict[str, int] = {}
+        self._fold_at = 0  # the length of history past which the next fold comes (with HISTORY_LIMIT)
         self._seen: tuple[tuple[int, int], dict[str, tuple[int, Any]]] | None = None
 
     # -- what anyone may see --------------------------------------------------------------------
@@ -358,13 +384,20 @@ class Room:
             "paused_at": self.paused_at,
             "paused_for": self.paused_for,
             "members": [[m.name, m.team, m.removed, m.last_n] for m in self.members.values()],
-            "game": None if self.game is None else self.game.to_json(),
+            "game": None if self.game is None else self._game_text(),
+            "folded": dict(self.folded),
         }
 
     @classmethod
     def from_data(cls, data: Any, clock: Callable[[], float] = time.time) -> Room:
-        """Rebuild a room saved with :meth:`to_data`, checked: a damaged save raises RoomError."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        """Rebuild a room saved with :meth:`to_data`, checked: a damaged save raises RoomError.
+
+        Besides the checks of the game's own save (:meth:`Game.from_json
+        <setwidgets.game.Game.from_json>`), the room and its game must agree: the players of the
+        game are members of the room, names are text and appear once, the status is one the game
+        can be in, and the penalties folded out of the history belong to players of the game.
+        """
+        if not isinstance(data, dict) or data.get("format") not in _FORMATS:
             raise RoomError(f"this is not a saved room: Room.to_data() writes a 'format' of {FORMAT}")
         try:
             room = cls(
@@ -383,19 +416,62 @@ class Room:
             room.last = data["last"] if isinstance(data["last"], dict) else None
             room.paused_at = None if data["paused_at"] is None else _time(data["paused_at"], "paused_at")
             room.paused_for = _time(data["paused_for"], "paused_for")
+            if not isinstance(data["members"], list):
+                raise ValueError(f"members must be a list; got {_inputs.what(data['members'])}")
             for name, team, removed, last_n in data["members"]:
-                room.members[name] = Member(
-                    name, team, bool(removed), _inputs.whole_number(last_n, "last_n", minimum=0)
-                )
-            room.game = None if data["game"] is None else Game.from_json(data["game"], room.game_time)
+                if type(name) is not str or type(team) is not str or type(removed) is not bool:
+                    raise ValueError(f"a member is [name, team, removed, last_n]; got {_inputs.short(name)}")
+                if name in room.members:
+                    raise ValueError(f"{_inputs.short(name)} is a member twice")
+                last_n = _inputs.whole_number(last_n, "last_n", minimum=0)
+                room.members[name] = Member(name, team, removed, last_n)
+            if data["game"] is not None:
+                room.game = Game.from_json(data["game"], room.game_time)
+            # A save of form 1 folded nothing.
+            room._unfold(data.get("folded", {}) if data["format"] == FORMAT else {})
         except (KeyError, TypeError, ValueError) as damaged:
             raise RoomError(
                 f"the saved room {_inputs.short(data.get('code'))} is damaged: {damaged}"
             ) from None
-        seated = set() if room.game is None else {p.name for p in room.game.players}
-        if not seated <= set(room.members):
-            raise RoomError(f"the saved room {room.code} is damaged: its players are not those of its game")
+        problem = room._disagreement()
+        if problem is not None:
+            raise RoomError(f"the saved room {room.code} is damaged: {problem}")
         return room
+
+    def restore(self, data: Any) -> None:
+        """Become again the room saved as ``data`` (from :meth:`to_data`), in place.
+
+        The service does this when a change could not be saved: the room it serves is then the
+        one on disk, and whoever holds this object (each connection of the room) sees it too.
+        """
+        again = Room.from_data(data, self.clock)
+        if again.code != self.code:
+            raise RoomError(f"room {self.code} cannot become the saved room {again.code}")
+        self.__dict__.update(again.__dict__)
+
+    def _disagreement(self) -> str | None:
+        """What in a loaded room does not agree with its game, in words, or None."""
+        game = self.game
+        seated = set() if game is None else {p.name for p in game.players}
+        if not seated <= set(self.members):
+            return "its players are not those of its game"
+        if game is not None and self.number < 1:
+            return "it holds a game but counts no game begun"
+        if game is None:
+            fits: tuple[str, ...] = ("waiting", "ended")
+        elif game.over:
+            fits = ("over", "ended")
+        else:
+            fits = ("open", "paused", "ended")
+        if self.status not in fits:
+            return f"its status {self.status} does not fit {'no game' if game is None else 'its game'}"
+        if self.status == "paused" and self.paused_at is None:
+            return "it is paused without the time its pause began"
+        if self.teacher_n > MAX_N or any(m.last_n > MAX_N for m in self.members.values()):
+            return "a message number is above 2**53"
+        if not set(self.folded) <= seated:
+            return "it folds penalties of someone who does not play its game"
+        return None
 
     # -- the machinery --------------------------------------------------------------------------
 
@@ -443,6 +519,7 @@ class Room:
 
     def _new_game(self, names: list[str]) -> None:
         self.number += 1
+        self.folded, self._fold_at = {}, 0
         if not names:
             self.game, self.status = None, "waiting"
             return
@@ -466,6 +543,92 @@ class Room:
     def _changed(self, event: dict[str, Any]) -> None:
         self.version += 1
         self.last = {**event, "version": self.version}
+        self._fold()
+
+    # -- a history of bounded length (see HISTORY_LIMIT) ------------------------------------------
+    # The engine's save holds every event of its history and checks it against the state; a room
+    # shortens that history itself, so these three methods reach into the game's state (the only
+    # code outside setwidgets.game that does), each in the one way written here.
+
+    def _fold(self) -> None:
+        """Fold the failed calls out of a history longer than HISTORY_LIMIT into ``folded``."""
+        game = self.game
+        if game is None or len(game._state.history) <= max(HISTORY_LIMIT, self._fold_at):
+            return
+        events = game._state.history
+        names = [p.name for p in game._state.players]
+        # First the pairs to drop: a call, and the timeout or failed claim that ended it.
+        line: list[tuple[int, int]] = []  # the callers in line: (player, their call's event)
+        drop: set[int] = set()
+        for number, event in enumerate(events):
+            kind = event["type"]
+            if kind == "call":
+                line.append((event["player"], number))
+            elif kind in ("timeout", "claim") and line:
+                player, called = line.pop(0)
+                if kind == "timeout" or not event["ok"]:
+                    drop.update((called, number))
+                    if kind == "timeout" or event["penalty"]:
+                        self.folded[names[player]] = self.folded.get(names[player], 0) + 1
+            elif kind == "over":
+                line = []
+        # The next fold comes when the history has grown by half the limit again.
+        self._fold_at = len(events) - len(drop) + HISTORY_LIMIT // 2
+        if not drop:
+            return
+        # Then the calls kept are numbered again: their place in a line without the calls dropped.
+        kept, places = [], []  # places: for each caller in line, True when their call is kept
+        for number, event in enumerate(events):
+            kind = event["type"]
+            if kind == "call":
+                places.append(number not in drop)
+                if number not in drop:
+                    event = {**event, "line": sum(places)}
+            elif kind in ("timeout", "claim") and places:
+                places.pop(0)
+            elif kind == "over":
+                places = []
+            if number not in drop:
+                kept.append(event)
+        game._state.history = kept
+
+    def _game_text(self) -> str:
+        """The game's save, with the folded penalties taken out so that it agrees with its history."""
+        assert self.game is not None
+        text = self.game.to_json()
+        if not self.folded:
+            return text
+        data = json.loads(text)
+        for player in data["players"]:
+            player["penalties"] -= self.folded.get(player["name"], 0)
+        if data["over"]:  # the last event, whose scores must be those of the save
+            end = data["history"][-1]
+            end["scores"] = {n: s + self.folded.get(n, 0) for n, s in end["scores"].items()}
+        return json.dumps(data, allow_nan=False)
+
+    def _unfold(self, folded: Any) -> None:
+        """After loading: give the game back the penalties its save left out (``folded``)."""
+        if not isinstance(folded, dict):
+            raise ValueError(f"folded must be an object of counts by name; got {_inputs.what(folded)}")
+        if folded and self.game is None:
+            raise ValueError("it folds penalties but holds no game")
+        self.folded = {}
+        for name, count in folded.items():
+            self.folded[name] = _inputs.whole_number(count, "a folded count", minimum=1)
+        if not self.folded:
+            return
+        state = self.game._state
+        seats = {p.name: p for p in state.players}
+        for name, count in self.folded.items():
+            if name not in seats:
+                raise ValueError(f"it folds penalties of {_inputs.short(name)}, who does not play its game")
+            seats[name].penalties += count
+        if state.over:
+            end = state.history[-1]
+            state.history[-1] = {
+                **end,
+                "scores": {n: s - self.folded.get(n, 0) for n, s in end["scores"].items()},
+            }
 
 
 def _time(value: Any, name: str) -> float:

@@ -2,17 +2,27 @@
 
 Each function below is the test of one graded cell of ``probability.ipynb``, by its grade id. The
 exact answers (Fractions compared by numerator and denominator) and Wilson's intervals are
-computed here; a simulated rate is held to the true rate within 4.5 standard errors. The
-student's kernel only calls the student's functions on the inputs sent to it. See
-:mod:`setwidgets.grading.judge`.
+computed here. A simulated rate is held to what tables can give: within 4.5 standard errors of
+the true rate, a whole number of tables divided by the tables dealt, and, over 40 seeds, counts
+that scatter as a binomial count does (:func:`setwidgets.checks.ex6_probability.spread_problem`,
+which the instant check uses too). The student's kernel only calls the student's functions on
+the inputs sent to it. See :mod:`setwidgets.grading.judge`.
 """
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from setwidgets import Card, full_deck, mini_deck
+from setwidgets.checks.ex6_probability import (
+    NO_SET_RATES,
+    SPREAD_SEEDS,
+    SPREAD_SIZE,
+    SPREAD_TABLES,
+    no_set_tolerance,
+    spread_problem,
+    whole_count_problem,
+)
 from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned
 from setwidgets.grading.referee import Referee
 from setwidgets.rules import find_sets
@@ -120,47 +130,55 @@ def expected_sets_hidden(run: Run) -> str:
     return "expected_sets passed the hidden tests (every size from 0 to 81)."
 
 
-# The true rates: 3 cards exactly 78/79; 21 cards always hold a SET; 9 and 12 cards from
-# 2 x 10^7 simulated tables each (within 0.0002 of the true rate).
-RATES = {3: 78 / 79, 9: 0.29722, 12: 0.03231, 21: 0.0}
+# The true rates (NO_SET_RATES): 3 cards exactly 78/79; 21 cards always hold a SET; 9 and 12
+# cards from 2 x 10^7 simulated tables each (within 0.0002 of the true rate).
+RATES = {size: NO_SET_RATES[size] for size in (3, 9, 12, 21)}
+
+
+def _rate_problem(size: int, tables: int, answer: Answer) -> str | None:
+    """What is wrong with one simulated rate, or None: a float, near the true rate, a whole count."""
+    if answer.error is not None or type(answer.value) is not float:
+        return f"should return a float. Your function {returned(answer)}"
+    p, band = RATES[size], no_set_tolerance(size, tables)
+    if abs(answer.value - p) > band:
+        return f"= {answer.value}: the true rate is about {p:.4f}, and {tables} tables land within {band:.4f} of it"
+    whole = whole_count_problem(answer.value, tables)
+    return None if whole is None else f"= {answer.value}, but {whole}"
 
 
 def _rates(run: Run, runs: list[tuple[int, int, int]]) -> None:
     for (size, tables, seed), answer in zip(runs, run.call("simulate_no_set_rate", runs)):
+        problem = _rate_problem(size, tables, answer)
+        if problem is not None:
+            raise Failed(f"simulate_no_set_rate({size}, {tables}, {seed}) {problem}.")
+
+
+def _spread(run: Run, first: int, tables: int) -> None:
+    """SPREAD_SEEDS seeds of ``tables`` tables of 9 cards, the first seed twice: the same seed gives
+    the same rate, each rate is a whole count of tables, and the counts scatter as a binomial's.
+
+    An honest simulation fails this by chance at most 3.6e-7 of the time (SPREAD_BOUNDS).
+    """
+    seeds = list(range(first, first + SPREAD_SEEDS))
+    runs = [(SPREAD_SIZE, tables, seed) for seed in [*seeds, first]]
+    answers = run.call("simulate_no_set_rate", runs)
+    for (size, _, seed), answer in zip(runs, answers):
         label = f"simulate_no_set_rate({size}, {tables}, {seed})"
         if answer.error is not None or type(answer.value) is not float:
             raise Failed(f"{label} should return a float. Your function {returned(answer)}.")
-        p = RATES[size]
-        band = 4.5 * math.sqrt(p * (1 - p) / tables) + 0.0003
-        if abs(answer.value - p) > band:
-            raise Failed(
-                f"{label} = {answer.value}: the true rate is about {p:.4f}, and {tables} tables land within {band:.4f} of it."
-            )
-
-
-# Six seeds of 500 tables each give one rate about once in 27 million times (binomial, p = 0.297):
-# an honest function is not failed by chance, and the check costs little grading time.
-SAME_SEED_TABLES = 500
-OTHER_SEEDS = 6
-
-
-def _same_seed_same_rate(run: Run, seed: int) -> None:
-    again = run.call("simulate_no_set_rate", [(9, SAME_SEED_TABLES, seed), (9, SAME_SEED_TABLES, seed)])
-    others = run.call(
-        "simulate_no_set_rate", [(9, SAME_SEED_TABLES, seed + s) for s in range(1, OTHER_SEEDS + 1)]
+        whole = whole_count_problem(answer.value, tables)
+        if whole is not None:
+            raise Failed(f"{label} = {answer.value}, but {whole}")
+    if answers[0].value != answers[-1].value:
+        raise Failed(
+            f"simulate_no_set_rate({SPREAD_SIZE}, {tables}, {first}) gave {answers[0].value} and then "
+            f"{answers[-1].value}: the same seed should give the same rate."
+        )
+    problem = spread_problem(
+        [a.value for a in answers[:-1]], SPREAD_SIZE, tables, f"{seeds[0]} to {seeds[-1]}"
     )
-    if any(a.error for a in again + others):
-        raise Failed(
-            f"simulate_no_set_rate(9, {SAME_SEED_TABLES}, seed) {returned(next(a for a in again + others if a.error))}."
-        )
-    if again[0].value != again[1].value:
-        raise Failed(
-            f"simulate_no_set_rate(9, {SAME_SEED_TABLES}, {seed}) gave {again[0].value} and {again[1].value}: the same seed should give the same rate."
-        )
-    if len({a.value for a in others}) < 2:
-        raise Failed(
-            f"simulate_no_set_rate(9, {SAME_SEED_TABLES}, seed) gave {others[0].value} for {OTHER_SEEDS} seeds: the seed should decide the tables."
-        )
+    if problem is not None:
+        raise Failed(problem)
 
 
 @tests("test_simulate_no_set_rate_visible")
@@ -187,10 +205,12 @@ def simulate_no_set_rate_hidden(run: Run) -> str:
             (21, 300, fresh + 3),
         ],
     )
-    _same_seed_same_rate(run, fresh + 4)
-    return (
-        f"simulate_no_set_rate passed the hidden tests (seeds 12 and {fresh} to {fresh + 4 + OTHER_SEEDS})."
-    )
+    # 13,200 tables of 9 cards in all: a few milliseconds with numpy, about 2 s in plain Python.
+    first = fresh + 4
+    for tables in SPREAD_TABLES:
+        _spread(run, first, tables)
+        first += SPREAD_SEEDS
+    return f"simulate_no_set_rate passed the hidden tests (seeds 12 and {fresh} to {first - 1})."
 
 
 def _intervals(run: Run, counts: list[tuple[int, int]]) -> None:
