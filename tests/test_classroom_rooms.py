@@ -14,7 +14,7 @@ from conftest import Clock, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from setwidgets.classroom.rooms import FORMAT, MAX_N, Room, RoomError
+from setwidgets.classroom.rooms import FORMAT, HISTORY_LIMIT, MAX_N, Room, RoomError
 
 FUZZ = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -334,6 +334,17 @@ def test_a_room_saved_and_loaded_plays_on_exactly_as_before():
         (lambda d: d.update(members=[]), "its players are not those of its game"),
         (lambda d: d.update(game="{}"), "is damaged"),
         (lambda d: d.update(variant="solitaire"), "is damaged"),
+        (lambda d: d.update(members=d["members"] * 2), "is damaged: 'Ana' is a member twice"),
+        (lambda d: d["members"][0].__setitem__(0, 7), "is damaged: a member is [name, team, removed"),
+        (lambda d: d.update(status="waiting"), "is damaged: its status waiting does not fit its game"),
+        (lambda d: d.update(status="paused"), "is damaged: it is paused without the time its pause began"),
+        (lambda d: d.update(number=0), "is damaged: it holds a game but counts no game begun"),
+        (lambda d: d.update(teacher_n=2**60), "is damaged: a message number is above 2**53"),
+        (lambda d: d.update(folded={"Zed": 3}), "it folds penalties of 'Zed', who does not play its game"),
+        (lambda d: d.update(folded={"Ana": -1}), "is damaged"),
+        (lambda d: d.update(folded=[1]), "is damaged: folded must be an object of counts by name"),
+        # A save of form 1 folds nothing; one that says it folds is of form 2.
+        (lambda d: d.update(format="setwidgets-room/0"), "this is not a saved room"),
     ],
 )
 def test_a_damaged_save_is_refused(tamper, words):
@@ -378,3 +389,107 @@ def test_fuzz_any_message_is_served_or_refused_and_a_refusal_changes_nothing(mes
         if "n" not in answer:
             assert answer["ok"] is False and after == before
         assert Room.from_data(json.loads(after), room.clock).to_data() == room.to_data()
+
+
+# -- a history of bounded length ------------------------------------------------------------------------
+
+
+def timeouts(room: Room, clock: Clock, count: int, first_n: int = 1) -> int:
+    """Ana calls and lets her time run out ``count`` times; returns her next message number."""
+    n = first_n
+    for _ in range(count):
+        assert room.play("Ana", {"n": n, "type": "call"})["ok"]
+        clock.advance(6)
+        assert room.expire()
+        n += 1
+    return n
+
+
+def test_a_long_game_folds_its_failed_calls_into_counts_and_keeps_every_score():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock)
+    assert room.play("Ben", {"n": 1, "type": "claim", "cards": a_set(room)})["ok"]
+    assert room.play("Ben", {"n": 2, "type": "claim", "cards": not_a_set(room)})["ok"] is False
+    n = timeouts(room, clock, 1000)
+    # Ben holds the call and waits in line behind Ana: calls that stay in the history.
+    assert room.play("Ben", {"n": 3, "type": "call"})["ok"]
+    assert room.play("Ana", {"n": n, "type": "call"})["ok"]
+    history = room.game.history
+    assert len(history) <= HISTORY_LIMIT * 3 // 2
+    assert [e for e in history if e["type"] == "call"][-2:] == [
+        {"type": "call", "time": clock(), "player": 1, "line": 1},
+        {"type": "call", "time": clock(), "player": 0, "line": 2},
+    ]
+    players = room.view()["players"]
+    assert [(p["sets"], p["penalties"], p["score"]) for p in players] == [(0, 1000, -1000), (1, 1, 0)]
+    assert room.game.scores == {"Ana": -1000, "Ben": 0}
+    # Saved and loaded, the room is the same room, and it plays on.
+    data = json.loads(json.dumps(room.to_data()))
+    # What the history still tells and what was folded add up to every penalty.
+    told = [
+        sum(e.get("player") == seat and (e["type"] == "timeout" or e.get("penalty", False)) for e in history)
+        for seat in (0, 1)
+    ]
+    assert data["folded"]["Ana"] > 900
+    assert [told[0] + data["folded"]["Ana"], told[1] + data["folded"].get("Ben", 0)] == [1000, 1]
+    again = Room.from_data(data, clock)
+    assert again.to_data() == room.to_data() and again.view() == room.view()
+    for r in (room, again):
+        assert r.play("Ben", {"n": 4, "type": "claim", "cards": a_set(r)})["ok"]
+        assert r.view()["callers"] == ["Ana"]
+    assert again.to_data() == room.to_data()
+
+
+def test_a_save_is_as_small_after_100_000_penalties_as_after_10():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock)
+    n = timeouts(room, clock, 10)
+    small = len(json.dumps(room.to_data()))
+    sizes = []
+    for _ in range(10):
+        n = timeouts(room, clock, 1000, n)
+        sizes.append(len(json.dumps(room.to_data())))
+    assert room.view()["players"][0]["penalties"] == 10_010
+    # The history grows by at most half the limit between folds: some 200 events of 100 bytes.
+    assert max(sizes) < small + 150 * HISTORY_LIMIT, (small, sizes)
+
+
+def test_a_game_over_with_folded_penalties_keeps_its_final_scores_through_a_save():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock, deck="mini")
+    n = timeouts(room, clock, 300)
+    while room.view()["status"] == "open":
+        sets = room.game.sets_on_table()
+        message = {"type": "claim", "cards": [c.code for c in sets[0]]} if sets else {"type": "no_set"}
+        assert room.play("Ben", {"n": n, **message})["ok"]
+        n += 1
+    end = room.game.history[-1]
+    assert end["type"] == "over" and end["scores"] == room.game.scores
+    assert room.game.scores["Ana"] == -300 and room.to_data()["folded"]["Ana"] > 0
+    again = Room.from_data(json.loads(json.dumps(room.to_data())), clock)
+    assert again.game.history[-1] == end and again.view() == room.view()
+    # A new game starts with nothing folded.
+    assert again.teach({"n": 1, "type": "new_game"})["ok"]
+    assert again.to_data()["folded"] == {}
+
+
+def test_a_save_of_the_first_form_is_still_read():
+    room = room_of("Ana", "Ben")
+    data = room.to_data()
+    del data["folded"]
+    data["format"] = "setwidgets-room/1"
+    assert Room.from_data(data, room.clock).view() == room.view()
+
+
+def test_a_room_restored_from_its_save_is_the_same_object_as_it_was_saved():
+    clock = Clock()
+    room = room_of("Ana", "Ben", clock=clock)
+    saved = json.loads(json.dumps(room.to_data()))
+    assert room.play("Ana", {"n": 1, "type": "claim", "cards": a_set(room)})["ok"]
+    same = room
+    room.restore(saved)
+    assert same is room and room.to_data() == saved and room.you("Ana")["last_n"] == 0
+    other = room_of("Ana")
+    other.code = "ZZZZZ"
+    with pytest.raises(RoomError, match="room BCDFG cannot become the saved room ZZZZZ"):
+        room.restore(other.to_data())
