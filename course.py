@@ -222,10 +222,18 @@ def ensure_cjk_font(purpose: str, *, only_as_root: bool = False) -> None:
     _apt_install(CJK_FONT_PACKAGE, purpose)
 
 
-def ensure_bubblewrap() -> None:
-    """Install Debian's bubblewrap (bwrap), the sandbox of the grading kernels, when missing."""
-    if sys.platform.startswith("linux") and not shutil.which("bwrap"):
-        _apt_install("bubblewrap", "Grading in a sandbox")
+def ensure_bubblewrap(*, only_as_root: bool = False) -> None:
+    """Install Debian's bubblewrap (bwrap), the sandbox of the grading kernels, when missing.
+
+    With ``only_as_root``, someone else only hears how to install it: grading refuses to run
+    without it, and says so too.
+    """
+    if not sys.platform.startswith("linux") or shutil.which("bwrap"):
+        return
+    if only_as_root and (os.geteuid() != 0 or not shutil.which("apt-get")):
+        say("grading (autograde, the Formgrader) needs Debian's bubblewrap: 'apt-get install bubblewrap'")
+        return
+    _apt_install("bubblewrap", "Grading in a sandbox")
 
 
 def lab_command(args: list[str]) -> list[str]:
@@ -316,6 +324,8 @@ def lab(args: list[str]) -> int:
     # Cheap (a 1.6 MB package, once) and the printables made in Lab print every name; as root
     # only, so that Lab never stops to ask for a password.
     ensure_cjk_font("Names in Chinese, Japanese and Korean on the printables", only_as_root=True)
+    # The Formgrader grades here, and grading refuses to run without its sandbox.
+    ensure_bubblewrap(only_as_root=True)
     say(f"starting JupyterLab in {ROOT}; it opens {FIRST_NOTEBOOK}. Ctrl-C stops it.")
     return start(lab_command(args))
 

@@ -29,7 +29,7 @@ from traitlets.config import Config
 
 from setwidgets.grading.preprocessors import HideHiddenTests, defined_functions, watched_tests
 from setwidgets.grading.report import code_reasons, findings, watch_reasons
-from setwidgets.grading.sandbox import SandboxedKernelManager, bubblewrap_problem
+from setwidgets.grading.sandbox import SandboxedKernelManager, SandboxMissing, bubblewrap_problem
 
 needs_bubblewrap = pytest.mark.skipif(
     bubblewrap_problem() is not None, reason=f"no sandbox here: {bubblewrap_problem()}"
@@ -139,18 +139,26 @@ def _command(process: Path) -> list[bytes]:
         return []
 
 
-def test_without_bubblewrap_grading_works_and_the_log_says_it_is_not_sandboxed(course, caplog):
+def test_without_bubblewrap_no_kernel_starts_and_the_log_says_why_in_one_sentence(course, caplog):
+    """Fail closed: where no sandbox can be made, nothing of the notebook runs."""
     work = course / "autograded" / "ana" / "01_magic_rule"
-    with caplog.at_level(logging.WARNING):
-        got = run(["print(open('../../../gradebook.db').read())"], work, bwrap="no-such-bwrap")
-    assert got == ["the grades"]
-    assert "GRADING IS NOT SANDBOXED" in caplog.text and "'no-such-bwrap'" in caplog.text
+    with caplog.at_level(logging.ERROR), pytest.raises(SandboxMissing) as refused:
+        run(["open('../../../gradebook.db', 'w').write('999')"], work, bwrap="no-such-bwrap")
+    said = str(refused.value)
+    assert said.startswith("Grading refuses to start a kernel without its sandbox")
+    assert "'no-such-bwrap'" in said and "apt-get install bubblewrap" in said
+    assert "c.SandboxedKernelManager.sandbox = False" in said
+    assert said in caplog.text
+    assert (course / "gradebook.db").read_text() == "the grades"
     assert "is not installed" in bubblewrap_problem("no-such-bwrap")
 
 
-def test_the_sandbox_can_be_switched_off(course):
+def test_the_sandbox_can_be_switched_off_by_the_teacher_and_the_log_says_so(course, caplog):
     work = course / "autograded" / "ana" / "01_magic_rule"
-    assert run(["print(open('../../../gradebook.db').read())"], work, sandbox=False) == ["the grades"]
+    with caplog.at_level(logging.WARNING):
+        got = run(["print(open('../../../gradebook.db').read())"], work, sandbox=False, bwrap="no-such-bwrap")
+    assert got == ["the grades"]
+    assert "GRADING IS NOT SANDBOXED" in caplog.text and "graded without a sandbox" in caplog.text
 
 
 def test_no_network_is_needed_between_grader_and_kernel():

@@ -509,7 +509,7 @@ def test_a_reply_up_to_the_most_characters_is_read_and_a_longer_one_is_not():
     assert parse_reply(at_most, 1)[0].value is True
     with pytest.raises(NoAnswer) as error:
         parse_reply(at_most + " ", 1)
-    assert str(error.value) == "the answer is bigger than the grader reads (33,554,432 characters)"
+    assert str(error.value) == "the answer is bigger than the grader reads (8,388,608 characters)"
 
 
 @pytest.mark.parametrize(
@@ -699,7 +699,7 @@ def test_the_grader_never_reads_a_reply_bigger_than_it_allows():
     assert verdict == Verdict(
         False,
         "The grader got no answer from your notebook: "
-        "the answer is bigger than the grader reads (33,554,432 characters).",
+        "the answer is bigger than the grader reads (8,388,608 characters).",
         [],
         1,
     )

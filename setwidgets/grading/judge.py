@@ -45,12 +45,10 @@ from typing import Any
 
 from setwidgets.cards import Card, written
 from setwidgets.grading import compute
+from setwidgets.grading.route import MAX_REPLY
 
 TESTS_FILE = "hidden_tests.py"
 """The file, beside an exercise's source notebook, that holds its judged tests."""
-
-MAX_REPLY = 32 * 2**20
-"""The most characters of an answer the grader reads from the kernel."""
 
 JUDGED = "judged"
 """The key, in a judged test cell's ``setwidgets`` metadata, of what the judge noted."""

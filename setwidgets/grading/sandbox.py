@@ -36,26 +36,40 @@ sandboxed.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import json
 import os
+import secrets
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import zmq
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.connect import channel_socket_types
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Bool, Integer, List, Unicode
+from traitlets import Bool, DottedObjectName, Integer, List, Unicode
 
 from setwidgets import _words
-from setwidgets.grading import cgroup
+from setwidgets.grading import cgroup, route
 from setwidgets.grading.hide import overlays
 
 GIB = 2**30
 SUBMISSION = "/tmp/.submission"
 """Where the sandbox shows the submission's folder read-only, to copy it into the working folder."""
+KERNEL_CONNECTION = Path("/tmp/.kernel-connection.json")
+"""Where the sandbox shows the kernel its connection file (its sockets in its own /tmp)."""
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
+"""The system's folders a grading kernel sees, read-only; with its Python and the package, all it sees."""
+MESSAGE_BYTES = {"shell": route.MAX_MESSAGE, "iopub": 64 * 2**20}
+"""The longest message the grader reads on each of a grading kernel's channels (1 MiB on the others);
+ZeroMQ drops a longer one before anything parses it."""
 PATH_STARTUP = Path("/tmp/ipython/profile_default/startup/00-setwidgets-path.py")
 """IPython's start-up file in the sandbox: the working folder goes last on the module path."""
 PATH_STARTUP_CODE = """import sys
@@ -67,12 +81,24 @@ import setwidgets
 
 sys.path.append("")
 """
-NOT_SANDBOXED = (
-    "GRADING IS NOT SANDBOXED: {why}. The students' notebooks run with all the rights of this "
-    "user: they can read source/ and the gradebook, write to them, use the network and leave "
-    "processes behind. Install bubblewrap ('python3 course.py test' does it on Debian, or "
-    "'apt-get install bubblewrap') to grade in the sandbox."
+REFUSED = (
+    "Grading refuses to start a kernel without its sandbox: {why}; install bubblewrap (as root, "
+    "'python3 course.py lab' does it on Debian, or 'apt-get install bubblewrap'), or, to grade "
+    "without a sandbox at your own risk, set c.SandboxedKernelManager.sandbox = False in "
+    "nbgrader_config.py, and every grade is then marked 'graded without a sandbox' in the report."
 )
+NOT_SANDBOXED = (
+    "GRADING IS NOT SANDBOXED, as c.SandboxedKernelManager.sandbox = False asks: the students' "
+    "notebooks run with all the rights of this user (they can read source/ and the gradebook, write "
+    "to them, use the network and leave processes behind), and every grade is marked 'graded "
+    "without a sandbox' in the report."
+)
+
+
+class SandboxMissing(RuntimeError):
+    """No sandbox can be made here, and the course's configuration asks for one: no kernel starts."""
+
+
 _warned: set[str] = set()
 
 
@@ -128,9 +154,10 @@ def preflight(**_: Any) -> None:
     """nbgrader's ``pre_convert_hook``: stop before the first submission if no kernel could start.
 
     Set as ``c.Autograde.pre_convert_hook`` in the course's configuration. It checks once, with
-    the running nbgrader's configuration, that the sandbox's user can start the kernel's Python;
-    if not, the log says in one sentence what to change and nbgrader stops, rather than giving
-    each student a kernel that died.
+    the running nbgrader's configuration, that a sandbox can be made here (unless the configuration
+    switches it off) and that the sandbox's user can start the kernel's Python; if not, the log says
+    in one sentence what to change and nbgrader stops before any grade is recorded, rather than
+    giving each student a kernel that died or grading without the sandbox.
     """
     from traitlets.config import Application
 
@@ -140,6 +167,57 @@ def preflight(**_: Any) -> None:
     if problem is not None:
         (app.log if app else manager.log).error(problem)
         raise SystemExit(1)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    try:
+        return [int(n) for n in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        pass
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            # The parent is the field after the command, which is in parentheses and may hold spaces.
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            if entry.name.isdigit() and int(fields[1]) == pid:
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _python_prefixes(python: str) -> set[str]:
+    """The folders a Python needs: its own prefix and, for a virtual environment, its base's."""
+    prefixes = set()
+    for executable in {os.path.abspath(python), os.path.realpath(python)}:
+        prefix = Path(executable).parent.parent
+        prefixes.add(str(prefix))
+        config = prefix / "pyvenv.cfg"
+        if config.is_file():
+            for line in config.read_text(errors="replace").splitlines():
+                key, _, value = line.partition("=")
+                if key.strip() == "home" and value.strip():
+                    prefixes.add(str(Path(value.strip()).parent))
+    return prefixes
+
+
+def _reachable(path: str, owner: tuple[int, int] | None) -> bool:
+    """Whether the user ``owner`` (uid, gid) may enter ``path`` and every folder on the way to it
+    (always, for the grader's own user): bubblewrap, run as that user, refuses a path it cannot reach."""
+    if owner is None:
+        return True
+    uid, gid = owner
+    folder = Path(path)
+    for step in [folder, *folder.parents]:
+        try:
+            info = step.stat()
+        except OSError:
+            return False
+        bit = stat.S_IXUSR if info.st_uid == uid else stat.S_IXGRP if info.st_gid == gid else stat.S_IXOTH
+        if not info.st_mode & bit:
+            return False
+    return True
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -284,6 +362,13 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     tmp_bytes = Integer(256 * 2**20, help="The size of the kernel's own /tmp, in bytes.").tag(config=True)
 
+    shm_bytes = Integer(64 * 2**20, help="The size of the kernel's own /dev/shm, in bytes.").tag(config=True)
+
+    client_class = DottedObjectName(
+        "setwidgets.grading.sandbox.BoundedKernelClient",
+        help="The grader's client of a kernel: it reads no message longer than MESSAGE_BYTES.",
+    )
+
     work_bytes = Integer(
         256 * 2**20,
         help="The room, in bytes, the working folder has for what the notebook writes, beyond its own files.",
@@ -313,14 +398,27 @@ class SandboxedKernelManager(AsyncKernelManager):
     _cwd: str | None = None
     _group: cgroup.MemoryGroup | None = None
     _work_size = 0
+    _ipc = ""
+    _told = False
 
     def _sandbox_problem(self) -> str | None:
         if not self.sandbox:
             return "the sandbox is switched off (SandboxedKernelManager.sandbox = False)"
         return bubblewrap_problem(self.bwrap, tuple(self._become()))
 
+    def refusal(self) -> str | None:
+        """One sentence when this manager would refuse to start a kernel (no sandbox, yet one is asked
+        for); else None."""
+        if not self.sandbox:
+            return None
+        problem = self._sandbox_problem()
+        return None if problem is None else REFUSED.format(why=problem)
+
     def start_problem(self) -> str | None:
         """None when this manager's kernels can start, else one sentence that says what to change."""
+        refused = self.refusal()
+        if refused is not None:
+            return refused
         if self._sandbox_problem() is not None or self._owner() is None:
             return None
         python = kernel_python(self.kernel_name)
@@ -340,11 +438,16 @@ class SandboxedKernelManager(AsyncKernelManager):
         return self._sandbox_problem() is None
 
     async def _async_pre_start_kernel(self, **kw: Any) -> tuple[list[str], dict[str, Any]]:
-        problem = self._sandbox_problem()
-        if problem is not None:
-            if problem not in _warned:
-                _warned.add(problem)
-                self.log.warning(NOT_SANDBOXED.format(why=problem))
+        refused = self.refusal()
+        if refused is not None:
+            # Fail closed: without its sandbox a notebook could read the hidden tests and write
+            # the gradebook, so no kernel starts, and nbgrader records no grade.
+            self.log.error(refused)
+            raise SandboxMissing(refused)
+        if not self.sandbox:
+            if not self._told:  # once per notebook, not at each restart of its kernel
+                self._told = True
+                self.log.warning(NOT_SANDBOXED)
             return await super()._async_pre_start_kernel(**kw)
         self._drop_scratch()
         self._cwd = os.path.abspath(kw.get("cwd") or os.getcwd())
@@ -392,13 +495,44 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.kernel_spec.interrupt_mode = "message"
         self.transport = "ipc"
         self.connection_file = str(self._scratch / "ipc" / f"kernel-{os.getpid()}.json")
-        self.ip = str(self._scratch / "ipc" / "kernel")
+        self.ip = str(self._scratch / "ipc" / "kernel")  # until the sandbox exists: see _async_launch_kernel
+        # The kernel's sockets live in its own sized /tmp, in a folder of an unguessable name; its
+        # copy of the connection file says so. The grader reaches them through the sandbox's root.
+        self._ipc = f"/tmp/.ipc-{secrets.token_hex(8)}"
         launch = await super()._async_pre_start_kernel(**kw)
+        info = json.loads(Path(self.connection_file).read_text())
+        info["ip"] = f"{self._ipc}/kernel"
+        (self._scratch / KERNEL_CONNECTION.name).write_text(json.dumps(info))
         owner = self._owner()
         if owner is not None:
             for path in [self._scratch, *self._scratch.rglob("*")]:
                 os.chown(path, *owner, follow_symlinks=False)
         return launch
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+        if self._scratch is not None and self.sandboxed:
+            self.ip = f"{await self._sandbox_root()}{self._ipc}/kernel"
+
+    async def _sandbox_root(self) -> str:
+        """The sandbox's root as the grader reaches it (``/proc/PID/root`` of a process inside it).
+
+        The kernel's sockets are files in the sandbox's own ``/tmp``, which lives in memory and is
+        bounded, unlike a folder on the grading machine's disk. The folder of the sockets is looked for
+        inside the sandbox only once it exists there, so nothing outside can stand in for it.
+        """
+        assert self.provisioner is not None
+        outer = getattr(self.provisioner, "pid", None) or self.provisioner.process.pid
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for child in _children(outer):
+                root = f"/proc/{child}/root"
+                if os.path.isdir(f"{root}{self._ipc}"):
+                    return root
+            if await self.provisioner.poll() is not None:
+                break
+            await asyncio.sleep(0.02)
+        raise RuntimeError("the grading sandbox did not start (its kernel's folder never appeared)")
 
     def _owner(self) -> tuple[int, int] | None:
         """The user and group the kernel runs as, when grading as root; else None (the grader's own)."""
@@ -410,7 +544,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         return entry.pw_uid, entry.pw_gid
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
-        cmd = super().format_kernel_cmd(extra_arguments)
+        # The grader's questions come on a route of its own, loaded before any cell runs.
+        cmd = [*super().format_kernel_cmd(extra_arguments), route.kernel_argument()]
         if self._scratch is None or not self.sandboxed:
             return cmd
         return self.sandbox_command(cmd)
@@ -418,19 +553,19 @@ class SandboxedKernelManager(AsyncKernelManager):
     def sandbox_command(self, cmd: list[str]) -> list[str]:
         """``cmd`` wrapped in bubblewrap and prlimit, working in the scratch copy of the folder."""
         assert self._scratch is not None and self._cwd is not None
-        ipc = str(self._scratch / "ipc")
-        args = [
-            shutil.which(self.bwrap) or self.bwrap,
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-        ]
-        # A sized /tmp: what a notebook writes there cannot fill the grading machine's memory.
+        args = [shutil.which(self.bwrap) or self.bwrap]
+        # An allow-list of the file system: the system's folders and the kernel's Python, read-only.
+        # Anything else on this machine (home folders, other copies of the course, the checkout
+        # around the package) is not in the sandbox at all.
+        for source, target in self._allowed(cmd):
+            args += ["--symlink", target, source] if target is not None else ["--ro-bind", source, source]
+        args += ["--dev", "/dev", "--proc", "/proc"]
+        # Sized, in memory: what a notebook writes in /tmp or /dev/shm cannot fill the grading machine.
         args += ["--size", str(self.tmp_bytes), "--tmpfs", "/tmp"]
+        args += ["--size", str(self.shm_bytes), "--tmpfs", "/dev/shm"]
+        args += ["--perms", "0700", "--dir", self._ipc]
+        args += ["--ro-bind", str(self._scratch / KERNEL_CONNECTION.name), str(KERNEL_CONNECTION)]
+        cmd = [str(KERNEL_CONNECTION) if arg == self.connection_file else arg for arg in cmd]
         args += ["--ro-bind", str(self._scratch / PATH_STARTUP.name), str(PATH_STARTUP)]
         # The sandbox's /tmp is its own, yet the kernel's Python and this package may live there
         # (a course cloned into /tmp): those folders are shown again, read-only.
@@ -457,10 +592,12 @@ class SandboxedKernelManager(AsyncKernelManager):
         # modules of the functions the exercise asks for, seen without those functions.
         for copy, target in self._overlays:
             args += ["--ro-bind", copy, target]
-        args += ["--bind", ipc, ipc, "--chdir", self._cwd]
+        args += ["--chdir", self._cwd]
         for folder in hidden:
             if folder != self._cwd:
                 args += ["--remount-ro", folder]  # empty, and nothing can be put there
+        # The sandbox's own root holds only the mount points made above: nothing can be written there.
+        args += ["--remount-ro", "/"]
         args += ["--unshare-all", "--die-with-parent", "--clearenv"]
         for name, value in self.kernel_environment().items():
             args += ["--setenv", name, value]
@@ -478,6 +615,30 @@ class SandboxedKernelManager(AsyncKernelManager):
         # process it starts stays in it.
         join = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(self._group.procs)] if self._group else []
         return [*join, *self._become(), *args, "--", *inside]
+
+    def _allowed(self, cmd: list[str]) -> list[tuple[str, str | None]]:
+        """What the sandbox shows of this machine's files, read-only: (path, None) for a folder, and
+        (path, target) for a symbolic link at the top (``/bin`` to ``usr/bin``)."""
+        import setwidgets
+
+        found: list[tuple[str, str | None]] = []
+        for folder in SYSTEM_FOLDERS:
+            if os.path.islink(folder):
+                found.append((folder, os.readlink(folder)))
+            elif os.path.isdir(folder):
+                found.append((folder, None))
+        wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+        wanted |= _python_prefixes(cmd[0]) | _python_prefixes(sys.executable)
+        wanted.add(str(Path(setwidgets.__file__).resolve().parent))
+        covered = [os.path.realpath(path) for path, _ in found]
+        owner = self._owner()
+        for folder in sorted(os.path.realpath(folder) for folder in wanted if os.path.isdir(folder)):
+            # A folder the kernel's user cannot reach is of no use to it (as nobody, a Python under
+            # /root runs on Debian's own library: see kernel_python_problem).
+            if _reachable(folder, owner) and not any(_inside(folder, done) for done in covered):
+                found.append((folder, None))
+                covered.append(folder)
+        return found
 
     def _memory_group(self) -> cgroup.MemoryGroup | None:
         """A memory cgroup for the next kernel, when grading as root; else None (said once in the log)."""
@@ -550,3 +711,23 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def __del__(self) -> None:
         self._drop_scratch()
+
+
+class BoundedKernelClient(AsyncKernelClient):
+    """The grader's client of a grading kernel: a message longer than its channel's bound
+    (:data:`MESSAGE_BYTES`) is dropped by ZeroMQ before anything reads or parses it, so that no
+    notebook can make the grader hold more memory than that."""
+
+    def _create_connected_socket(self, channel: str, identity: bytes | None = None) -> zmq.Socket:
+        # jupyter_client's own, with the bound set before the socket connects (it applies then).
+        sock = self.context.socket(channel_socket_types[channel])
+        sock.linger = 1000
+        sock.setsockopt(zmq.MAXMSGSIZE, MESSAGE_BYTES.get(channel, 2**20))
+        if identity:
+            sock.identity = identity
+        if getattr(self, "curve_publickey", None) is not None:
+            sock.curve_secretkey = self.curve_secretkey
+            sock.curve_publickey = self.curve_publickey
+            sock.curve_serverkey = self.curve_publickey
+        sock.connect(self._make_url(channel))
+        return sock

@@ -2,8 +2,9 @@
 
 While autograding, :class:`setwidgets.grading.preprocessors.GradingExecute` calls :func:`start`
 just before a graded test cell that names one of the student's functions, and :func:`finish`
-just after it. Both calls are user expressions of a silent request: they leave no trace in the
-notebook, its history or its execution count, and no input transformer sees them.
+just after it. Both questions come on the grader's own route (:mod:`setwidgets.grading.route`),
+not through the notebook's namespace: they leave no trace in the notebook, its history or its
+execution count, no input transformer sees them, and no name the notebook defines answers them.
 
 :func:`start` installs a trace function (``sys.settrace``) that waits for a call of code the
 student wrote (code compiled from one of the student's cells) made from the test cell's code,
