@@ -32,11 +32,15 @@ from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Bool, Integer, List, Unicode
 
-from setwidgets.grading.judge import JUDGED, MAX_REPLY, NoAnswer, TestFunction, Tests, judge, load
+from setwidgets.grading import route
+from setwidgets.grading.judge import JUDGED, NoAnswer, TestFunction, Tests, judge, load
 from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
 
 WATCHED = "setwidgets"
 """The cell metadata key under which a watched test cell records ``student_code_ran`` and ``names``."""
+
+SANDBOXED = "sandboxed"
+"""The key, in a graded notebook's ``setwidgets`` metadata, saying whether its kernel ran in the sandbox."""
 
 FAILED = "TestFailed"
 """The ``ename`` of the error a judged test cell gets when the grader finds the answers wrong."""
@@ -115,11 +119,16 @@ class GradingExecute(Execute):
                 if _nbgrader(nb.cells[index]).get("grade_id") not in self._judged
             }
             self._student = [c.source for c in nb.cells if c.cell_type == "code" and not locked(c)]
-        return super().preprocess(nb, resources, km)
+        self._sandboxed = False
+        nb, resources = super().preprocess(nb, resources, km)
+        # Written by the grader after every cell ran: whatever the student put there is replaced.
+        nb.metadata[WATCHED] = {SANDBOXED: self._sandboxed}
+        return nb, resources
 
     def create_kernel_manager(self) -> Any:
         """The kernel manager, told which of the package's functions this assignment hides."""
         manager = super().create_kernel_manager()
+        self._sandboxed = isinstance(manager, SandboxedKernelManager) and manager.sandboxed
         if isinstance(manager, SandboxedKernelManager):
             manager.hide_functions = list(self._judged.hide)
         return manager
@@ -199,13 +208,8 @@ class GradingExecute(Execute):
 
     def _ask(self, request: str) -> str:
         """The kernel's reply to a request of :func:`setwidgets.grading.compute.call`, or NoAnswer."""
-        assert self.kc is not None
-        expression = f"__import__('setwidgets.grading.compute', fromlist=['call']).call({request!r})"
         try:
-            msg_id = self.kc.execute(
-                "", silent=True, store_history=False, user_expressions={"x": expression}, stop_on_error=False
-            )
-            reply = run_sync(self.async_wait_for_reply)(msg_id)
+            reply = self._route("call", request)
         except DeadKernelError:
             why = self._why_dead()
             self._restart(why)
@@ -219,45 +223,37 @@ class GradingExecute(Execute):
             if time.monotonic() >= self._deadline:
                 raise NoAnswer(_SPENT.format(seconds=self.notebook_seconds))
             raise NoAnswer(f"your function did not finish within {self.timeout} s")
-        try:
-            answer = reply["content"]["user_expressions"]["x"]
-            text = answer["data"]["text/plain"] if answer.get("status") == "ok" else None
-        except (KeyError, TypeError):
-            text = None
-        if not isinstance(text, str) or len(text) > 4 * MAX_REPLY:
+        text = _reply_text(reply)
+        if text is None:
             raise NoAnswer("the kernel's answer is not readable")
-        try:
-            value = ast.literal_eval(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise NoAnswer("the kernel's answer is not readable") from None
-        if not isinstance(value, str):
-            raise NoAnswer("the kernel's answer is not readable")
-        return value
+        return text
+
+    def _route(self, ask: str, *args: Any) -> dict | None:
+        """The kernel's reply to one of the grader's questions, on the grader's own route
+        (:mod:`setwidgets.grading.route`), or None when none came in time."""
+        assert self.kc is not None
+        message = self.kc.session.msg(route.REQUEST, {"ask": ask, "args": list(args)})
+        self.kc.shell_channel.send(message)
+        return run_sync(self.async_wait_for_reply)(message["header"]["msg_id"])
 
     def _start_watch(self, cell: NotebookNode) -> str | None:
         """Ask the kernel to watch the next cell for calls of the student's code; the watch's token."""
         token = secrets.token_hex(8)
-        started = _WATCH.format(f"start({token!r}, {cell.source!r}, {self._student!r})")
-        return token if self._expression(started) == repr(token) else None
+        return token if self._watch_answer("start", token, cell.source, self._student) == token else None
 
     def _finish_watch(self, token: str) -> bool:
         """Whether the student's code ran in the watched cell: only a clear yes counts."""
-        return self._expression(_WATCH.format(f"finish({token!r})")) == "True"
+        return self._watch_answer("finish", token) is True
 
-    def _expression(self, expression: str) -> str | None:
-        """The text of ``expression`` evaluated silently in the kernel, or None (an error, no answer)."""
-        assert self.kc is not None
+    def _watch_answer(self, ask: str, *args: Any) -> Any:
+        """The watch's answer, read as JSON, or None (an error, no answer, an unreadable one)."""
         try:
-            msg_id = self.kc.execute(
-                "", silent=True, store_history=False, user_expressions={"x": expression}, stop_on_error=False
-            )
-            reply = run_sync(self.async_wait_for_reply)(msg_id)
+            text = _reply_text(self._route(ask, *args))
         except (CellTimeoutError, DeadKernelError, TimeoutError, RuntimeError, *GARBLED):
             return None
         try:
-            answer = reply["content"]["user_expressions"]["x"]
-            return answer["data"]["text/plain"] if answer.get("status") == "ok" else None
-        except (KeyError, TypeError):
+            return None if text is None else json.loads(text)
+        except (ValueError, RecursionError):
             return None
 
     def _timed_out(self, cell: NotebookNode) -> bool:
@@ -343,7 +339,19 @@ def _error(name: str, message: str) -> NotebookNode:
     return NotebookNode(output_type="error", ename=name, evalue=message, traceback=[f"{name}: {message}"])
 
 
-_WATCH = "__import__('setwidgets.grading.watch', fromlist=['watch']).{}"
+def _reply_text(reply: Any) -> str | None:
+    """The text of the kernel's reply on the grader's route, when it is one and within bounds; else None.
+
+    The bound comes first: a text longer than :data:`setwidgets.grading.route.MAX_REPLY` is refused
+    before anything parses it.
+    """
+    content = reply.get("content") if isinstance(reply, dict) else None
+    if not isinstance(content, dict) or content.get("status") != "ok":
+        return None
+    text = content.get("reply")
+    if not isinstance(text, str) or len(text) > route.MAX_REPLY:
+        return None
+    return text
 
 
 def _nbgrader(cell: NotebookNode) -> dict:
