@@ -7,17 +7,33 @@ Unit tests of :mod:`setwidgets.grading.sanitize`, and one real ``nbgrader autogr
 from __future__ import annotations
 
 import base64
+import re
 import shutil
+from html.parser import HTMLParser
 
 import nbformat
 import pytest
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nbformat import NotebookNode
 from test_nbgrader import EXERCISES, answers_of, cell, grades, hand_in, nbgrader, save
 
 from setwidgets import full_deck
 from setwidgets.draw import cards_svg
+from setwidgets.grading import sanitize
 from setwidgets.grading.preprocessors import locked
-from setwidgets.grading.sanitize import InertOutputs, inert_markdown, inert_output, safe_svg
+from setwidgets.grading.sanitize import (
+    ATTRIBUTES,
+    LINK_SCHEMES,
+    TAGS,
+    InertOutputs,
+    inert_markdown,
+    inert_output,
+    render_markdown,
+    safe_svg,
+    sanitize_html,
+)
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 20).decode()
 HOSTILE_SVGS = [
@@ -66,11 +82,6 @@ def test_an_output_keeps_its_text_and_safe_pictures_only():
     assert inert_output(only_html)["data"] == {"text/plain": "[output not shown to the teacher: text/html]"}
 
 
-def test_a_student_s_markdown_starts_no_tag_and_links_to_no_script():
-    said = inert_markdown("Hi <img src=x onerror=alert(1)> [a](javascript:alert(1)) [b](https://example.org)")
-    assert "<" not in said and "javascript:" not in said and "(https://example.org)" in said
-
-
 def test_locked_cells_of_the_teacher_keep_their_markdown_and_a_student_s_lock_counts_for_nothing():
     marks = [
         {"locked": True, "grade_id": "intro"},  # the teacher's
@@ -84,7 +95,7 @@ def test_locked_cells_of_the_teacher_keep_their_markdown_and_a_student_s_lock_co
     )
     assert [locked(c) for c in nb.cells] == [True, False, False, False, False]
     nb, _ = InertOutputs().preprocess(nb, {})
-    assert [c.source for c in nb.cells] == ["<b>x</b>"] + ["&lt;b>x&lt;/b>"] * 4
+    assert [c.source for c in nb.cells] == ["<b>x</b>"] + ["<div><p><b>x</b></p></div>"] * 4
 
 
 SVG_NS = 'xmlns="http://www.w3.org/2000/svg"'
@@ -183,42 +194,244 @@ def test_an_output_value_that_is_not_a_string_is_dropped_such_as_a_widget_view()
     }
 
 
-def test_a_student_s_markdown_is_changed_exactly_where_it_could_act():
-    said = inert_markdown(
-        "a <b> [j](javascript:alert(1)) [d]( <DATA:text/html,x>) [v](VBScript:x) [h](https://e.org/#x)"
-    )
-    # An address in <...> now starts with &lt;: the page reads it as a harmless relative address.
-    assert said == "a &lt;b> [j](#)) [d]( &lt;DATA:text/html,x>) [v](#) [h](https://e.org/#x)"
-    assert inert_markdown("[d](data:text/html,x) [e](<javascript:x>)") == "[d](#) [e](&lt;javascript:x>)"
+# -- a student's Markdown, sanitised as the HTML the pages show ------------------------------------
+
+# A browser drops these from an address before reading its scheme: C0 controls and spaces around
+# it, tabs and line breaks anywhere in it (the WHATWG URL parser).
+_URL_EDGES = "".join(map(chr, range(33)))
+_URL_SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.\-]*):")
+
+
+def scheme_of(address: str) -> str | None:
+    """The scheme a browser reads in an address (lower case), or None for a relative address."""
+    cleaned = re.sub(r"[\t\n\r]", "", address.strip(_URL_EDGES))
+    found = _URL_SCHEME.match(cleaned)
+    return found[1].lower() if found else None
+
+
+class Shown(HTMLParser):
+    """An HTML page or fragment as a browser reads it: its elements with their attributes (entities
+    decoded, as the browser decodes them) and its text."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str]]] = []
+        self.parts: list[str] = []
+        self.feed(page)
+        self.close()
+        self.text = "".join(self.parts)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, {name: value or "" for name, value in attrs}))
+
+    handle_startendtag = handle_starttag
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def links(self) -> list[str]:
+        return [attrs["href"] for _tag, attrs in self.elements if "href" in attrs]
+
+    def problems(self, tags: frozenset[str] = TAGS) -> list[str]:
+        """Everything in the page that could act or fetch: bad links, pictures, handlers, other elements."""
+        found = []
+        for tag, attrs in self.elements:
+            if tag not in tags:
+                found.append(f"<{tag}>")
+            for name, value in attrs.items():
+                if name.startswith("on") or name in ("src", "srcset", "action", "formaction", "background"):
+                    found.append(f"<{tag} {name}={value!r}>")
+                if name in ("href", "xlink:href") and scheme_of(value) not in (None, *LINK_SCHEMES):
+                    found.append(f"<{tag} {name}={value!r}>")
+                if name == "style" and not re.fullmatch(r"text-align:\s*(left|right|center)", value):
+                    found.append(f"<{tag} style={value!r}>")
+        return found
+
+
+def shown(markdown: str) -> Shown:
+    """A student's Markdown cell as the Formgrader and the feedback show it once made inert."""
+    return Shown(render_markdown(inert_markdown(markdown)))
+
+
+def test_a_link_scheme_is_read_as_a_browser_reads_it():
+    """The tests' own judge of addresses: what a browser would run, not what the text looks like."""
+    assert scheme_of(" \x01Java\tScript:alert(1)") == "javascript"
+    assert scheme_of("https://e.org") == "https"
+    assert scheme_of("notes.ipynb#a:b") is None and scheme_of("/logout") is None
+    assert Shown('<a href="jav&#x61;script:x">').problems() == ["<a href='javascript:x'>"]
+
+
+# Each cheat puts, without the sanitiser, a script link, a picture, a handler or a page element
+# in the teacher's page; the last word of each line is what must still be read.
+CHEATS = {
+    "reference in a blockquote": "> [x]: javascript:alert(1)\n\n[click][x]",
+    "reference in a list item": "- [x]: javascript:alert(1)\n\n[click][x]",
+    "escaped bracket in the label": "[a\\]b]: javascript:alert(1)\n\n[click][a\\]b]",
+    "label on two lines": "[two\nline]: javascript:alert(1)\n\n[click][two line]",
+    "address on the next line": "[x][1]\n\n   [1]:\n  JavaScript:alert(1)\n\n[click][1]",
+    "entity in the scheme": "[click](jav&#x61;script:alert(1))",
+    "entity encoded twice": "[click](jav&amp;#x61;script:alert(1))",
+    "backslash before the colon": "[click](javascript\\:alert(1))",
+    "control character first": "[click](\x01javascript:alert(1))",
+    "autolink": "<javascript:alert(1)> click",
+    "data address": "[click](data:text/html,<script>alert(1)</script>)",
+    "vbscript address": "[click](VBScript:msgbox(1))",
+    "tab inside the scheme": '<a href="java&#9;script:alert(1)">click</a>',
+    "raw link": "<a href=javascript:alert(1)>click</a>",
+    "raw link by entity": '<a href="&#106;avascript:alert(1)">click</a>',
+    "picture of a same-origin page": "![](/logout) click",
+    "tracking picture": "![beacon](https://evil.example/beacon.png) click",
+    "picture by reference": "![x][p] click\n\n[p]: https://evil.example/p.png",
+    "raw picture with a handler": "<img src=x onerror=alert(1)> click",
+    "picture set": '<picture><source srcset="https://evil.example/p.png"><img src=x></picture> click',
+    "svg with a handler": "<svg onload=alert(1)><circle r=9 /></svg> click",
+    "frame": '<iframe src="https://evil.example/"></iframe> click',
+    "form": '<form action="/formgrader/api/grade/1" method=post><button>click</button></form>',
+    "refresh": '<meta http-equiv="refresh" content="0;url=javascript:alert(1)"> click',
+    "base address": '<base href="https://evil.example/"> click',
+    "style sheet": "<style>body { display: none }</style> click",
+    "style attribute": '<p style="position:fixed;top:0;background:url(https://evil.example/p)">click</p>',
+    "script": "<script>alert(1)</script> click",
+    "page element names": '<div id="notebook" class="modal in"><input name="password"> click</div>',
+    "comment trick": "<!--><img src=x onerror=alert(1)>--> click",
+    "object": '<object data="https://evil.example/x.swf"></object><embed src="x"> click',
+    "link element": '<link rel="stylesheet" href="https://evil.example/s.css"> click',
+    "math link": '<math><mi href="javascript:alert(1)">x</mi></math> click',
+}
+
+
+@pytest.mark.parametrize("markdown", CHEATS.values(), ids=CHEATS.keys())
+def test_a_cheat_in_a_student_s_markdown_leaves_nothing_that_acts_or_fetches(markdown):
+    page = shown(markdown)
+    assert page.problems() == []
+    assert "click" in page.text, "the student's words are still there to read"
+    hrefs = [value.lower() for _tag, attrs in page.elements for value in attrs.values()]
+    assert not any("script:" in value for value in hrefs)
 
 
 @pytest.mark.parametrize(
-    ("markdown", "inert"),
-    [
-        # An entity stays text: the address is the relative "&#106;avascript:...".
-        ("[x](&#106;avascript:alert(1))", "[x](&amp;#106;avascript:alert(1))"),
-        ("A &amp; B & C", "A &amp;amp; B &amp; C"),
-        # A link by reference, its address on the label's line or the next.
-        ("[x][1]\n\n[1]: javascript:alert(1)", "[x][1]\n\n[1]: #)"),
-        ("[x][1]\n\n   [1]:\n  JavaScript:alert(1)", "[x][1]\n\n   [1]:\n  #)"),
-        ("[x][1]\n\n[1]: https://e.org", "[x][1]\n\n[1]: https://e.org"),
-        # Markdown drops the backslash; a browser drops the control character.
-        ("[x](javascript\\:alert(1))", "[x](#))"),
-        ("[x](http\\://e.org)", "[x](http\\://e.org)"),
-        ("[x](\x01javascript:alert(1))", "[x](#))"),
-        # Any scheme but the web's and mail's loses its address; relative ones are kept.
-        (
-            "[x](file:///etc/passwd) [y](Mailto:a@e.org) [z](HTTP://e.org)",
-            "[x](#) [y](Mailto:a@e.org) [z](HTTP://e.org)",
-        ),
-        (
-            "[x](notes.ipynb#part-2) [y](#top) [z](../data/a.csv)",
-            "[x](notes.ipynb#part-2) [y](#top) [z](../data/a.csv)",
-        ),
-    ],
+    ("markdown", "alt"),
+    [("![](/logout)", ""), ("![a diagram](https://evil.example/beacon.png)", "a diagram"),
+     ('<img alt="x < y" src=a>', "x < y")],
+)  # fmt: skip
+def test_a_picture_is_shown_as_a_note_with_its_alternative_text(markdown, alt):
+    page = shown(markdown)
+    assert page.problems() == [] and not any(tag == "img" for tag, _ in page.elements)
+    assert page.text.strip() == (f"[picture not shown: {alt}]" if alt else "[picture not shown]")
+
+
+def test_links_on_the_web_by_mail_and_relative_ones_are_kept():
+    page = shown(
+        "[a](https://e.org/#x) [b](HTTP://e.org) [c](Mailto:a@e.org) [d](notes.ipynb#part-2) [e](#top) "
+        "[f](../data/a.csv)\n\n[g][1]\n\n[1]: https://e.org/ref"
+    )
+    assert page.links() == [
+        "https://e.org/#x", "HTTP://e.org", "Mailto:a@e.org", "notes.ipynb#part-2", "#top", "../data/a.csv",
+        "https://e.org/ref",
+    ]  # fmt: skip
+    assert page.problems() == []
+
+
+def test_other_schemes_lose_the_address_and_keep_the_words():
+    page = shown("[x](file:///etc/passwd) [y](ftp://e.org) [z](intent://x)")
+    assert page.links() == [] and page.text.strip() == "x y z"
+
+
+def test_a_proof_with_less_than_signs_reads_as_written_and_its_maths_stays_for_mathjax():
+    proof = (
+        "Suppose a < b and b<c. Then $a < c$ and\n\n$$\\sum_{i<n} x_i \\geq 0, \\quad \\{a, b\\}$$\n\n"
+        "`if a < b:` and A & B, &lt; stays as typed."
+    )
+    stored = inert_markdown(proof)
+    assert "&amp;lt;" not in stored.replace("&amp;lt; stays", "")
+    page = shown(proof)
+    assert "Suppose a < b and b<c. Then $a < c$ and" in page.text
+    assert "$$\\sum_{i<n} x_i \\geq 0, \\quad \\{a, b\\}$$" in page.text
+    assert "if a < b:" in page.text and "A & B, < stays as typed." in page.text
+    assert page.problems() == []
+
+
+def test_markdown_keeps_its_shape_headings_lists_quotes_tables_and_code():
+    page = shown(
+        "# Claim\n\n> quoted\n\n1. one\n2. *two*\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n"
+        "```python\nif a < b:\n\n    pass\n```\n"
+    )
+    tags = [tag for tag, _ in page.elements]
+    for tag in ("h1", "blockquote", "ol", "li", "em", "table", "th", "td", "pre", "span"):
+        assert tag in tags, tag
+    assert ("th", {"style": "text-align:left"}) in page.elements
+    assert "if a < b:\n\n    pass" in page.text, "the code block keeps its empty line"
+    assert not any("id" in attrs for _, attrs in page.elements), "an id would shadow the page's own names"
+    assert page.problems() == []
+
+
+@pytest.mark.parametrize(
+    "markdown", [*CHEATS.values(), "a\n\n\n\n  \n\n```\nx\n\n\n\ny\n```\n\n<pre>\n\n\n</pre>", "", "\n\n"]
 )
-def test_a_link_keeps_its_address_only_when_relative_or_on_the_web_or_mail(markdown, inert):
-    assert inert_markdown(markdown) == inert
+def test_the_cell_holds_one_html_block_that_markdown_passes_on_unchanged_and_again_the_same(markdown):
+    """The pages render the stored cell as Markdown again: they must show exactly what was sanitised,
+    and a second pass (generate_feedback after autograde) changes nothing."""
+    stored = inert_markdown(markdown)
+    assert "\n" not in stored and stored.startswith("<div>") and stored.endswith("</div>")
+    assert render_markdown(stored).strip() == stored
+    assert inert_markdown(stored) == stored
+
+
+def test_where_markdown_would_change_the_block_the_cell_falls_back_to_its_plain_text(monkeypatch):
+    rendered = []
+
+    def changing(source):
+        rendered.append(source)
+        return "<p>not the block</p>" if len(rendered) > 1 else render_markdown(source)
+
+    monkeypatch.setattr(sanitize, "render_markdown", changing)
+    assert inert_markdown("a < b\n\n*x*") == "<div><pre>a &lt; b&#10;&#10;*x*</pre></div>"
+
+
+def test_where_rendering_fails_the_cell_falls_back_to_its_plain_text(monkeypatch):
+    """A renderer's exception must not stop autograde (nbgrader would drop the autograded notebook)."""
+
+    def failing(source):
+        raise ValueError("broken")
+
+    monkeypatch.setattr(sanitize, "render_markdown", failing)
+    assert inert_markdown("<b>x</b>") == "<div><pre>&lt;b&gt;x&lt;/b&gt;</pre></div>"
+
+
+def test_a_picture_in_an_attachment_that_is_missing_is_a_note_like_any_other():
+    assert inert_markdown("![plot](attachment:missing.png)") == "<div><p>[picture not shown: plot]</p></div>"
+
+
+def test_sanitize_html_keeps_only_the_allow_lists():
+    said = sanitize_html(
+        '<p lang="en" title="t" id="i" class="c" data-x="1">x</p><a href="https://e.org" target="_top">y</a>'
+        '<abbr title="z">z</abbr><ol start="3" reversed><li>w</li></ol><span class="k">k</span>'
+    )
+    assert said == (
+        '<p>x</p><a href="https://e.org" rel="noopener noreferrer nofollow">y</a><abbr title="z">z</abbr>'
+        '<ol start="3"><li>w</li></ol><span class="k">k</span>'
+    )
+    assert set(ATTRIBUTES) <= TAGS
+
+
+def test_what_is_not_text_is_refused_with_a_sentence():
+    with pytest.raises(TypeError, match=r"sanitize_html: expected the HTML as a str, got bytes"):
+        sanitize_html(b"<b>x</b>")
+    with pytest.raises(TypeError, match=r"render_markdown: expected the Markdown as a str, got list"):
+        render_markdown(["x"])
+
+
+MARKDOWNISH = st.text(
+    alphabet=st.sampled_from(list("<>[]()!&#;:\\`*_$\n -\"'=/ajvscriptxonlg10")), max_size=80
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(MARKDOWNISH)
+def test_any_markdown_of_these_characters_leaves_nothing_that_acts_and_is_stable(markdown):
+    stored = inert_markdown(markdown)
+    assert Shown(render_markdown(stored)).problems() == []
+    assert render_markdown(stored).strip() == stored and inert_markdown(stored) == stored
 
 
 def test_every_cell_the_student_wrote_is_made_inert_code_outputs_markdown_and_raw():
@@ -229,8 +442,10 @@ def test_every_cell_the_student_wrote_is_made_inert_code_outputs_markdown_and_ra
     )
     error = nbformat.v4.new_output("error", ename="E", evalue="<b>", traceback=["<b>"])
     code = nbformat.v4.new_code_cell("x", outputs=[stream, html, result, error])
-    markdown = nbformat.v4.new_markdown_cell("<b>m</b>", attachments={"a.png": {"image/png": PNG}})
-    raw = nbformat.v4.new_raw_cell("<b>r</b>")
+    markdown = nbformat.v4.new_markdown_cell(
+        "<b>m</b> ![a](attachment:a.png)", attachments={"a.png": {"image/png": PNG}}
+    )
+    raw = nbformat.v4.new_raw_cell("<b>r</b><script>x</script><img src=x onerror=alert(1)>")
     teacher = nbformat.v4.new_markdown_cell(
         "<b>t</b>", metadata={"nbgrader": {"locked": True, "grade_id": "intro"}}, attachments={"a.png": {}}
     )
@@ -247,8 +462,10 @@ def test_every_cell_the_student_wrote_is_made_inert_code_outputs_markdown_and_ra
         },
         error,
     ]
-    assert nb.cells[1].source == "&lt;b>m&lt;/b>" and "attachments" not in nb.cells[1]
-    assert nb.cells[2].source == "&lt;b>r&lt;/b>"
+    assert nb.cells[1].source == "<div><p><b>m</b> [picture not shown: a]</p></div>"
+    assert "attachments" not in nb.cells[1]
+    # A raw cell is shown as HTML as it is: sanitised as HTML, not rendered as Markdown.
+    assert nb.cells[2].source == "<b>r</b>[picture not shown]"
     assert nb.cells[3].source == "<b>t</b>" and nb.cells[3].attachments == {"a.png": {}}
 
 
@@ -292,4 +509,4 @@ def test_autograde_and_feedback_leave_no_script_of_the_student_s(tmp_path):
     autograded = nbformat.read(course / "autograded" / "mallory" / "01_magic_rule" / "magic_rule.ipynb", 4)
     kinds = {k for o in cell(autograded, "is_set_answer").outputs for k in o.get("data", {})}
     assert kinds and kinds <= {"text/plain", "image/svg+xml", "image/png"}
-    assert autograded.cells[-1].source.startswith("Look &lt;img")
+    assert autograded.cells[-1].source == "<div><p>Look [picture not shown]</p></div>"

@@ -15,22 +15,46 @@ every grade of the class through the Formgrader's own API. :class:`InertOutputs`
   instructions, declarations, CDATA). Any other SVG is dropped;
 - HTML, JavaScript, Markdown, LaTeX, widget views and every other kind of output are dropped, and
   a line of text says which kinds were dropped where nothing else remains;
-- in the cells the student wrote, Markdown cannot start an HTML tag (``<`` is written as
-  ``&lt;``) nor name a character by an entity (``&`` is written as ``&amp;``, so that
-  ``&#106;avascript:`` stays text), and a link, inline or by reference, keeps its address only
-  when that address is relative or starts with ``http:``, ``https:`` or ``mailto:``; attachments
-  are dropped.
+- the cells the student wrote are sanitised as the pages will show them: a Markdown cell is
+  rendered to HTML by the Markdown renderer the Formgrader and the feedback use (nbconvert's
+  mistune renderer, with its maths kept as written), then that HTML goes through ``nh3`` (the
+  Ammonia allow-list sanitiser), which keeps only the tags of :data:`TAGS`, the attributes of
+  :data:`ATTRIBUTES` and links whose address is relative or starts with one of
+  :data:`LINK_SCHEMES`: no script, style sheet, event handler, form, frame, ``<base>`` or
+  ``<meta>``, whatever the Markdown that made it (a link by reference in a quote or a list, an
+  address spelt with entities). A picture becomes a visible note with its alternative text
+  (:func:`picture_note`): shown by the teacher's browser, even ``![](/logout)`` would send a
+  request with the teacher's login, and a picture elsewhere would tell its owner when the
+  teacher reads. Attachments are dropped. The cell then holds that HTML on one line inside a
+  ``<div>``: Markdown passes such a block through untouched, so the pages show exactly what was
+  sanitised (:func:`inert_markdown` checks it and falls back to the plain text if not). A raw cell,
+  which the pages show as HTML, is sanitised as HTML.
+
+Maths stays text between its ``$`` signs, so the MathJax of the Formgrader and the feedback typeset
+it as before (``a < b`` in a proof reads ``a < b``); both pages load MathJax with its ``Safe``
+extension, which keeps ``\\href`` and the like to safe addresses.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from nbformat import NotebookNode
+from pygments.token import STANDARD_TYPES
+
+try:
+    import nh3
+except ImportError as error:  # the course extra installs it; say so rather than a bare module name
+    raise ImportError(
+        "setwidgets.grading.sanitize needs nh3, the HTML allow-list sanitiser that makes a student's "
+        "Markdown safe to show: install it with pip install nh3 (or pip install 'setwidgets[course]')."
+    ) from error
 
 from setwidgets.grading.preprocessors import FeedbackStep, locked
 
@@ -59,12 +83,141 @@ _DANGEROUS = re.compile(
 # An XML declaration may open a picture; past it, "<!" and "<?" start what ElementTree skips and
 # an HTML parser may read as markup (a comment "<!-->" ends at its first ">" in HTML).
 _XML_DECLARATION = re.compile(r"\s*<\?xml[^<>]*\?>")
-LINK_SCHEMES = ("http", "https", "mailto")
-"""The addresses a link in a student's Markdown may keep, besides relative ones."""
-# A link's address: inline "[text](address" or a reference's definition "[label]: address".
-_MARKDOWN_LINK = re.compile(r"(\]\(\s*|^ {0,3}\[[^\]\n]+\]:[ \t]*\n?[ \t]*)([^\s)]+)", re.MULTILINE)
-_CONTROLS = "".join(map(chr, range(33)))
-_SCHEME = re.compile(r"([a-z][a-z0-9+.\-]*):", re.IGNORECASE)
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+"""The schemes a link in a student's cell may keep, besides relative addresses."""
+
+TAGS = frozenset(
+    {
+        "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div", "dl", "dt",
+        "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre",
+        "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td",
+        "tfoot", "th", "thead", "tr", "u", "ul", "var",
+    }
+)  # fmt: skip
+"""The HTML elements a student's cell may show: text, lists, quotes, code, tables and links. Any
+other element is dropped and its text kept (the text of a script or style sheet is dropped too)."""
+
+ATTRIBUTES = {
+    "a": frozenset({"href", "title"}),
+    "abbr": frozenset({"title"}),
+    "ol": frozenset({"start"}),
+    "td": frozenset({"colspan", "rowspan", "style"}),
+    "th": frozenset({"colspan", "rowspan", "style"}),
+}
+"""The attributes each element may keep. No ``id`` or ``name`` (they would shadow the page's own
+names), no event handler, no ``style`` but a table cell's alignment (:data:`STYLE_PROPERTIES`)."""
+
+STYLE_PROPERTIES = frozenset({"text-align"})
+"""The only CSS a cell may keep: how Markdown aligns a table's columns."""
+
+CLASSES = {
+    "div": frozenset({"highlight"}),
+    "span": frozenset(name for name in STANDARD_TYPES.values() if name),
+}
+"""The classes kept: those of a code block coloured by Pygments, as nbconvert renders it; a class
+of the page's own (a dialog, a hidden panel) would let a cell dress up as the page."""
+
+# Elements whose text is no text for the reader: dropped with everything in them.
+_DROPPED_WHOLE = frozenset(
+    {
+        "script",
+        "style",
+        "template",
+        "iframe",
+        "noscript",
+        "textarea",
+        "title",
+        "svg",
+        "math",
+        "object",
+        "select",
+    }
+)
+# nh3 writes a picture it kept as <img alt="...">, its value escaped (no ">" or '"' inside).
+_PICTURE = re.compile(r"<img\b[^>]*>")
+_ALT = re.compile(r'\balt="([^"]*)"')
+# Markdown ends an HTML block at an empty line, and only there.
+_BLOCK_START, _BLOCK_END = "<div>", "</div>"
+
+
+def _allowed(text: str, *, tags: frozenset[str] = TAGS, attributes: dict | None = None) -> str:
+    """``text`` parsed as HTML, with only what the allow-lists name left in it."""
+    cleaned = nh3.clean(
+        text,
+        tags=set(tags),
+        clean_content_tags=set(_DROPPED_WHOLE),
+        # "*": no attribute on every element (nh3 would otherwise allow "lang" and "title").
+        attributes={"*": set()} | {tag: set(names) for tag, names in (attributes or ATTRIBUTES).items()},
+        allowed_classes={tag: set(names) for tag, names in CLASSES.items()},
+        filter_style_properties=set(STYLE_PROPERTIES),
+        url_schemes=set(LINK_SCHEMES),
+        strip_comments=True,
+        link_rel="noopener noreferrer nofollow",
+    )
+    # HTML drops a line break right after <pre>. nh3 writes a <pre> whose text starts with one
+    # without the second that would keep it (HTML's own serialisation adds it): added here.
+    return cleaned.replace("<pre>\n", "<pre>\n\n")
+
+
+def picture_note(alt: str) -> str:
+    """What a student's picture is shown as: a note in brackets with its alternative text."""
+    return f"[picture not shown: {alt}]" if alt.strip() else "[picture not shown]"
+
+
+def sanitize_html(text: str) -> str:
+    """``text`` as HTML a teacher's page may show: only :data:`TAGS`, :data:`ATTRIBUTES` and links to
+    relative addresses or :data:`LINK_SCHEMES`; each picture replaced by :func:`picture_note`."""
+    if not isinstance(text, str):
+        raise TypeError(f"sanitize_html: expected the HTML as a str, got {type(text).__name__}")
+    # First pass: the same allow-list plus pictures reduced to their alternative text, written
+    # by nh3 in one form; then each becomes a note, and the second pass is the one that counts.
+    with_pictures = _allowed(text, tags=TAGS | {"img"}, attributes={**ATTRIBUTES, "img": frozenset({"alt"})})
+    noted = _PICTURE.sub(_noted, with_pictures)
+    return _allowed(noted)
+
+
+def _noted(picture: re.Match) -> str:
+    alt = _ALT.search(picture[0])
+    return html.escape(picture_note(html.unescape(alt[1]) if alt else ""), quote=False)
+
+
+class _Renderer(IPythonRenderer):
+    """nbconvert's renderer, with a picture written as its alternative text alone: it fetches nothing,
+    and an ``attachment:`` picture that is not attached does not stop the rendering."""
+
+    def image(self, text: str, url: str, title: str | None = None) -> str:
+        return f'<img alt="{html.escape(text)}">'
+
+
+def render_markdown(source: str) -> str:
+    """A Markdown cell's source as HTML, by nbconvert's renderer (the one of the Formgrader and the
+    feedback), maths left as written between its ``$`` signs; not sanitised."""
+    if not isinstance(source, str):
+        raise TypeError(f"render_markdown: expected the Markdown as a str, got {type(source).__name__}")
+    return MarkdownWithMath(renderer=_Renderer(escape=False, exclude_anchor_links=True)).render(source)
+
+
+def _one_block(sanitised: str) -> str:
+    """Sanitised HTML as one Markdown HTML block: inside a ``<div>``, on one line."""
+    # A line break is written as its character reference, which HTML reads as the same line
+    # break (inside <pre> too): the block then has no empty line where Markdown would end it.
+    line = sanitised.strip().replace("\n", "&#10;")
+    # Sanitised again (generate_feedback after autograde), a cell is not wrapped twice.
+    already = line.startswith(_BLOCK_START) and line.endswith(_BLOCK_END)
+    return line if already else _BLOCK_START + line + _BLOCK_END
+
+
+def inert_markdown(source: str) -> str:
+    """A student's Markdown cell as the sanitised HTML of what it renders to (see the module's help),
+    in a form that Markdown shows unchanged; where it would not, the cell's plain text instead."""
+    try:
+        block = _one_block(sanitize_html(render_markdown(source)))
+        if render_markdown(block).strip() == block:
+            return block
+    except Exception:  # noqa: BLE001 - whatever a renderer may raise, a cell must not stop the grading
+        pass
+    # Not reached by any Markdown known: fail closed, with the student's words as plain text.
+    return _one_block(f"<pre>{html.escape(source, quote=False)}</pre>")
 
 
 def safe_svg(text: str) -> str | None:
@@ -131,28 +284,17 @@ def inert_output(output: NotebookNode) -> NotebookNode:
     return output
 
 
-def _address(link: re.Match) -> str:
-    """A link's start with its address, or with ``#`` where the address's scheme is not allowed."""
-    # Markdown drops a backslash before punctuation ("javascript\:" is "javascript:"), and a
-    # browser drops the control characters and spaces before an address.
-    scheme = _SCHEME.match(link[2].replace("\\", "").lstrip(_CONTROLS))
-    allowed = scheme is None or scheme[1].lower() in LINK_SCHEMES
-    return link[0] if allowed else f"{link[1]}#"
-
-
-def inert_markdown(source: str) -> str:
-    """A student's Markdown that can start no HTML tag, name no character by an entity and link
-    to no address but a relative one or one of :data:`LINK_SCHEMES`."""
-    return _MARKDOWN_LINK.sub(_address, source.replace("&", "&amp;").replace("<", "&lt;"))
-
-
 class InertOutputs(FeedbackStep):
     """Make a submission's outputs and the student's Markdown inert (see the module's help)."""
 
     def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> tuple[NotebookNode, Any]:
         if cell.cell_type == "code":
             cell.outputs = [inert_output(output) for output in cell.get("outputs", [])]
-        elif cell.cell_type in ("markdown", "raw") and not locked(cell):
+        elif cell.cell_type == "markdown" and not locked(cell):
             cell.source = inert_markdown(cell.source)
+            cell.pop("attachments", None)
+        elif cell.cell_type == "raw" and not locked(cell):
+            # The pages show a raw cell's source as HTML, as it is (nbconvert's raw cell block).
+            cell.source = sanitize_html(cell.source)
             cell.pop("attachments", None)
         return cell, resources
