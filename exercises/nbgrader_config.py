@@ -60,7 +60,8 @@ from nbgrader.converters.autograde import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
 from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
-from setwidgets.grading.report import FlagSuspiciousCells  # noqa: E402
+from setwidgets.grading.export import SpreadsheetExport  # noqa: E402
+from setwidgets.grading.report import DropTeacherNotes, FlagSuspiciousCells  # noqa: E402
 from setwidgets.grading.sandbox import SandboxedKernelManager, checkout_folders, preflight  # noqa: E402
 from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
 from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect  # noqa: E402
@@ -103,8 +104,14 @@ HIDE_HIDDEN_TESTS_IN_FEEDBACK = True
 c.GenerateFeedback.preprocessors = [
     InertOutputs,  # for notebooks autograded before it ran in autograde
     GetGrades,
+    DropTeacherNotes,  # the flags' note in a comment is the teacher's, not the student's
     HideHiddenTests,
     CSSHTMLHeaderPreprocessor,
     WrapFeedbackLines,
 ]
 c.HideHiddenTests.enabled = HIDE_HIDDEN_TESTS_IN_FEEDBACK
+
+# Export: nbgrader's grades.csv, and grades_by_student.csv for a spreadsheet (UTF-8 with a byte-order
+# mark, one row per student, each assignment's score, maximum, time and status: pending manual grades
+# and unreadable notebooks are marked, never shown as a plain score). See setwidgets/grading/export.py.
+c.ExportApp.plugin_class = SpreadsheetExport

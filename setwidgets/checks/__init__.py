@@ -21,7 +21,7 @@ promise. Every check returns a :class:`CheckResult`, which is true when all
 cases passed.
 
 Available checks: :func:`check_is_set`, :func:`check_odd_one_out`,
-:func:`check_third_card` (for ``third_card`` and ``third_card_mod3``),
+:func:`check_third_card` (for ``third_card`` and ``third_card_mod3``), :func:`check_third_vector`,
 :func:`check_count_sets`, :func:`check_first_set`, :func:`check_all_sets`,
 :func:`check_take_set`, :func:`check_no_set`, :func:`check_competition_no_set`,
 :func:`check_game_over`, :func:`check_play_solitaire`; for planes :func:`check_plane`,
@@ -36,7 +36,7 @@ in :mod:`setwidgets.checks.runner`; ``help()`` on any of them says more.
 """
 
 from setwidgets.checks.ex1_magic_rule import check_is_set, check_odd_one_out
-from setwidgets.checks.ex2_third_card import check_count_sets, check_third_card
+from setwidgets.checks.ex2_third_card import check_count_sets, check_third_card, check_third_vector
 from setwidgets.checks.ex3_finding_sets import check_all_sets, check_first_set
 from setwidgets.checks.ex4_the_dealer import (
     check_competition_no_set,
@@ -91,6 +91,7 @@ __all__ = [
     "check_simulate_no_set_rate",
     "check_take_set",
     "check_third_card",
+    "check_third_vector",
     "competition_by_engine",
     "engine_moves",
     "no_set_tolerance",

@@ -8,7 +8,10 @@ In the exercise notebook, after writing ``first_set`` and ``all_sets``::
 
 Both run on small tables (each with one idea), seeded deals of 6 to 21 cards and whole decks.
 Last, on the full deck, they count your calls of ``third_card`` (when it is defined beside
-your function): the pairs method asks once per pair, and ``first_set`` stops at the first SET.
+your function), however your function reaches it
+(:func:`setwidgets.checks.ex2_third_card.third_card_calls`): the pairs method asks once per
+pair, and ``first_set`` stops at the first SET. The count is advice for you; the graded tests
+count nothing.
 """
 
 from __future__ import annotations
@@ -17,12 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from setwidgets.cards import Card, full_deck
+from setwidgets.checks.ex2_third_card import third_card_calls
 from setwidgets.checks.runner import (
     DEFAULT_SECONDS,
     Case,
     CheckResult,
     codes,
-    count_calls,
     deal_tables,
     is_triple,
     never_calls_third_card,
@@ -143,5 +146,5 @@ def _calls_case(name: str, func: Callable, exercise: str, most: Callable[[int], 
         (deck,),
         f"{name}(full_deck()), counting its calls of third_card",
         judge,
-        call=lambda cards: count_calls(func, (cards,)),
+        call=lambda cards: third_card_calls(func, (cards,)),
     )

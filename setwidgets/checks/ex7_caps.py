@@ -18,12 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from setwidgets.cards import Card, full_deck, mini_deck
+from setwidgets.checks.ex2_third_card import third_card_calls
 from setwidgets.checks.runner import (
     DEFAULT_SECONDS,
     Case,
     CheckResult,
     codes,
-    count_calls,
     deal_tables,
     never_calls_third_card,
     require_function,
@@ -105,7 +105,8 @@ def check_is_set_free(
 
     It should return True exactly when no three of the cards form a SET. Last,
     on a SET-free table of the full deck, it counts your calls of
-    ``third_card``: one per pair is enough (the pairs method, O(n²)).
+    ``third_card``, however your function reaches it: one per pair is enough
+    (the pairs method, O(n²)). The count is advice; the graded tests count nothing.
     """
     name = require_function("is_set_free", func)
     cases = []
@@ -143,7 +144,7 @@ def check_is_set_free(
             (cap,),
             f"{name}(<{len(cap)} cards without a SET>), counting its calls of third_card",
             judge_calls,
-            call=lambda cards: count_calls(func, (cards,)),
+            call=lambda cards: third_card_calls(func, (cards,)),
         )
     )
     return run(name, func, cases, seconds)

@@ -118,6 +118,10 @@ class RefuseLinks(NbGraderPreprocessor):
         return nb, resources
 
 
+GRADER_NOTE = "setwidgets"
+"""The cell metadata key of the grader's notes (``WATCHED`` in :mod:`setwidgets.grading.preprocessors`)."""
+
+
 class RestoreMetadata(NbGraderPreprocessor):
     """Each cell's nbgrader metadata as the gradebook has it, whatever the student's copy says.
 
@@ -126,6 +130,9 @@ class RestoreMetadata(NbGraderPreprocessor):
     lose their nbgrader metadata; every other cell gets its points, its kind (answer, test, task),
     its lock and the schema version back from the source. So a student can neither add, duplicate,
     lock, re-point nor re-version a grade cell, and one notebook's broken metadata stops no one else.
+
+    Each cell's ``setwidgets`` metadata is dropped too, with a warning: only the grader writes it
+    (its notes on the graded tests, read by :mod:`setwidgets.grading.report`), after this step.
     """
 
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:
@@ -140,6 +147,14 @@ class RestoreMetadata(NbGraderPreprocessor):
             tasks = {cell.name: cell.max_score for cell in notebook.task_cells}
         seen: set[str] = set()
         for index, cell in enumerate(nb.cells):
+            if isinstance(cell.get("metadata"), dict) and GRADER_NOTE in cell.metadata:
+                del cell.metadata[GRADER_NOTE]
+                self.log.warning(
+                    "%s: cell %d carries the grader's %r metadata; the student's copy of it is dropped",
+                    info["student"],
+                    index + 1,
+                    GRADER_NOTE,
+                )
             meta = cell.get("metadata", {}).get("nbgrader")
             if meta is None:
                 continue

@@ -1,10 +1,16 @@
 """The graded tests of exercise 2, the third card, judged by the grader outside the student's kernel.
 
 Each function below is the test of one graded cell of ``third_card.ipynb``, by its grade id. The
-student's kernel only calls ``third_card``, ``third_card_mod3`` and ``count_sets`` on the cards
-sent to it; the expected answers are computed here with the package's own rules. Counts of the
-calls of ``third_card`` are taken in the kernel, so they flag a cell for the teacher and never
-cost points by themselves. See :mod:`setwidgets.grading.judge`.
+student's kernel only calls ``third_card``, ``third_vector``, ``third_card_mod3`` and
+``count_sets`` on the cards and vectors sent to it; the expected answers are computed here with
+the package's own rules.
+
+Everything is judged by the answers alone. ``third_vector`` is tried on vectors of every length
+from 1 to 6, not only the cards' 4, and must give numbers 0, 1 and 2: only the arithmetic mod 3
+does that (``Card.from_vector`` reduces mod 3 by itself, so a card cannot show whether the
+student did). Nothing here counts calls of ``third_card``: a count taken in the student's
+kernel is the notebook's to forge, so it can neither earn nor cost points nor raise or hide a
+flag. See :mod:`setwidgets.grading.judge`.
 """
 
 from __future__ import annotations
@@ -86,23 +92,59 @@ VISIBLE_MOD3 = {
     "1RSO 2GTS 3POD": "in every feature, -(0 + 1) % 3 == 2",
 }
 
+# Vectors of other lengths than a card's: the same formula, number by number (the notebook shows them).
+VISIBLE_VECTORS = [((0,), (1,)), ((2, 2), (2, 0)), ((0, 1, 2, 0, 1, 2), (1, 1, 1, 2, 2, 2))]
+
+
+def third_of(u: tuple[int, ...], v: tuple[int, ...]) -> tuple[int, ...]:
+    """The third vector of u and v: -(u + v) mod 3, number by number."""
+    return tuple((-x - y) % 3 for x, y in zip(u, v))
+
+
+def _why_vector(case: tuple) -> str:
+    u, v = case
+    numbers = "1 number" if len(u) == 1 else f"{len(u)} numbers"
+    return "number by number, -(x + y) % 3, each of 0, 1 and 2" + (
+        "" if len(u) == 4 else f" (a vector of {numbers}: the formula does not depend on cards)"
+    )
+
+
+def _vector_cases(run: Run, cases: list[tuple]) -> None:
+    answers = run.call("third_vector", cases)
+    compare(run, "third_vector", cases, answers, [third_of(u, v) for u, v in cases], _why_vector)
+
 
 @tests("test_third_card_mod3_visible")
 def third_card_mod3_visible(run: Run) -> str:
     cases, why = _visible(VISIBLE_MOD3)
+    _vector_cases(run, [(a.vector, b.vector) for a, b in cases] + VISIBLE_VECTORS)
     _third_cases("third_card_mod3", run, cases, why)
     return "third_card_mod3 passed the visible tests."
 
 
+def _other_lengths(run: Run, count: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Pairs of different vectors of 1 to 6 numbers 0, 1, 2, from the run's fresh seed."""
+    pairs = []
+    while len(pairs) < count:
+        length = run.rng.randint(1, 6)
+        u, v = (tuple(run.rng.randrange(3) for _ in range(length)) for _ in range(2))
+        if u != v:
+            pairs.append((u, v))
+    return pairs
+
+
 @tests("test_third_card_mod3_hidden")
 def third_card_mod3_hidden(run: Run) -> str:
-    """Every pair and every card twice; and a note for the teacher when it calls third_card."""
-    answers = run.call("third_card_mod3", PAIRS, count=["third_card"])
-    compare(run, "third_card_mod3", PAIRS, answers, [third_card(a, b) for a, b in PAIRS])
+    """third_vector on every pair of card vectors (one way round: the formula is symmetric) and on
+    vectors of other lengths; third_card_mod3 on every pair both ways round, and the same card twice."""
+    vectors = [(a.vector, b.vector) for a, b in itertools.combinations(DECK, 2)] + _other_lengths(run, 300)
+    _vector_cases(run, vectors)
+    _third_cases("third_card_mod3", run, PAIRS, lambda case: _named(third_card(*case)))
     _raises_on_twice("third_card_mod3", run, DECK)
-    if any(answer.counts.get("third_card") for answer in answers):
-        run.flag("third_card_mod3 called third_card: the exercise asks for the arithmetic on the vectors")
-    return f"third_card_mod3 passed the hidden tests ({len(PAIRS):,} pairs, and {len(DECK)} cards twice)."
+    return (
+        f"third_card_mod3 passed the hidden tests ({len(PAIRS):,} pairs, and {len(DECK)} cards twice), "
+        f"and third_vector ({len(vectors):,} pairs of vectors, grader's seed {run.seed})."
+    )
 
 
 def _count_cases(run: Run, deals: list[list[Card]], what: dict[int, str] | None = None) -> None:
@@ -134,21 +176,12 @@ def count_sets_visible(run: Run) -> str:
 
 @tests("test_count_sets_hidden")
 def count_sets_hidden(run: Run) -> str:
-    """The full deck, the red cards, and random deals of every size from a fresh seed.
-
-    The calls of third_card (or third_card_mod3) on the full deck are counted in the kernel: more
-    than one per pair, taken both ways round, flags the cell for the teacher.
-    """
+    """The full deck, the red cards, and random deals of every size from a fresh seed."""
     reds = [card for card in DECK if card.color == "red"]
-    whole = run.call("count_sets", [(list(DECK),), (reds,)], count=["third_card", "third_card_mod3"])
+    whole = run.call("count_sets", [(list(DECK),), (reds,)])
     for answer, want, name in zip(whole, (1080, 117), ("full_deck()", "mini_deck()")):
         if answer.error is not None or type(answer.value) is not int or answer.value != want:
             raise Failed(f"count_sets({name}) should be {want}; your function {returned(answer)}.")
-    calls = sum(whole[0].counts.values())
-    if calls == 0:
-        run.flag("count_sets called neither third_card nor third_card_mod3 on the full deck")
-    elif calls > 81 * 80:
-        run.flag(f"count_sets called third_card {calls} times on the 81 cards: pair by pair needs 3,240")
     sizes = [0, 1, 2, 3, 4, 5, 8, 12, 15, 20, 21, 40, 60]
     _count_cases(run, [run.rng.sample(DECK, size) for size in sizes for _ in range(6)])
     return "count_sets passed the hidden tests."

@@ -2,10 +2,11 @@
 
 Each function below is the test of one graded cell of ``finding_sets.ipynb``, by its grade id.
 The student's kernel only calls ``first_set`` and ``all_sets`` on the tables sent to it; the
-expected answers come from the package's own set finding, here. How often the student's code
-calls ``third_card`` is counted in the kernel: it flags the cell for the teacher (the pairs
-method asks one question per pair and stops at the first SET) and never costs points by itself.
-See :mod:`setwidgets.grading.judge`.
+expected answers come from the package's own set finding, here. The answers are judged, in the
+order the pairs method finds them. Nothing here counts calls of ``third_card``: a count taken
+in the student's kernel is the notebook's to forge, so it can neither earn nor cost points nor
+raise or hide a flag (the instant checks count calls, as advice to the student). See
+:mod:`setwidgets.grading.judge`.
 """
 
 from __future__ import annotations
@@ -37,15 +38,6 @@ def _label(function: str, table: list[Card], run: Run | None = None) -> str:
     return f"{function}([{cards}]) ({len(table)} cards{seed})"
 
 
-def _pairs_before(table: list[Card], found: tuple[Card, ...] | None) -> int:
-    """How many pairs the method tries up to and including the pair of the first SET."""
-    n = len(table)
-    if found is None:
-        return n * (n - 1) // 2
-    i, j = table.index(found[0]), table.index(found[1])
-    return sum(n - 1 - a for a in range(i)) + (j - i)
-
-
 def _is_triple(value: object) -> bool:
     return type(value) is tuple and len(value) == 3 and all(type(card) is Card for card in value)
 
@@ -60,27 +52,6 @@ def _check_first(run: Run, table: list[Card], answer: Answer, why: str | None = 
         raise Failed(f"{label} should be None: there is no SET. Your function {returned(answer)}.")
     if want is not None and not (_is_triple(answer.value) and answer.value == want):
         raise Failed(f"{label} should be the tuple {show(want)}{reason}. Your function {returned(answer)}.")
-
-
-def _note_calls(
-    run: Run, function: str, tables: list[list[Card]], answers: list[Answer], first: bool
-) -> None:
-    """A note for the teacher when the pairs method seems not to be used as the exercise asks."""
-    for table, answer in zip(tables, answers):
-        calls = answer.counts.get("third_card", 0)
-        pairs = len(table) * (len(table) - 1) // 2
-        most = _pairs_before(table, first_set(table)) if first else pairs
-        if len(table) >= 3 and calls == 0:
-            run.flag(f"{function} never called third_card on {_label(function, table)}: not the pairs method")
-            return
-        if calls > most:
-            fault = (
-                f"tried more pairs than needed before the first SET ({most}), or asked more than once per pair"
-                if first
-                else f"asked third_card more than once per pair ({pairs} pairs)"
-            )
-            run.flag(f"{function} called third_card {calls} times on {_label(function, table)}: {fault}")
-            return
 
 
 VISIBLE_FIRST = [
@@ -111,10 +82,9 @@ def first_set_hidden(run: Run) -> str:
         tables += [
             run.rng.sample(DECK, n) for n in (0, 1, 2, 3, 4, 5, 6, 9, 12, 12, 12, 12, 15, 18, 21, 27, 40)
         ]
-    answers = run.call("first_set", [(table,) for table in tables], count=["third_card"])
+    answers = run.call("first_set", [(table,) for table in tables])
     for table, answer in zip(tables, answers):
         _check_first(run, table, answer)
-    _note_calls(run, "first_set", tables, answers, first=True)
     return f"first_set passed the hidden tests ({len(tables)} tables)."
 
 
@@ -157,8 +127,7 @@ def all_sets_hidden(run: Run) -> str:
     tables = [list(DECK), DECK[::-1], [card for card in DECK if card.shading == "open"]]
     for _ in range(2):
         tables += [run.rng.sample(DECK, n) for n in (0, 1, 2, 3, 4, 6, 9, 12, 12, 12, 15, 18, 21, 30, 50)]
-    answers = run.call("all_sets", [(table,) for table in tables], count=["third_card"])
+    answers = run.call("all_sets", [(table,) for table in tables])
     for table, answer in zip(tables, answers):
         _check_all(run, table, answer)
-    _note_calls(run, "all_sets", tables, answers, first=False)
     return f"all_sets passed the hidden tests ({len(tables)} tables)."

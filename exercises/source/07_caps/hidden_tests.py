@@ -3,8 +3,9 @@
 Each function below is the test of one graded cell of ``caps.ipynb``, by its grade id. The
 student's caps are *checked* here (different cards of the deck, SET-free, maximal, or 9 cards of
 the mini deck) rather than compared with one answer; the student's kernel only calls the
-student's functions on the decks sent to it. Calls of ``third_card`` are counted in the kernel:
-they flag a cell for the teacher and never cost points by themselves. See
+student's functions on the decks sent to it. Nothing here counts calls of ``third_card``: a
+count taken in the student's kernel is the notebook's to forge, so it can neither earn nor cost
+points nor raise or hide a flag (the instant check counts calls, as advice to the student). See
 :mod:`setwidgets.grading.judge`.
 """
 
@@ -38,7 +39,7 @@ def _cards(codes: str) -> list[Card]:
 
 
 def _free_cases(run: Run, tables: list[list[Card]], whys: list[str] | None = None) -> list[Answer]:
-    answers = run.call("is_set_free", [(t,) for t in tables], count=["third_card"])
+    answers = run.call("is_set_free", [(t,) for t in tables])
     for number, (table, answer) in enumerate(zip(tables, answers)):
         want = is_set_free(table)
         if answer.error is not None or type(answer.value) is not bool or answer.value != want:
@@ -75,20 +76,13 @@ def _greedy(run: Run) -> list[Card]:
 
 @tests("test_is_set_free_hidden")
 def is_set_free_hidden(run: Run) -> str:
-    """Deals and caps from fresh seeds, and whole decks; one call of third_card per pair is advice."""
+    """Deals and caps from fresh seeds, and whole decks."""
     tables = [list(DECK), DECK[:27]]
     for _ in range(2):
         tables += [run.rng.sample(DECK, n) for n in (0, 1, 2, 3, 4, 6, 9, 12, 15)]
         cap = _greedy(run)
         tables += [cap, cap[:-1], [*cap, run.rng.choice([c for c in DECK if c not in cap])]]
-    answers = _free_cases(run, tables)
-    for table, answer in zip(tables, answers):
-        calls, pairs = answer.counts.get("third_card", 0), len(table) * (len(table) - 1) // 2
-        if calls > pairs or (calls == 0 and len(table) >= 3):
-            run.flag(
-                f"is_set_free called third_card {calls} times for {pairs} pairs of {len(table)} cards: the exercise asks for one question per pair at most"
-            )
-            break
+    _free_cases(run, tables)
     return f"is_set_free passed the hidden tests ({len(tables)} tables)."
 
 
