@@ -34,10 +34,12 @@ from setwidgets.checks import (
     check_simulate_no_set_rate,
     check_take_set,
     check_third_card,
+    check_third_vector,
     competition_by_engine,
     engine_moves,
     no_set_tolerance,
 )
+from setwidgets.checks.ex2_third_card import third_card_calls
 from setwidgets.grading.referee import Referee
 
 # -- answers a student might write ---------------------------------------------------------
@@ -278,6 +280,81 @@ def test_counting_calls_puts_the_real_third_card_back():
     before = globals()["third_card"]
     check_count_sets(pairwise_count_sets)
     assert globals()["third_card"] is before
+    code, defaults = third_card.__code__, third_card.__defaults__
+    assert third_card_calls(pairwise_count_sets, (full_deck(),)) == 3240
+    assert (third_card.__code__, third_card.__defaults__) == (code, defaults), "the function is as it was"
+
+
+def _bound(cards, third=third_card):
+    """The pairs method with third_card bound as a default argument: the name is never looked up."""
+    present = set(cards)
+    return sum(third(a, b) in present for a, b in itertools.combinations(cards, 2)) // 3
+
+
+def test_a_helper_bound_as_a_default_argument_or_another_name_is_counted(capsys):
+    assert third_card_calls(_bound, (full_deck(),)) == 3240
+    assert check_count_sets(_bound)
+    alias = third_card
+
+    def closure(cards):
+        present = set(cards)
+        return sum(alias(a, b) in present for a, b in itertools.combinations(cards, 2)) // 3
+
+    assert third_card_calls(closure, (full_deck(),)) == 3240
+    assert check_count_sets(closure)
+    assert message(capsys).count("✓") == 2
+
+
+def test_a_helper_that_calls_the_other_counts_once():
+    namespace = {"third_card": third_card, "itertools": itertools}
+    exec(
+        "def third_card_mod3(a, b):\n    return third_card(a, b)\n\n\n"
+        "def count(cards):\n    present = set(cards)\n"
+        "    return sum(third_card_mod3(a, b) in present for a, b in itertools.combinations(cards, 2))",
+        namespace,
+    )
+    assert third_card_calls(namespace["count"], (mini_deck(),)) == 27 * 26 // 2
+    assert third_card_calls(lambda cards: len(cards), ([],)) == 0, "third_card is here, and never called"
+    assert third_card_calls(len, ([],)) is None, "a function without a notebook to look in"
+
+
+# -- third_vector (exercise 2, the mod 3 part) ---------------------------------------------------
+
+
+def _third_vector(u, v):
+    return tuple((-x - y) % 3 for x, y in zip(u, v))
+
+
+def test_third_vector_passes_and_its_answers_are_those_of_the_graded_tests(capsys):
+    import numpy as np
+
+    assert check_third_vector(_third_vector)
+    assert check_third_vector(lambda u, v: tuple(np.mod(-(np.array(u) + np.array(v)), 3)))
+    assert message(capsys).count("✓") == 2
+
+
+def test_third_vector_without_mod_3_is_told_so_though_a_card_would_forgive_it(capsys):
+    def no_mod(u, v):
+        return tuple(-x - y for x, y in zip(u, v))
+
+    assert Card.from_vector(no_mod((0, 0, 0, 0), (1, 0, 0, 0))) == Card.from_vector((2, 0, 0, 0))
+    assert not check_third_vector(no_mod)
+    assert message(capsys) == (
+        "✗ no_mod((0, 0, 0, 0), (1, 0, 0, 0)) returned (-1, 0, 0, 0), but the third vector is (2, 0, 0, 0): "
+        "number by number, -(x + y) % 3. Your numbers are right mod 3 but not all 0, 1 or 2: take each one "
+        "% 3 (Card.from_vector would forgive that, third_vector does not)."
+    )
+
+
+def test_third_vector_as_a_list_or_through_cards_is_told_what_is_wrong(capsys):
+    assert not check_third_vector(lambda u, v: [(-x - y) % 3 for x, y in zip(u, v)])
+    assert "return a tuple, as a.vector is" in message(capsys)
+
+    def by_cards(u, v):
+        return third_card(Card.from_vector(u), Card.from_vector(v)).vector
+
+    assert not check_third_vector(by_cards)
+    assert "a card vector is four whole numbers" in message(capsys)
 
 
 def test_count_sets_may_not_spoil_the_cases_by_changing_its_list(capsys):
@@ -871,7 +948,7 @@ def test_a_rate_that_ignores_the_seed_or_the_tables_is_caught(capsys):
     assert not check_simulate_no_set_rate(unseeded)
     assert "the same seed should give the same tables" in message(capsys)
     rates = dict(NO_SET_RATES)
-    assert not check_simulate_no_set_rate(lambda size, tables, seed: rates[size])
+    assert not check_simulate_no_set_rate(lambda size, tables, seed: round(rates[size] * tables) / tables)
     assert "the rates should differ" in message(capsys)
 
 
@@ -978,3 +1055,123 @@ def test_the_referee_blocks_the_geometry_and_the_caps_modules():
         caps.is_set_free(full_deck()[:3])
     referee.untouched()
     assert len(geometry.plane("1RSO", "2GTS", "1RSS")) == 9
+
+
+# -- exercise 3 and 7: the pairs method with third_card bound as a default argument -------------
+
+
+def test_the_pairs_method_with_third_card_bound_as_a_default_argument_passes(capsys):
+    def first(cards, third=third_card):
+        where = {card: i for i, card in enumerate(cards)}
+        for i, j in itertools.combinations(range(len(cards)), 2):
+            k = where.get(third(cards[i], cards[j]))
+            if k is not None:
+                return cards[i], cards[j], cards[k]
+        return None
+
+    def every(cards, *, third=third_card):
+        where = {card: i for i, card in enumerate(cards)}
+        found = []
+        for i, j in itertools.combinations(range(len(cards)), 2):
+            k = where.get(third(cards[i], cards[j]))
+            if k is not None and k > j:
+                found.append((cards[i], cards[j], cards[k]))
+        return found
+
+    def free(cards, third=third_card):
+        present = set(cards)
+        return all(third(a, b) not in present for a, b in itertools.combinations(cards, 2))
+
+    assert check_first_set(first) and check_all_sets(every) and check_is_set_free(free)
+    assert message(capsys).count("✓") == 3
+
+
+# -- exercise 6: rates that could only come from tables ----------------------------------------
+
+
+def test_a_fixed_rate_plus_jitter_from_the_seed_is_not_a_count_of_tables(capsys):
+    rates = dict(NO_SET_RATES)
+
+    def jitter(size, tables, seed):
+        return rates[size] + random.Random(seed).uniform(-0.002, 0.002) if size != 21 else 0.0
+
+    assert not check_simulate_no_set_rate(jitter)
+    assert "tables without a SET, not a whole number" in message(capsys)
+
+
+def test_a_fixed_rate_plus_rounded_jitter_does_not_scatter_as_tables_do(capsys):
+    rates = dict(NO_SET_RATES)
+
+    def rounded(size, tables, seed):
+        noisy = rates[size] + random.Random(seed).gauss(0, 0.003)
+        return min(1.0, max(0.0, round(noisy * tables) / tables)) if size != 21 else 0.0
+
+    assert not check_simulate_no_set_rate(rounded)
+    assert "scatter much less than random tables make them" in message(capsys)
+
+    def wide(size, tables, seed):  # made up for 300 tables: too little spread for 30
+        noisy = rates[size] + random.Random(seed).uniform(-0.04, 0.04)
+        return (
+            min(1.0, max(0.0, round(noisy * tables) / tables))
+            if size == 9
+            else simulated_rate(size, tables, seed)
+        )
+
+    assert not check_simulate_no_set_rate(wide)
+    assert "(9, 30, seed)" in message(capsys)
+
+
+def test_the_spread_judges_rates_from_a_binomial_and_refuses_the_rest():
+    from setwidgets.checks.ex6_probability import SPREAD_BOUNDS, spread, spread_problem
+
+    rng = random.Random(5)
+    p, n = NO_SET_RATES[9], 300
+    honest = [sum(rng.random() < p for _ in range(n)) / n for _ in range(40)]
+    assert SPREAD_BOUNDS[0] < spread(honest, 9, n) < SPREAD_BOUNDS[1]
+    assert spread_problem(honest, 9, n, "1 to 40") is None
+    assert "every time" in spread_problem([round(p * n) / n] * 40, 9, n, "1 to 40")
+    assert "whose mean is" in spread_problem([x + 0.1 for x in honest], 9, n, "1 to 40")
+    doubled = [p + 2 * (x - p) for x in honest]
+    assert "scatter much more" in spread_problem(doubled, 9, n, "1 to 40")
+
+
+def _chernoff(n: int, seeds: int, p_true: float, p: float, low: float, high: float) -> float:
+    """Chernoff's bound on P(spread outside [low, high]) for counts ~ Binomial(n, p_true).
+
+    spread = sum over seeds of (X - n p)^2 / (n p (1 - p)), over seeds. For any t > 0,
+    P(S >= a) <= E[exp(t S)] exp(-t a) and P(S <= b) <= E[exp(-t S)] exp(t b); S is a sum of
+    independent terms, so E[exp(t S)] is the seeds-th power of one term's, computed exactly from
+    the binomial distribution. Any t gives a true bound: the smallest over a grid is kept.
+    """
+    import numpy as np
+
+    k = np.arange(n + 1)
+    log_pmf = (
+        np.array([math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in k])
+        + k * math.log(p_true)
+        + (n - k) * math.log(1 - p_true)
+    )
+    weights = np.exp(log_pmf)
+    term = (k - n * p) ** 2 / (n * p * (1 - p))
+    upper = min(
+        seeds * math.log(float(np.sum(weights * np.exp(t * term)))) - t * seeds * high
+        for t in np.linspace(0.005, 0.45, 300)
+    )
+    lower = min(
+        seeds * math.log(float(np.sum(weights * np.exp(-t * term)))) + t * seeds * low
+        for t in np.linspace(0.05, 30, 600)
+    )
+    return math.exp(min(upper, 0.0)) + math.exp(min(lower, 0.0))
+
+
+def test_an_honest_simulation_fails_the_spread_less_than_once_in_a_million():
+    """The stated false-failure probability, recomputed: at most 7.2e-7 for both numbers of tables,
+    even if the true rate of 9 cards were 0.001 away from NO_SET_RATES[9] (it is known to 0.0002)."""
+    from setwidgets.checks.ex6_probability import SPREAD_BOUNDS, SPREAD_SEEDS, SPREAD_SIZE, SPREAD_TABLES
+
+    p = NO_SET_RATES[SPREAD_SIZE]
+    worst = sum(
+        max(_chernoff(n, SPREAD_SEEDS, p + shift, p, *SPREAD_BOUNDS) for shift in (-0.001, 0.0, 0.001))
+        for n in SPREAD_TABLES
+    )
+    assert worst < 7.2e-7 < 1e-6, worst

@@ -93,13 +93,22 @@ def third_card(a, b):
 """
 
 THIRD_CARD_MOD3 = """
+def third_vector(u, v):
+    return tuple((2 * x + 2 * y) % 3 for x, y in zip(u, v))
+
+
 def third_card_mod3(a, b):
     if a == b:
         raise ValueError("two different cards, please")
-    return Card.from_vector([(2 * x + 2 * y) % 3 for x, y in zip(a.vector, b.vector)])
+    return Card.from_vector(third_vector(a.vector, b.vector))
 """
 
+# The arithmetic in third_vector, and third_card_mod3 borrowing third_card: the answers are right.
 MOD3_BORROWS_THIRD_CARD = """
+def third_vector(u, v):
+    return tuple((-x - y) % 3 for x, y in zip(u, v))
+
+
 def third_card_mod3(a, b):
     return third_card(a, b)
 """
@@ -384,8 +393,8 @@ EXPECTED = {
             "test_count_sets_hidden": 3,
         },
         "blank": {},
-        # Right counts by trying every triple: right answers; the count of third_card calls, taken in
-        # the kernel, is advice for the teacher (the cell is flagged), not a verdict.
+        # Right counts by trying every triple: right answers. Nothing counts calls of third_card (a
+        # count taken in the kernel could be forged): the answers alone are judged.
         "partial": {
             "test_third_card_visible": 2,
             "test_third_card_hidden": 2,
@@ -394,7 +403,8 @@ EXPECTED = {
             "test_count_sets_visible": 2,
             "test_count_sets_hidden": 3,
         },
-        # third_card_mod3 borrows third_card (right answers, flagged); count_sets never ends.
+        # third_vector does the arithmetic and third_card_mod3 borrows third_card (right answers);
+        # count_sets never ends.
         "looper": {
             "test_third_card_visible": 2,
             "test_third_card_hidden": 2,
@@ -411,7 +421,7 @@ EXPECTED["03_finding_sets"] = {
         "test_all_sets_hidden": 3,
     },
     "blank": {},
-    # all_sets by triples: right answers; the count of third_card flags the cell for the teacher.
+    # all_sets by triples: right answers (nothing counts calls of third_card).
     "partial": {
         "test_first_set_visible": 2,
         "test_first_set_hidden": 3,
@@ -419,7 +429,7 @@ EXPECTED["03_finding_sets"] = {
         "test_all_sets_hidden": 3,
     },
     # The package's first_set behind the student's own name: absent from the grading kernel, nothing.
-    # SETs decided from the vectors: right answers, flagged (no third_card asked).
+    # SETs decided from the vectors: right answers (no third_card asked, and nothing counts it).
     "wrapper": {"test_all_sets_visible": 2, "test_all_sets_hidden": 3},
     # Equal to everything: nothing; the package's find_sets behind all_sets: absent, nothing.
     "equal": {},
@@ -512,11 +522,11 @@ EXPECTED["06_probability"] = {
         "test_simulate_no_set_rate_visible": 2,
         "test_simulate_no_set_rate_hidden": 3,
     },
-    # sim's counting and interval: absent, nothing; rates by size: close enough, but deaf to the seed.
+    # sim's counting and interval: absent, nothing; rates by size: close enough, but no count of
+    # tables divided by the tables (0.0323 times 5000 is 161.5), so nothing.
     "wrapper": {
         "test_expected_sets_visible": 1,
         "test_expected_sets_hidden": 2,
-        "test_simulate_no_set_rate_visible": 2,
     },
 }
 EXPECTED["07_caps"] = {
@@ -529,7 +539,7 @@ EXPECTED["07_caps"] = {
         "test_largest_mini_cap_hidden": 2,
     },
     "blank": {},
-    # Every triple: right answers; the count of third_card (O(n^3)) flags the cell for the teacher.
+    # Every triple: right answers (O(n^3); nothing counts calls of third_card).
     "partial": {
         "test_is_set_free_visible": 2,
         "test_is_set_free_hidden": 3,
@@ -556,7 +566,7 @@ CHEATS = {
     ],
     ("06_probability", "wrapper"): [
         f"setwidgets.sim.count_sets_many {HIDDEN}",
-        "for 6 seeds: the seed should decide the tables",
+        "tables without a SET, not a whole number",
         f"setwidgets.sim.tally.wilson {HIDDEN}",
     ],
     ("07_caps", "wrapper"): [
