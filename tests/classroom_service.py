@@ -57,8 +57,11 @@ def wait_until(condition: Callable[[], Any], timeout: float = 10.0, what: str = 
 class Service:
     """``course.py classroom`` on a free port, with its classroom folder ``home``; a context manager."""
 
-    def __init__(self, home: Path, port: int | None = None, options: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, home: Path, port: int | None = None, options: tuple[str, ...] = (), prefix: tuple[str, ...] = ()
+    ) -> None:
         self.options = options
+        self.prefix = prefix  # a command the service runs under (unshare, for a disk of its own)
         self.home = Path(home)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -88,6 +91,7 @@ class Service:
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [
+                    *self.prefix,
                     sys.executable,
                     str(ROOT / "course.py"),
                     "classroom",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from setwidgets.classroom.client import home
 from setwidgets.classroom.service import LocalTokens, serve
-from setwidgets.classroom.store import Store
+from setwidgets.classroom.store import Store, StoreError
 
 
 def _teacher_token(folder: Path) -> str:
@@ -62,7 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     folder = home()
     folder.mkdir(parents=True, exist_ok=True)
-    store = Store(options.db or f"sqlite:///{folder / 'rooms.sqlite'}")
+    try:
+        store = Store(options.db or f"sqlite:///{folder / 'rooms.sqlite'}")
+    except (StoreError, TypeError, ValueError) as refused:
+        # A database that is not the service's, or is held by another service: one sentence, no
+        # traceback, and nothing started (docs/classroom.md, "Where the rooms are kept").
+        print(f"The classroom service did not start: {refused}", file=sys.stderr, flush=True)
+        return 1
     if options.hub:
         from setwidgets.classroom.hubauth import HubTokens, hub_address
 

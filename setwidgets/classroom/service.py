@@ -26,6 +26,7 @@ import asyncio
 import hashlib
 import inspect
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -37,7 +38,7 @@ from tornado.ioloop import IOLoop
 
 from setwidgets import _inputs
 from setwidgets.classroom.rooms import Room, RoomError
-from setwidgets.classroom.store import Store
+from setwidgets.classroom.store import Store, StoreError
 
 __all__ = [
     "LETTERS",
@@ -69,6 +70,7 @@ REQUEST_RATE = (5.0, 60)
 one): 5 a second on average, 60 at once (a whole class on one Lab server joins from one address)."""
 
 TOO_MANY = f"too many messages: at most {RATE[0]:g} a second; this one was not served, send it again later"
+log = logging.getLogger("setwidgets.classroom")
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,8 @@ class Classroom:
     def __init__(self, store: Store, authority: Any, clock: Callable[[], float] = time.time) -> None:
         self.store, self.authority, self.clock = store, authority, clock
         self.rooms: dict[str, Room] = store.load()
+        for sentence in store.set_aside.values():
+            log.warning("%s", sentence)  # the teacher reads it in the terminal; the other rooms play on
         self.sockets: dict[str, set[RoomSocket]] = {}
         self.timers: dict[str, Any] = {}
         self.buckets: dict[str, _Bucket] = {}
@@ -146,14 +150,33 @@ class Classroom:
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(LETTERS) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.store.set_aside:
                 return code
 
-    def changed(self, room: Room) -> None:
-        """Save ``room``, then tell every socket of it, then set its timer."""
-        self.store.save(room)
+    def changed(self, room: Room, seat: tuple[str, str] | None = None) -> str | None:
+        """Save ``room`` (with a new player's ``seat``: token and name), then tell every socket of it.
+
+        Returns None when saved. When the store refuses (a full disk, say), the room goes back
+        to what was last saved, so that the room served is the one on disk and nobody is told
+        of a change a restart would lose; the sentence returned says so, for the sender.
+        """
+        try:
+            self.store.save(room, seat)
+        except StoreError as failed:
+            log.error("%s", failed)
+            self.undo(room)
+            return f"this was not done: the service could not save it ({failed}); try again later"
         self.broadcast(room)
         self.schedule(room)
+        return None
+
+    def undo(self, room: Room) -> None:
+        """Put ``room`` back as the store last saved it (a room never saved is forgotten)."""
+        saved = self.store.saved(room.code)
+        if saved is None:
+            self.rooms.pop(room.code, None)
+        else:
+            room.restore(saved)
 
     def broadcast(self, room: Room) -> None:
         """Send the room's new view to each of its sockets, written out once for all."""
@@ -176,10 +199,11 @@ class Classroom:
 
     def expire(self, room: Room) -> None:
         self.timers.pop(room.code, None)
-        if room.expire():
-            self.changed(room)
-        else:
+        if not room.expire():
             self.schedule(room)
+        elif self.changed(room) is not None:
+            # Not saved, so not given: try again in a second (the disk may have room by then).
+            self.timers[room.code] = IOLoop.current().call_later(1.0, self.expire, room)
 
 
 def _written(view: dict[str, Any]) -> str:
@@ -285,7 +309,10 @@ class RoomsHandler(_Base):
         except (TypeError, ValueError) as refused:
             raise web.HTTPError(400, str(refused)) from None
         self.classroom.rooms[room.code] = room
-        self.classroom.changed(room)
+        failed = self.classroom.changed(room)
+        if failed is not None:
+            self.answer({"ok": False, "message": failed}, 503)
+            return
         self.answer({"ok": True, "code": room.code, "room": room.view()}, 201)
 
 
@@ -327,9 +354,11 @@ class JoinHandler(_Base):
         except (TypeError, ValueError) as refused:
             raise web.HTTPError(409 if isinstance(refused, RoomError) else 400, str(refused)) from None
         token = authority.new_token()
-        if token is not None:
-            self.classroom.store.add_seat(token, room.code, reply["name"])
-        self.classroom.changed(room)
+        # The seat and the room are saved together: a join is kept whole, or not at all.
+        failed = self.classroom.changed(room, None if token is None else (token, reply["name"]))
+        if failed is not None:
+            self.answer({"ok": False, "message": failed}, 503)
+            return
         self.answer({**reply, "code": room.code, "token": token}, 201)
 
 
@@ -393,7 +422,9 @@ class RoomSocket(websocket.WebSocketHandler):
         else:
             answer = self.room.play(self.identity.name, message)
         if self.room.version != version:
-            self.classroom.changed(self.room)
+            failed = self.classroom.changed(self.room)
+            if failed is not None:
+                answer = {"ok": False, "message": failed}
         self.reply(n, answer)
 
     def reply(self, n: Any, answer: dict[str, Any]) -> None:

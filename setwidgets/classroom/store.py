@@ -244,7 +244,6 @@ class Store:
             sqlite = parsed.get_backend_name() == "sqlite"
             self.engine = sa.create_engine(self.url, connect_args={"timeout": WAIT_SECONDS} if sqlite else {})
             if sqlite:
-                sa.event.listen(self.engine, "connect", _sqlite_pragmas)
                 self._prepare_sqlite(new)
             else:
                 self._prepare_other()
@@ -304,6 +303,10 @@ class Store:
                         f"{self.where} is damaged (SQLite finds {_inputs.short(verdict)}); start the "
                         "service with a copy saved earlier, or move the file away to start with no rooms"
                     )
+        # Only now, the file known to be ours (or new), is it put in write-ahead logging: that mode
+        # is written into the file itself, which another program's file must never be.
+        self.engine.dispose()
+        sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         with self.engine.begin() as db:
             # A new file, or one of the first version (our tables, no application_id), is stamped
             # in the same transaction that makes its tables: a file is ours whole, or not at all.
