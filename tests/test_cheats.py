@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import csv
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
 import nbformat
 import pytest
 from test_nbgrader import (
+    BIN,
     EXERCISES,
     IS_SET,
     ODD_ONE_OUT,
@@ -513,15 +515,18 @@ def test_validate_runs_in_the_sandbox_and_honest_notebooks_validate_as_before(va
     assert "NOT SANDBOXED" not in said
 
 
-def test_without_bubblewrap_validate_works_and_says_it_is_not_sandboxed(validating):
-    """The same cheat, where no sandbox can be made: it validates, and the teacher is told."""
+def test_without_bubblewrap_validate_refuses_in_one_sentence_and_runs_nothing(validating):
+    """The same cheat, where no sandbox can be made: fail closed, and the teacher is told why."""
     gradebook = (validating / "gradebook.db").read_bytes()
-    said = validate(
-        validating, f"submitted/cheat/{ONE}/magic_rule.ipynb", "--SandboxedKernelManager.bwrap=no-such-bwrap"
-    )
-    assert "GRADING IS NOT SANDBOXED" in said and "'no-such-bwrap'" in said
-    assert "Success! Your notebook passes all the tests." in said
-    assert (validating / "gradebook.db").read_bytes() != gradebook, "unsandboxed, the cheat can write it"
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), "validate", f"submitted/cheat/{ONE}/magic_rule.ipynb",
+         "--SandboxedKernelManager.bwrap=no-such-bwrap"],
+        cwd=validating, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    said = result.stdout + result.stderr
+    assert "Grading refuses to start a kernel without its sandbox" in said and "'no-such-bwrap'" in said
+    assert "Success!" not in said
+    assert (validating / "gradebook.db").read_bytes() == gradebook, "nothing of the notebook ran"
 
 
 @needs_bubblewrap
@@ -546,3 +551,29 @@ def test_a_student_validates_a_release_copy_with_nbgrader_alone(tmp_path):
     said = validate(tmp_path, f"{ONE}/magic_rule.ipynb")
     assert "VALIDATION FAILED ON 1 CELL(S)" in said and "should be 'color'" in said, said
     assert "SANDBOX" not in said
+
+
+def test_without_bubblewrap_autograde_records_no_grade_and_says_why(tmp_path):
+    """Fail closed: no sandbox, no grade; one sentence says how to get one or how to go without."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
+    nbgrader(course, "generate_assignment", ONE)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        gb.update_or_create_student("ana")
+    honest = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
+    save(course, "ana", ONE, hand_in(course, ONE, honest))
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), "autograde", ONE, "--SandboxedKernelManager.bwrap=no-such-bwrap"],
+        cwd=course, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    said = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Grading refuses to start a kernel without its sandbox: the command 'no-such-bwrap'" in said
+    assert "c.SandboxedKernelManager.sandbox = False" in said
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb, pytest.raises(MissingEntry):
+        gb.find_submission(ONE, "ana")
+    assert not (course / "autograded").exists() or not any((course / "autograded").rglob("*.ipynb"))

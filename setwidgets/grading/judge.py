@@ -255,12 +255,16 @@ class Tests(dict[str, TestFunction]):
 
     __test__ = False  # a registry, not a class of tests for pytest to collect
 
-    def __init__(self, hide: Iterable[str] = ()) -> None:
-        """``hide``: the package's functions that the grading kernel must not have, as dotted names
+    def __init__(self, hide: Iterable[str] = (), hand_out: Iterable[str] | None = None) -> None:
+        """``hand_out``: what of the package the exercise hands out, as dotted names
+        (``"setwidgets.Card"``, ``"setwidgets.draw.show"``): while it is graded, the kernel has that
+        and what it needs, and nothing else of the package (:mod:`setwidgets.grading.handout`).
+        ``hide``: functions among those that the kernel must not have all the same
         (``"setwidgets.rules.is_set"``): the exercise asks the student to write them
         (:mod:`setwidgets.grading.hide`)."""
         super().__init__()
         self.hide = tuple(hide)
+        self.hand_out = None if hand_out is None else tuple(hand_out)
 
     def __call__(self, grade_id: str) -> Callable[[TestFunction], TestFunction]:
         """Register the decorated function as the test of the cell ``grade_id``."""

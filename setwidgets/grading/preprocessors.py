@@ -131,6 +131,9 @@ class GradingExecute(Execute):
         self._sandboxed = isinstance(manager, SandboxedKernelManager) and manager.sandboxed
         if isinstance(manager, SandboxedKernelManager):
             manager.hide_functions = list(self._judged.hide)
+            if self._judged.hand_out is not None or self._judged:
+                # Judged tests without a hand-out get the grader's route and the cards only: fail closed.
+                manager.hand_out = list(self._judged.hand_out or ["setwidgets.cards.Card"])
         return manager
 
     def _judged_tests(self, resources: Any) -> Tests:

@@ -57,7 +57,8 @@ from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, DottedObjectName, Integer, List, Unicode
 
 from setwidgets import _words
-from setwidgets.grading import cgroup, route
+from setwidgets.grading import cgroup, handout, route
+from setwidgets.grading.handout import kernel_package
 from setwidgets.grading.hide import overlays
 
 GIB = 2**30
@@ -386,6 +387,14 @@ class SandboxedKernelManager(AsyncKernelManager):
         help="Names of the grader's environment variables the kernel gets too; everything else is left out.",
     ).tag(config=True)
 
+    hand_out = List(
+        Unicode(),
+        default_value=None,
+        allow_none=True,
+        help="What of the package the kernel has, as dotted names (setwidgets.grading.handout): nothing "
+        "else of it is there. None: the whole package. The grader sets it per assignment.",
+    ).tag(config=True)
+
     hide_functions = List(
         Unicode(),
         help="Functions of the package the kernel must not have, as dotted names: it sees their modules "
@@ -478,7 +487,14 @@ class SandboxedKernelManager(AsyncKernelManager):
         (self._scratch / "ipc").mkdir()
         (self._scratch / PATH_STARTUP.name).write_text(PATH_STARTUP_CODE)
         self._overlays = []
-        if self.hide_functions:
+        if self.hand_out is not None:
+            # The package as the exercise hands it out, and nothing else of it (an allow-list).
+            package = self._scratch / "package"
+            for relative, source in kernel_package(self.hand_out, self.hide_functions).items():
+                (package / relative).parent.mkdir(parents=True, exist_ok=True)
+                (package / relative).write_text(source, encoding="utf-8")
+            self._overlays.append((str(package), str(handout.ROOT)))
+        elif self.hide_functions:
             (self._scratch / "hidden").mkdir()
             empty = self._scratch / "hidden" / "empty"
             empty.write_bytes(b"")
@@ -676,6 +692,8 @@ class SandboxedKernelManager(AsyncKernelManager):
             # submission's cannot replace a module the kernel imports to start; IPython's start-up
             # file (PATH_STARTUP) puts it last, once the kernel is up, for the answers' own modules.
             "PYTHONSAFEPATH": "1",
+            # The package's folder is read-only in the sandbox: numba keeps its compiled code here.
+            "NUMBA_CACHE_DIR": "/tmp/numba",
         }
         for name in self.passed_environment:
             if name in os.environ:

@@ -15,7 +15,19 @@ from setwidgets.grading.judge import Run, Tests, compare
 from setwidgets.rules import is_set
 
 # The exercise asks for these: the grading kernel sees the package without them.
-tests = Tests(hide=["setwidgets.rules.is_set", "setwidgets.rules.explain"])
+# What the notebook's own cells use of the package; while it is graded, the kernel has nothing else.
+HAND_OUT = [
+    *(
+        "setwidgets.FEATURES",
+        "setwidgets.VALUES",
+        "setwidgets.Card",
+        "setwidgets.full_deck",
+        "setwidgets.mini_deck",
+    ),
+    *("setwidgets.checks.check_is_set", "setwidgets.checks.check_odd_one_out"),
+    *("setwidgets.draw.show", "setwidgets.grading.referee.Referee"),
+]
+tests = Tests(hide=["setwidgets.rules.is_set", "setwidgets.rules.explain"], hand_out=HAND_OUT)
 
 DECK = full_deck()
 REDS = [card for card in DECK if card.color == "red"]

@@ -23,8 +23,25 @@ from setwidgets.grading.judge import Failed, Run, Tests, call_text, compare, exp
 from setwidgets.rules import find_sets, third_card
 
 # The exercise asks for these: the grading kernel sees the package without them.
+# What the notebook's own cells use of the package; while it is graded, the kernel has nothing else.
+HAND_OUT = [
+    *(
+        "setwidgets.FEATURES",
+        "setwidgets.VALUES",
+        "setwidgets.Card",
+        "setwidgets.full_deck",
+        "setwidgets.mini_deck",
+    ),
+    *(
+        "setwidgets.checks.check_count_sets",
+        "setwidgets.checks.check_third_card",
+        "setwidgets.checks.check_third_vector",
+    ),
+    *("setwidgets.draw.show", "setwidgets.grading.referee.Referee"),
+]
 tests = Tests(
-    hide=["setwidgets.rules.third_card", "setwidgets.rules.count_sets", "setwidgets.rules.find_sets"]
+    hand_out=HAND_OUT,
+    hide=["setwidgets.rules.third_card", "setwidgets.rules.count_sets", "setwidgets.rules.find_sets"],
 )
 
 DECK = full_deck()

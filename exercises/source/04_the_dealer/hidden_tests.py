@@ -19,12 +19,27 @@ from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned, show
 # The engine's moves, as the package plays them, would be the answers: the grading kernel sees a
 # game engine that cannot be started, and the checks without their recorders of its moves (the
 # student's functions must play by themselves).
+# What the notebook's own cells use of the package; while it is graded, the kernel has nothing else.
+HAND_OUT = [
+    *(
+        "setwidgets.Card",
+        "setwidgets.first_set",
+        "setwidgets.full_deck",
+        "setwidgets.has_set",
+        "setwidgets.draw.show",
+    ),
+    *(
+        f"setwidgets.checks.check_{name}"
+        for name in ("take_set", "no_set", "competition_no_set", "game_over", "play_solitaire")
+    ),
+]
 tests = Tests(
+    hand_out=HAND_OUT,
     hide=[
         "setwidgets.game.engine.Game.__init__",
         "setwidgets.checks.ex4_the_dealer.engine_moves",
         "setwidgets.checks.ex4_the_dealer.competition_by_engine",
-    ]
+    ],
 )
 
 TABLE = 12

@@ -15,14 +15,25 @@ from setwidgets.geometry import lines_through, magic_square
 from setwidgets.grading.judge import Answer, Failed, Run, Tests, returned, show
 
 # The exercise asks for these: the grading kernel sees the package without them.
+# What the notebook's own cells use of the package; while it is graded, the kernel has nothing else.
+HAND_OUT = [
+    *("setwidgets.Card", "setwidgets.full_deck", "setwidgets.mini_deck", "setwidgets.third_card"),
+    *(
+        "setwidgets.checks.check_lines_through",
+        "setwidgets.checks.check_magic_square",
+        "setwidgets.checks.check_plane",
+    ),
+    "setwidgets.draw.show",
+]
 tests = Tests(
+    hand_out=HAND_OUT,
     hide=[
         "setwidgets.geometry.plane",
         "setwidgets.geometry.magic_square",
         "setwidgets.geometry.lines_through",
         "setwidgets.geometry.planes_through",
         "setwidgets.rules.find_sets",
-    ]
+    ],
 )
 
 DECK = full_deck()

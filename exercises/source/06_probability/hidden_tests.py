@@ -29,13 +29,23 @@ from setwidgets.rules import find_sets
 
 # The exercise asks for these: the grading kernel sees the package without them (sim's dealing
 # and has_set_many stay: simulate_no_set_rate is asked to use them).
+# What the notebook's own cells use of the package; while it is graded, the kernel has nothing else.
+HAND_OUT = [
+    *("setwidgets.Card", "setwidgets.full_deck", "setwidgets.mini_deck", "setwidgets.third_card"),
+    *("setwidgets.sim.deal_tables", "setwidgets.sim.has_set_many", "setwidgets.draw.show"),
+    *(
+        f"setwidgets.checks.check_{name}"
+        for name in ("confidence_interval", "expected_sets", "set_probability", "simulate_no_set_rate")
+    ),
+]
 tests = Tests(
+    hand_out=HAND_OUT,
     hide=[
         "setwidgets.rules.find_sets",
         "setwidgets.rules.count_sets",
         "setwidgets.sim.tally.wilson",
         "setwidgets.sim.count_sets_many",
-    ]
+    ],
 )
 
 DECK = full_deck()
