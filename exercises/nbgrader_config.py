@@ -72,6 +72,12 @@ from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCol
 # them as you, outside the sandbox, and a symbolic link would hand over what it points to. Then each
 # cell's nbgrader metadata is restored from the gradebook, before nbgrader checks it.
 c.ExchangeFactory.collect = SafeCollect
+# collect believes the exchange, not the names students write: a folder counts for a student only
+# if that student's own account owns it, its time is the exchange's (the latest change time of the
+# folder and the student's files), and a folder it cannot take is skipped with one line. On the
+# course's own exchange (one account plays every part), a folder of yours also counts for a student
+# id that is no account here; on a shared exchange (SETWIDGETS_EXCHANGE) only the student's own does.
+c.SafeCollect.single_user = c.Exchange.root == str(COURSE_EXCHANGE)
 c.Autograde.sanitize_preprocessors = [
     RefuseLinks,
     RestoreMetadata,

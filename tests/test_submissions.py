@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from test_nbgrader import BIN, EXERCISES, answers_of, grades, hand_in, nbgrader, save
 
-from setwidgets.grading.submissions import copy_regular, links_in
+from setwidgets.grading.submissions import SubmissionRefused, copy_owned, copy_regular, links_in
 
 pytestmark = pytest.mark.nbgrader
 ONE = "01_magic_rule"
@@ -85,13 +85,16 @@ def test_a_notebook_that_is_a_link_is_not_graded_and_the_others_are(course):
 def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(tmp_path):
     """Put straight into the exchange's inbound folder, past ``nbgrader submit``: a link to the
     solutions and to the gradebook, a named pipe (reading it would wait for ever) and a sparse file
-    of a terabyte (a few bytes on the student's disk, a terabyte on the teacher's)."""
+    of a terabyte (a few bytes on the student's disk, a terabyte on the teacher's).
+
+    The course's own exchange, one account playing every part (``single_user``): the folder is the
+    teacher's, for a student id that is no account here, and it is collected."""
     course = tmp_path / "course"
     course.mkdir()
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
-    exchange = tmp_path / "exchange"
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", SETWIDGETS_EXCHANGE=str(exchange))
+    env = {k: v for k, v in os.environ.items() if k != "SETWIDGETS_EXCHANGE"}
+    env["PATH"] = f"{BIN}{os.pathsep}{os.environ['PATH']}"
 
     def run(*args):
         result = subprocess.run(
@@ -103,7 +106,7 @@ def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(tmp_pa
     run("generate_assignment", ONE)
     run("db", "student", "add", "ana")
     stamp = datetime.now().strftime("%Y-%m-%d %H:%M:%S.%f UTC")
-    inbound = exchange / "setwidgets" / "inbound" / f"ana+{ONE}+{stamp}+abcdef"
+    inbound = course / "exchange" / "setwidgets" / "inbound" / f"ana+{ONE}+{stamp}+abcdef"
     inbound.mkdir(parents=True, mode=0o777)
     shutil.copy(course / "release" / ONE / "magic_rule.ipynb", inbound)
     (inbound / "timestamp.txt").write_text(stamp)
@@ -118,8 +121,8 @@ def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(tmp_pa
     assert not (submitted / "solutions.ipynb").exists() and not (submitted / "grades.db").exists()
     assert "ana: solutions.ipynb in the submission is a symbolic link; it was left out" in said
     assert not (submitted / "pipe").exists() and not (submitted / "huge.bin").exists()
-    for name in ("pipe", "huge.bin"):
-        assert f"ana: {name} in the submission is not a regular file, or bigger than 100 MiB" in said
+    assert "ana: pipe in the submission is a named pipe, socket or device; it was left out" in said
+    assert "ana: huge.bin in the submission is bigger than 100 MB; it was left out" in said
 
 
 def _broken(nb: dict, how: str) -> str:
@@ -185,3 +188,68 @@ def test_copy_regular_leaves_pipes_and_huge_files_out(tmp_path):
     left_out = copy_regular(source, tmp_path / "copy", max_bytes=2**20)
     assert sorted(p.name for p in left_out) == ["huge.bin", "pipe"]
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["answer.ipynb"]
+
+
+NOBODY = 65534  # an account that is not the one running the tests (``nobody`` on Debian)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+def test_copy_owned_takes_the_accounts_own_files_and_dates_by_change_time_not_by_what_is_written(tmp_path):
+    me = os.geteuid()
+    source = tmp_path / "submission"
+    (source / "sub").mkdir(parents=True)
+    (source / "answer.ipynb").write_text("{}")
+    (source / "sub" / "mine.txt").write_text("mine")
+    (source / "planted.txt").write_text("a classmate's")
+    os.chown(source / "planted.txt", NOBODY, NOBODY)
+    (source / "theirs").mkdir()
+    (source / "theirs" / "inside.txt").write_text("x")
+    os.chown(source / "theirs", NOBODY, NOBODY)
+    (source / "timestamp.txt").write_text("2000-01-01 00:00:00 UTC")
+    old = datetime(2000, 1, 1).timestamp()
+    for path in (source / "answer.ipynb", source / "sub" / "mine.txt", source / "sub", source):
+        os.utime(path, (old, old))  # touch -d 2000-01-01: the modification times lie
+    before = datetime.now().timestamp() - 60
+    walked = copy_owned(source, tmp_path / "copy", me)
+    copied = sorted(str(p.relative_to(tmp_path / "copy")) for p in (tmp_path / "copy").rglob("*"))
+    assert copied == ["answer.ipynb", "sub", "sub/mine.txt", "timestamp.txt"]
+    assert dict(walked.left_out) == {
+        "planted.txt": "owned by nobody, not by the student's account; it was left out",
+        "theirs": "owned by nobody, not by the student's account; it was left out",
+    }
+    assert walked.latest_ns / 1e9 > before, "the change time, which the student cannot set back"
+    assert copy_owned(source, None, me).latest_ns == walked.latest_ns, "timing alone copies nothing"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+def test_copy_owned_refuses_a_folder_of_another_account_a_link_and_a_file(tmp_path):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    os.chown(theirs, NOBODY, NOBODY)
+    (tmp_path / "link").symlink_to(tmp_path / "theirs")
+    (tmp_path / "file").write_text("")
+    refusals = {}
+    for name in ("theirs", "link", "file"):
+        with pytest.raises(SubmissionRefused) as refused:
+            copy_owned(tmp_path / name, tmp_path / f"copy-{name}", os.geteuid())
+        refusals[name] = str(refused.value)
+        assert not (tmp_path / f"copy-{name}").exists()
+    assert refusals["theirs"].startswith("it belongs to nobody, not to root")
+    assert refusals["link"] == "it is a symbolic link (links are never followed)"
+    assert refusals["file"] == "it is not a folder"
+    with pytest.raises(TypeError, match="copy_owned: uid must be an account's number"):
+        copy_owned(tmp_path / "theirs", None, "root")
+
+
+def test_copy_owned_bounds_a_submission_in_depth_and_in_total_size(tmp_path):
+    me = os.geteuid()
+    source = tmp_path / "submission"
+    deep = source.joinpath(*["d"] * 40)
+    deep.mkdir(parents=True)
+    (source / "a.bin").write_bytes(b"a" * 600)
+    (source / "b.bin").write_bytes(b"b" * 600)
+    walked = copy_owned(source, tmp_path / "copy", me, max_bytes=1000, max_total=1000)
+    assert (tmp_path / "copy" / "a.bin").stat().st_size == 600 and not (tmp_path / "copy" / "b.bin").exists()
+    reasons = dict(walked.left_out)
+    assert reasons["b.bin"] == "past the 0.001 MB a whole submission may hold; it was left out"
+    assert any(why.startswith("a folder more than 32 deep") for why in reasons.values())
