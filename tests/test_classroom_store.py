@@ -467,3 +467,18 @@ def test_on_a_full_disk_a_move_is_refused_and_played_once_there_is_room(tmp_path
         assert ana.claim(a_set(ana.view))["ok"]
         assert request(url_room + "/join", None, "POST", {"name": "Ben"})[0] == 201
         assert request(url_room, service.teacher_token)[1]["room"]["version"] == before["version"] + 2
+
+
+def test_the_save_benchmark_measures_a_save_that_stays_small(tmp_path):
+    figures_file = tmp_path / "save.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_classroom_save.py"), "--quick", "--saves", "20",
+         "--json", str(figures_file)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = {(r["folding"], r["penalties"]): r for r in json.loads(figures_file.read_text())["rows"]}
+    # Sizes, not times, are asserted: the machine is shared, a save's size is not.
+    assert rows[True, 1000]["largest_save_bytes"] < 1.2 * rows[True, 10]["largest_save_bytes"]
+    assert rows[False, 1000]["largest_save_bytes"] > 5 * rows[True, 1000]["largest_save_bytes"]
+    assert "times the one at 10 (goal: about the same)" in run.stdout
