@@ -75,7 +75,9 @@ def test_a_room_waits_for_its_first_player_then_deals():
         ("x" * 200, "name must be 1 to"),
         ("Ana\u202e", "which holds U+202E"),
         (42, "name must be text"),
-        ("ANA", "'Ana' is already playing in room BCDFG; choose another name"),
+        ("ANA", "the name 'ANA' is taken in room BCDFG, or looks like one that is; choose another name"),
+        ("\u0410na", "the name '\u0410na' is taken in room BCDFG"),  # a Cyrillic А: it looks the same
+        ("Ben, Cleo", "name holds letters, digits and spaces, with ' - . between them; got 'Ben, Cleo'"),
     ],
 )
 def test_a_bad_or_taken_name_is_refused_and_changes_nothing(name, words):
@@ -253,7 +255,7 @@ def test_the_teacher_ends_the_room_and_nothing_more_is_played():
         ({"n": 1, "type": "remove", "name": "Zed"}, "nobody called 'Zed' plays in room BCDFG"),
         ({"n": 1, "type": "remove"}, "nobody called None plays"),
         ({"n": 1, "type": "scores", "shown": "yes"}, "shown must be True or False"),
-        ({"n": 1, "type": "call"}, '"type" must be one of pause, resume, end, new_game, remove and scores'),
+        ({"n": 1, "type": "call"}, '"type" must be one of pause, resume, end, new_game, remove, scores'),
         ({"n": 1, "type": "end", "cards": []}, "a \"end\" message has no field 'cards'"),
     ],
 )

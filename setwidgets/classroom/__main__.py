@@ -10,14 +10,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import secrets
 import socket
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 from setwidgets.classroom.client import home
-from setwidgets.classroom.service import LocalTokens, serve
+from setwidgets.classroom.service import ENDED_KEEP_SECONDS, IDLE_SECONDS, MAX_CONNECTIONS, LocalTokens, serve
 from setwidgets.classroom.store import Store, StoreError
 
 
@@ -42,6 +45,44 @@ def _network_address() -> str:
             return socket.gethostname()
 
 
+class _Quiet(logging.Filter):
+    """Lets through at most ``most`` records of one kind (one message template) every ``seconds``,
+    then says how many were left out: a flood of one error cannot fill the disk with its copies."""
+
+    def __init__(self, most: int = 5, seconds: float = 10.0) -> None:
+        super().__init__()
+        self.most, self.seconds = most, seconds
+        self.seen: dict[tuple[str, Any], list[float]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.msg)
+        now = time.monotonic()
+        started, count = self.seen.get(key, (now, 0))
+        if now - started >= self.seconds:
+            if count > self.most:
+                record.msg = (
+                    f"{record.msg} [and {count - self.most} more like it in {self.seconds:g} s, left out]"
+                )
+            started, count = now, 0
+        self.seen[key] = [started, count + 1]
+        if len(self.seen) > 1000:
+            self.seen.clear()
+        return count < self.most
+
+
+def _logging() -> None:
+    """Warnings and errors to the terminal, with the time, a flood of one kind cut short."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_Quiet())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    # Tornado's own access log names each request's full address, query and all (a token may be
+    # in it); the service logs refused requests itself, without the query.
+    logging.getLogger("tornado.access").setLevel(logging.CRITICAL)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m setwidgets.classroom",
@@ -59,7 +100,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hub", action="store_true", help="run as a JupyterHub service (deploy/jupyterhub_config.py)"
     )
+    parser.add_argument(
+        "--keep-ended",
+        type=float,
+        default=ENDED_KEEP_SECONDS / 3600,
+        metavar="HOURS",
+        help=f"hours an ended room is kept before it is deleted (default {ENDED_KEEP_SECONDS / 3600:g})",
+    )
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=IDLE_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds a connection may wait without sending its request (default {IDLE_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help=f"connections held open at once, at most (default {MAX_CONNECTIONS})",
+    )
     options = parser.parse_args(argv)
+    if not options.keep_ended > 0 or not options.idle > 0 or options.max_connections < 1:
+        parser.error(
+            "--keep-ended and --idle take a number above 0, --max-connections a whole number above 0"
+        )
+    _logging()
     folder = home()
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -86,11 +153,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"The classroom service listens at {url}", flush=True)
         if everywhere:
             print(f"Students on other computers use {found['network_url']}", flush=True)
-        print(
-            f"The teacher's token (kept in {folder / 'teacher.json'}): {authority.teacher_token}", flush=True
-        )
+        # The token itself is not printed: a terminal's output ends up in logs and screen shares.
+        print(f"The teacher's token is kept in {folder / 'teacher.json'} (readable by you alone)", flush=True)
     try:
-        asyncio.run(serve(store, authority, port, address, prefix))
+        asyncio.run(
+            serve(
+                store,
+                authority,
+                port,
+                address,
+                prefix,
+                idle=options.idle,
+                ended_keep=options.keep_ended * 3600,
+                connections=options.max_connections,
+            )
+        )
     except KeyboardInterrupt:
         return 0
     finally:

@@ -25,8 +25,8 @@ that a message replayed by a network or a script is served once only):
 - ``{"n": 5, "type": "no_set"}``: say there is no SET on the table.
 
 What the teacher may send: ``pause``, ``resume``, ``end``, ``new_game``, ``remove``
-(with ``"name"``) and ``scores`` (with ``"shown"``: true or false). Every answer is a dict
-``{"ok": ..., "message": ...}``; a refused message changes nothing.
+(with ``"name"``), ``scores`` (with ``"shown"``: true or false), ``lock`` and ``unlock``.
+Every answer is a dict ``{"ok": ..., "message": ...}``; a refused message changes nothing.
 
 A removed player sends nothing more and is left out of the next game; a call they made before
 runs out of time like any other (the rules' penalty), so the line moves on.
@@ -45,13 +45,14 @@ import json
 import math
 import random
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets.game import MAX_NAME, Game, GameError
-from setwidgets.game.inputs import check_variant
+from setwidgets.game import MAX_PLAYERS, Game, GameError
+from setwidgets.game.inputs import check_variant, look_alike, name_key, player_name
 
 __all__ = ["CLASS_VARIANTS", "HISTORY_LIMIT", "MAX_N", "STATUSES", "Member", "Room", "RoomError"]
 
@@ -83,7 +84,7 @@ MAX_N = 2**53
 """The highest message number: a number every client language holds exactly (JavaScript too)."""
 
 PLAYER_MOVES: tuple[str, ...] = ("call", "claim", "no_set")
-TEACHER_MOVES: tuple[str, ...] = ("pause", "resume", "end", "new_game", "remove", "scores")
+TEACHER_MOVES: tuple[str, ...] = ("pause", "resume", "end", "new_game", "remove", "scores", "lock", "unlock")
 
 
 class RoomError(ValueError):
@@ -145,6 +146,7 @@ class Room:
         )
         self.clock = clock
         self.members: dict[str, Member] = {}
+        self.locked = False  # the teacher's lock: nobody new joins
         self.game: Game | None = None
         self.number = 0  # the game's number in this room: 1 for the first
         self.status = "waiting"
@@ -190,6 +192,7 @@ class Room:
             "code": self.code,
             "version": self.version,
             "status": self.status,
+            "locked": self.locked,
             "game": self.number,
             "variant": self.variant,
             "deck": self.deck,
@@ -219,15 +222,35 @@ class Room:
     # -- players come and go --------------------------------------------------------------------
 
     def join(self, name: Any, team: Any = "") -> dict[str, Any]:
-        """Seat a player, at any time until the room ends; a name already in the room is refused."""
+        """Seat a player, at any time until the room ends, unless it is locked or full.
+
+        A room seats at most 100 players (the engine's ``MAX_PLAYERS``). The name goes through
+        the engine's one names policy (:func:`setwidgets.game.inputs.player_name`); a name that
+        looks like one already in the room ("Аna" in Cyrillic beside "Ana") is refused, and so
+        is one with the letters of a player the teacher took out ("Ben 2" after Ben). A refusal
+        names nobody but the one who asked.
+        """
         if self.status == "ended":
             raise RoomError(f"room {self.code} has ended; ask your teacher for the code of a new room")
-        name = _inputs.display_name(name, "name", longest=MAX_NAME)
-        team = "" if team in ("", None) else _inputs.display_name(team, "team", longest=MAX_NAME)
-        taken = next((m for m in self.members if m.casefold() == name.casefold()), None)
-        if taken is not None:
+        name = player_name(name, "name", error=RoomError)
+        team = "" if team in ("", None) else player_name(team, "team", error=RoomError)
+        if self.locked:
+            raise RoomError(f"room {self.code} is locked: the teacher lets nobody new in; ask your teacher")
+        present = sum(not m.removed for m in self.members.values())
+        if present >= MAX_PLAYERS or len(self.members) >= 2 * MAX_PLAYERS:
             raise RoomError(
-                f"{_inputs.short(taken)} is already playing in room {self.code}; choose another name"
+                f"room {self.code} is full: a room seats at most {MAX_PLAYERS} players; ask your teacher"
+            )
+        letters = _letters(name)
+        if any(m.removed and _letters(m.name) == letters for m in self.members.values()):
+            raise RoomError(
+                f"the teacher took a player called {_inputs.short(name)} or alike out of room {self.code}; "
+                "that name stays out"
+            )
+        if look_alike(name, self.members) is not None:
+            raise RoomError(
+                f"the name {_inputs.short(name)} is taken in room {self.code}, or looks like one that is; "
+                "choose another name"
             )
         if self.game is None:
             self._new_game([name])
@@ -353,6 +376,13 @@ class Room:
                 raise RoomError(f"{name} was taken out of room {self.code} already")
             member.removed = True
             said = f"The teacher took {name} out of the game."
+        elif kind in ("lock", "unlock"):
+            self.locked = kind == "lock"
+            said = (
+                "The teacher locked the room: nobody new joins."
+                if self.locked
+                else "The teacher unlocked the room: new players may join."
+            )
         else:
             self.scores_shown = _inputs.true_or_false(message.get("shown"), "shown")
             said = (
@@ -378,6 +408,7 @@ class Room:
             "seed": self.seed,
             "number": self.number,
             "status": self.status,
+            "locked": self.locked,
             "version": self.version,
             "teacher_n": self.teacher_n,
             "last": self.last,
@@ -411,6 +442,7 @@ class Room:
             )
             room.number = _inputs.whole_number(data["number"], "number", minimum=0)
             room.status = _inputs.one_of(data["status"], STATUSES, "status")
+            room.locked = _inputs.true_or_false(data.get("locked", False), "locked")  # older saves: unlocked
             room.version = _inputs.whole_number(data["version"], "version", minimum=0)
             room.teacher_n = _inputs.whole_number(data["teacher_n"], "teacher_n", minimum=0)
             room.last = data["last"] if isinstance(data["last"], dict) else None
@@ -629,6 +661,11 @@ class Room:
                 **end,
                 "scores": {n: s - self.folded.get(n, 0) for n, s in end["scores"].items()},
             }
+
+
+def _letters(name: str) -> str:
+    """The letters of a name as it looks, in lower case: "Ben 2", "ben." and "B e n" are "ben"."""
+    return "".join(c for c in name_key(name)[1] if unicodedata.category(c)[0] == "L")
 
 
 def _time(value: Any, name: str) -> float:

@@ -11,6 +11,7 @@ The routes, under the service's prefix (``/`` alone, or the hub's ``/services/cl
   :class:`~setwidgets.classroom.rooms.Room`. The answer holds the room's join ``code``.
 - ``GET api/rooms`` (the teacher): the rooms, each with its status and players.
 - ``GET api/rooms/CODE`` (the teacher or a player of the room): the room's view.
+- ``DELETE api/rooms/CODE`` (the teacher): close the room's sockets and forget the room.
 - ``POST api/rooms/CODE/join`` (anyone with the code; on the hub, a user of the hub): take a
   seat. On one machine the answer holds the player's own token.
 - ``GET api/rooms/CODE/socket`` (a WebSocket; the teacher or a player of the room): the room's
@@ -18,34 +19,50 @@ The routes, under the service's prefix (``/`` alone, or the hub's ``/services/cl
 
 Every request names its sender by a token, in an ``Authorization: token ...`` header (or a
 ``token`` query parameter). Each change is saved in the store before anyone is told of it.
+
+What one sender may cost the others is bounded by who they are, never by how many connections
+they open: a player holds at most :data:`SOCKETS_PER_PLAYER` sockets, and their messages share
+one budget (:data:`RATE`) across all of them, malformed ones included; joins are counted by the
+sender's address whatever token comes with them, and a token this service never gave is refused
+(it is never a new identity). A connection that sends nothing is closed after
+:data:`IDLE_SECONDS`; a body longer than :data:`MAX_MESSAGE` is refused before it is read; JSON
+nested deeper than :data:`MAX_DEPTH` is refused with a sentence. No token is ever written to the log.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import inspect
 import json
 import logging
+import re
+import resource
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tornado import web, websocket
-from tornado.ioloop import IOLoop
+from tornado import httpserver, iostream, web, websocket
+from tornado.ioloop import IOLoop, PeriodicCallback
 
 from setwidgets import _inputs
 from setwidgets.classroom.rooms import Room, RoomError
 from setwidgets.classroom.store import Store, StoreError
+from setwidgets.game.inputs import player_name
 
 __all__ = [
+    "ENDED_KEEP_SECONDS",
+    "IDLE_SECONDS",
     "LETTERS",
+    "MAX_CONNECTIONS",
+    "MAX_DEPTH",
     "MAX_MESSAGE",
     "MAX_ROOMS",
     "RATE",
     "REQUEST_RATE",
+    "SOCKETS_PER_PLAYER",
+    "SOCKETS_PER_TEACHER",
     "Classroom",
     "Identity",
     "LocalTokens",
@@ -62,14 +79,54 @@ MAX_ROOMS = 1000
 MAX_MESSAGE = 4096
 """The longest message a client may send, in bytes (a move is some 80)."""
 
+MAX_DEPTH = 8
+"""The deepest nesting of lists and objects a message or a body may hold (a move has 2)."""
+
 RATE = (10.0, 20)
-"""A client's messages: 10 a second on average, 20 at once; beyond that they are refused."""
+"""A player's messages, over all their sockets together: 10 a second on average, 20 at once;
+beyond that they are refused unserved (a malformed message counts like any other)."""
+
+STRIKES = 3 * RATE[1]
+"""Messages a socket may send beyond the rate (each refused, unserved) before it is closed with
+code 1008: they have a budget of their own, of the same rate."""
 
 REQUEST_RATE = (5.0, 60)
-"""Requests to open or join a room from one sender (a token, or an address for requests without
-one): 5 a second on average, 60 at once (a whole class on one Lab server joins from one address)."""
+"""Requests from one sender: 5 a second on average, 60 at once. A join counts against the
+sender's address whatever token it carries (a whole class on one Lab server joins from one
+address, hence the 60); other requests against the player's identity, or the address when
+they carry none. The teacher's requests are not counted."""
+
+SOCKETS_PER_PLAYER = 4
+"""Sockets one player may hold open at once: a notebook, a second tab, a reconnection under way."""
+
+SOCKETS_PER_TEACHER = 20
+"""Sockets the teacher may hold open at once: a projector and a desk per room they run."""
+
+IDLE_SECONDS = 10.0
+"""A connection that has not sent a whole request's headers (or body) within this is closed:
+half-open connections do not pile up. Sockets are pinged every :data:`PING_SECONDS` and closed
+when no answer comes within 3 pings."""
+
+PING_SECONDS = 10.0
+
+MAX_CONNECTIONS = 4000
+"""Open connections the service accepts at once (fewer when the process may open fewer files);
+beyond that a new connection is closed at once, before it can use the files every room needs."""
+
+ENDED_KEEP_SECONDS = 24 * 3600.0
+"""How long an ended room is kept (for its scores) before it is deleted."""
+
+SENDERS = 10_000
+"""Senders whose request budget is remembered at once: beyond that, those with a full budget are
+forgotten, and when none is, a new sender is refused (a flood from many addresses)."""
 
 TOO_MANY = f"too many messages: at most {RATE[0]:g} a second; this one was not served, send it again later"
+NO_TOKEN = "this needs a token: the teacher's, or the one a player got when joining"
+UNKNOWN_TOKEN = (
+    "this token is not one this service gave; join with your name and no token, or use the token "
+    "you got when joining"
+)
+
 log = logging.getLogger("setwidgets.classroom")
 
 
@@ -84,6 +141,9 @@ class Identity:
 
 class LocalTokens:
     """Who is who on one machine: one teacher token, and a token for each player who joined."""
+
+    mints = True
+    """Joining makes a new identity here (a token for the name chosen): joins are counted by address."""
 
     def __init__(self, store: Store, teacher_token: str) -> None:
         self.store = store
@@ -114,13 +174,51 @@ class _Bucket:
         self.tokens, self.at = float(burst), clock()
 
     def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
+        self.refill()
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
+
+    def refill(self) -> float:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        return self.tokens
+
+    def full(self) -> bool:
+        return self.refill() >= self.burst
+
+
+def identity_key(identity: Identity) -> str:
+    """Who ``identity`` is, as one key: the budgets of sockets and messages are kept by it."""
+    return "teacher" if identity.teacher else f"player {identity.code or ''} {identity.name}"
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+_NUMBER = re.compile(r'"n"\s*:\s*(\d{1,16})\b')
+
+
+def read_json(text: str | bytes, what: str) -> Any:
+    """The JSON value in ``text``, nested at most :data:`MAX_DEPTH` deep; ValueError with a sentence
+    naming ``what`` (and what is expected) for anything else, never a RecursionError."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{what} must be UTF-8 text") from None
+    # The nesting is measured on the text before it is parsed: the parser recurses once per level.
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            raise ValueError(f"{what} is nested too deep: at most {MAX_DEPTH} levels of lists and objects")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError(f'{what} must be a JSON object like {{"n": 1, "type": "call"}}') from None
 
 
 class Classroom:
@@ -134,18 +232,66 @@ class Classroom:
         self.sockets: dict[str, set[RoomSocket]] = {}
         self.timers: dict[str, Any] = {}
         self.buckets: dict[str, _Bucket] = {}
+        # Each identity's open sockets and its one budget of messages, whichever socket they come by.
+        self.held: dict[str, set[RoomSocket]] = {}
+        self.messages: dict[str, _Bucket] = {}
+        # When each ended room was seen ended (on the wall clock): it is deleted ENDED_KEEP_SECONDS later.
+        self.ended: dict[str, float] = {}
+        self.ended_keep = ENDED_KEEP_SECONDS
 
     def allows(self, sender: str) -> bool:
-        """True when ``sender`` (a token or an address) may ask to open or join a room once more now."""
-        if sender not in self.buckets and len(self.buckets) >= 10_000:
-            self.buckets.clear()  # a flood from many senders: start counting again
+        """True when ``sender`` (an identity or an address) may send one more request now."""
+        if sender not in self.buckets and len(self.buckets) >= SENDERS:
+            # Forget the senders that have been quiet long enough to have a full budget again; a
+            # flood from more senders than that is refused (never a reset that lets them all in).
+            for key in [k for k, b in self.buckets.items() if b.full()]:
+                del self.buckets[key]
+            if len(self.buckets) >= SENDERS:
+                return False
         bucket = self.buckets.setdefault(sender, _Bucket(*REQUEST_RATE))
         return bucket.take()
 
+    def may_send(self, identity: Identity) -> bool:
+        """True when ``identity`` may have one more message served now (over all its sockets)."""
+        key = identity_key(identity)
+        bucket = self.messages.get(key)
+        if bucket is None:
+            bucket = self.messages[key] = _Bucket(*RATE)
+        return bucket.take()
+
     def start(self) -> None:
-        """Set the timers of calls pending when the service last stopped."""
+        """Set the timers of calls pending when the service last stopped, and the rooms' expiry."""
         for room in self.rooms.values():
             self.expire(room)
+        self.sweep()
+        # Ended rooms are looked at every minute (or sooner, when they are kept a short time).
+        every = min(60.0, max(0.2, self.ended_keep / 4))
+        PeriodicCallback(self.sweep, every * 1000).start()
+
+    def sweep(self) -> None:
+        """Delete the rooms that ended more than ``ended_keep`` seconds ago; forget idle budgets."""
+        now = self.clock()
+        for code, room in list(self.rooms.items()):
+            if room.status != "ended":
+                self.ended.pop(code, None)
+            elif now - self.ended.setdefault(code, now) >= self.ended_keep:
+                try:
+                    self.delete(code)
+                except StoreError as failed:
+                    log.error("%s", failed)  # the room stays; the next sweep tries again
+        for key in [k for k, b in self.messages.items() if k not in self.held and b.full()]:
+            del self.messages[key]
+
+    def delete(self, code: str) -> None:
+        """Forget room ``code``: its sockets are closed, its timer stopped, its saved copy deleted."""
+        self.store.delete(code)  # first: a room the store could not delete stays, in memory as on disk
+        self.rooms.pop(code)
+        old = self.timers.pop(code, None)
+        if old is not None:
+            IOLoop.current().remove_timeout(old)
+        self.ended.pop(code, None)
+        for socket in list(self.sockets.pop(code, ())):
+            socket.close(1001, f"room {code} was deleted by the teacher")
 
     def new_code(self) -> str:
         while True:
@@ -223,9 +369,50 @@ def _token(handler: web.RequestHandler) -> str | None:
     return handler.get_query_argument("token", None)
 
 
+def _summary(request: Any) -> str:
+    """A request as the log shows it: method, path and address, never its query (it may hold a token)."""
+    return f"{request.method} {request.path} ({request.remote_ip})"
+
+
+def _log_request(handler: web.RequestHandler) -> None:
+    status = handler.get_status()
+    if status < 400:
+        return  # a served request: nothing for the teacher to read
+    level = logging.WARNING if status < 500 else logging.ERROR
+    log.log(level, "%d %s %.0f ms", status, _summary(handler.request), 1000 * handler.request.request_time())
+
+
+async def _admit(handler: Any, classroom: Classroom, join: bool = False) -> Identity | None:
+    """Who sends ``handler``'s request, after counting it against their budget.
+
+    A token the service never gave is refused (401) and counted against the address, so guessing
+    tokens costs as much as anything else; a join counts against the address whatever token it
+    carries where joining makes a new identity (one machine), so that made-up names do not
+    each get a budget of their own.
+    """
+    token = _token(handler)
+    found = await _identify(classroom.authority, token) if token else None
+    address = "address " + (handler.request.remote_ip or "")
+    if found is not None and found.teacher:
+        return found
+    mints = getattr(classroom.authority, "mints", False)
+    key = address if found is None or (join and mints) else identity_key(found)
+    if not classroom.allows(key):
+        raise web.HTTPError(429, "too many requests from this address; try again in a few seconds")
+    if token and found is None:
+        raise web.HTTPError(401, UNKNOWN_TOKEN)
+    return found
+
+
+@web.stream_request_body
 class _Base(web.RequestHandler):
+    """A request of the API; its body is read only once the headers showed it short enough."""
+
     def initialize(self, classroom: Classroom) -> None:
         self.classroom = classroom
+        self.found: Identity | None = None
+        self._chunks: list[bytes] = []
+        self._size = 0
 
     def check_xsrf_cookie(self) -> None:
         """Requests carry a token, never a cookie: there is nothing for another site to forge."""
@@ -234,20 +421,42 @@ class _Base(web.RequestHandler):
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
 
+    def _request_summary(self) -> str:
+        return _summary(self.request)
+
+    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
+        if isinstance(value, web.HTTPError):
+            return  # a refusal: its sentence went to the sender, and _log_request notes its status
+        if isinstance(value, StoreError):
+            log.error("%s: %s", _summary(self.request), value)  # a sentence, no traceback
+            return
+        log.error("an error on %s", _summary(self.request), exc_info=(typ, value, tb))
+
     def write_error(self, status_code: int, **kwargs: Any) -> None:
-        reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None) or self._reason
+        reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
+        if status_code >= 500 or not reason:
+            reason = "the classroom service failed to serve this request; the teacher's terminal says why"
         self.finish(json.dumps({"ok": False, "message": reason}))
 
-    async def identity(self) -> Identity:
-        found = await _identify(self.classroom.authority, _token(self))
-        if found is None:
-            raise web.HTTPError(
-                401, "this needs a token: the teacher's, or the one a player got when joining"
-            )
-        return found
+    async def prepare(self) -> None:
+        length = self.request.headers.get("Content-Length", "0")
+        if not length.isdigit() or int(length) > MAX_MESSAGE:
+            raise web.HTTPError(413, f"a request holds at most {MAX_MESSAGE} bytes")
+        self.found = await _admit(self, self.classroom, join=isinstance(self, JoinHandler))
 
-    async def teacher(self) -> Identity:
-        found = await self.identity()
+    def data_received(self, chunk: bytes) -> None:
+        self._size += len(chunk)
+        if self._size > MAX_MESSAGE:
+            raise web.HTTPError(413, f"a request holds at most {MAX_MESSAGE} bytes")
+        self._chunks.append(chunk)
+
+    def identity(self) -> Identity:
+        if self.found is None:
+            raise web.HTTPError(401, NO_TOKEN)
+        return self.found
+
+    def teacher(self) -> Identity:
+        found = self.identity()
         if not found.teacher:
             raise web.HTTPError(403, "only the teacher may do this")
         return found
@@ -258,24 +467,13 @@ class _Base(web.RequestHandler):
             raise web.HTTPError(404, f"there is no room {_inputs.short(code)}; check the code on the board")
         return room
 
-    def prepare(self) -> None:
-        # A request with a token is counted against its token (on the hub every request comes
-        # through the proxy, from one address); one without, against its address.
-        token = _token(self)
-        sender = (
-            "token " + hashlib.sha256(token.encode()).hexdigest() if token else self.request.remote_ip or ""
-        )
-        if self.request.method == "POST" and not self.classroom.allows(sender):
-            raise web.HTTPError(429, "too many requests from this address; try again in a few seconds")
-
     def body(self) -> dict[str, Any]:
-        if len(self.request.body) > MAX_MESSAGE:
-            raise web.HTTPError(413, f"a request holds at most {MAX_MESSAGE} bytes")
+        text = b"".join(self._chunks) or b"{}"
         try:
-            data = json.loads(self.request.body or b"{}")
-        except ValueError:
+            data = read_json(text, "the request's body")
+        except ValueError as refused:
             raise web.HTTPError(
-                400, 'the request\'s body must be a JSON object like {"name": "Ada"}'
+                400, str(refused).replace('{"n": 1, "type": "call"}', '{"name": "Ada"}')
             ) from None
         if not isinstance(data, dict):
             raise web.HTTPError(400, f"the request's body must be a JSON object; got {_inputs.what(data)}")
@@ -288,18 +486,28 @@ class _Base(web.RequestHandler):
 
 class RoomsHandler(_Base):
     async def get(self) -> None:
-        await self.teacher()
+        self.teacher()
         rooms = [
-            {"code": r.code, "status": r.status, "game": r.number, "players": len(r.members)}
+            {
+                "code": r.code,
+                "status": r.status,
+                "game": r.number,
+                "players": len(r.members),
+                "locked": getattr(r, "locked", False),
+            }
             for r in self.classroom.rooms.values()
         ]
         self.answer({"ok": True, "rooms": rooms})
 
     async def post(self) -> None:
-        await self.teacher()
+        self.teacher()
         body = self.body()
         if len(self.classroom.rooms) >= MAX_ROOMS:
-            raise web.HTTPError(409, f"this service holds {MAX_ROOMS} rooms already; start another for more")
+            raise web.HTTPError(
+                409,
+                f"this service holds {MAX_ROOMS} rooms already; delete the rooms you no longer need "
+                "(Desk.delete(), or DELETE api/rooms/CODE)",
+            )
         settings = ("variant", "deck", "claim_seconds", "scores_shown", "seed")
         unknown = sorted(set(body) - set(settings), key=str)
         if unknown:
@@ -318,39 +526,57 @@ class RoomsHandler(_Base):
 
 class RoomHandler(_Base):
     async def get(self, code: str) -> None:
-        found, room = await self.identity(), self.room(code)
+        found = self.identity()
+        if not found.teacher and found.code not in (None, code.upper()):
+            # A player's token is for their own room: whether another code is a room is not theirs to learn.
+            raise web.HTTPError(403, f"you have not joined room {_inputs.short(code)[1:-1]}")
+        room = self.room(code)
         if not found.teacher and found.name not in room.members:
             raise web.HTTPError(403, f"you have not joined room {room.code}")
         self.answer({"ok": True, "room": room.view(teacher=found.teacher)})
 
+    async def delete(self, code: str) -> None:
+        self.teacher()
+        room = self.room(code)
+        try:
+            self.classroom.delete(room.code)
+        except StoreError as failed:
+            self.answer({"ok": False, "message": f"room {room.code} was not deleted: {failed}"}, 503)
+            return
+        self.answer({"ok": True, "message": f"Room {room.code} was deleted."})
+
 
 class JoinHandler(_Base):
     async def post(self, code: str) -> None:
-        room, body = self.room(code), self.body()
-        authority = self.classroom.authority
+        # Everything that does not depend on the room is checked before the room is looked up: junk
+        # gets the same answer whether the code is a room's or not.
+        body = self.body()
+        authority, found = self.classroom.authority, self.found
         unknown = sorted(set(body) - {"name", "team"}, key=str)
         if unknown:
             raise web.HTTPError(
                 400, f"joining takes a name and a team; there is no {_inputs.short(unknown[0])}"
             )
-        found = await _identify(authority, _token(self))
-        if (
-            found is not None
-            and not found.teacher
-            and found.name in room.members
-            and found.code in (None, room.code)
-        ):
+        try:
+            name = authority.join_name(found, body)
+        except PermissionError as refused:
+            raise web.HTTPError(401, str(refused)) from None
+        try:
+            name = player_name(name, "name")
+            team = player_name(body.get("team"), "team") if body.get("team") not in ("", None) else ""
+        except (TypeError, ValueError) as refused:
+            raise web.HTTPError(400, str(refused)) from None
+        room = self.room(code)
+        if found is not None and found.name in room.members and found.code in (None, room.code):
+            if room.members[found.name].removed:
+                raise web.HTTPError(403, f"the teacher took you out of room {room.code}")
             # The same player again (a restarted kernel): they keep their seat.
             self.answer(
                 {"ok": True, "message": f"Welcome back, {found.name}.", "name": found.name, "code": room.code}
             )
             return
         try:
-            name = authority.join_name(found, body)
-        except PermissionError as refused:
-            raise web.HTTPError(401, str(refused)) from None
-        try:
-            reply = room.join(name, body.get("team", ""))
+            reply = room.join(name, team)
         except (TypeError, ValueError) as refused:
             raise web.HTTPError(409 if isinstance(refused, RoomError) else 400, str(refused)) from None
         token = authority.new_token()
@@ -367,31 +593,72 @@ class RoomSocket(websocket.WebSocketHandler):
 
     def initialize(self, classroom: Classroom) -> None:
         self.classroom = classroom
-        self.bucket = _Bucket(*RATE)
+        # Refusals for the rate have a budget of their own: a socket that keeps sending faster than
+        # the rate, by more than STRIKES messages, is closed.
+        self.refusals = _Bucket(RATE[0], STRIKES)
+        self.closing = False
+        self.key: str | None = None
 
     def check_origin(self, origin: str) -> bool:
         # The token, not a cookie, says who connects: a page of another site has no token to send.
         return True
 
+    _request_summary = _Base._request_summary
+    log_exception = _Base.log_exception
+    write_error = _Base.write_error
+
     async def prepare(self) -> None:
-        found = await _identify(self.classroom.authority, _token(self))
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        found = await _admit(self, self.classroom)
         if found is None:
-            raise web.HTTPError(
-                401, "this needs a token: the teacher's, or the one a player got when joining"
-            )
-        room = self.classroom.rooms.get(self.path_args[0].upper())
+            raise web.HTTPError(401, NO_TOKEN)
+        code = self.path_args[0].upper()
+        if not found.teacher and found.code not in (None, code):
+            raise web.HTTPError(403, f"you have not joined room {_inputs.short(code)[1:-1]}")
+        room = self.classroom.rooms.get(code)
         if room is None:
             raise web.HTTPError(404, f"there is no room {_inputs.short(self.path_args[0])}")
-        if not found.teacher and (found.name not in room.members or found.code not in (None, room.code)):
-            raise web.HTTPError(403, f"you have not joined room {room.code}")
-        self.identity, self.room = found, room
+        if not found.teacher:
+            member = room.members.get(found.name)
+            if member is None:
+                raise web.HTTPError(403, f"you have not joined room {room.code}")
+            if member.removed:
+                raise web.HTTPError(403, f"the teacher took you out of room {room.code}")
+        key = identity_key(found)
+        most = SOCKETS_PER_TEACHER if found.teacher else SOCKETS_PER_PLAYER
+        if len(self.classroom.held.get(key, ())) >= most:
+            raise web.HTTPError(
+                429,
+                f"you have {most} connections open already, the most one "
+                f"{'teacher' if found.teacher else 'player'} may hold; close one (an old tab) first",
+            )
+        self.identity, self.room, self.key = found, room, key
+        # Counted now, before the upgrade: sockets opened together cannot all pass the check.
+        self.classroom.held.setdefault(key, set()).add(self)
 
     def open(self, code: str) -> None:
         self.classroom.sockets.setdefault(self.room.code, set()).add(self)
         self.push(_written(self.room.view(teacher=self.identity.teacher)))
 
+    def on_connection_close(self) -> None:
+        self._let_go()
+        super().on_connection_close()
+
     def on_close(self) -> None:
-        self.classroom.sockets.get(self.room.code, set()).discard(self)
+        self._let_go()
+
+    def on_finish(self) -> None:
+        if self.ws_connection is None:
+            self._let_go()  # refused or failed before the upgrade
+
+    def _let_go(self) -> None:
+        if self.key is not None:
+            held = self.classroom.held.get(self.key, set())
+            held.discard(self)
+            if not held:
+                self.classroom.held.pop(self.key, None)
+        if getattr(self, "room", None) is not None:
+            self.classroom.sockets.get(self.room.code, set()).discard(self)
 
     def push(self, view: str) -> None:
         """Send ``view`` (JSON text from :func:`_written`) with what only this client is told."""
@@ -405,17 +672,28 @@ class RoomSocket(websocket.WebSocketHandler):
             self.on_close()
 
     def on_message(self, text: str | bytes) -> None:
+        # The budget is taken first, for every frame: a malformed one costs as much as a move.
+        if self.closing:
+            return  # closed already: a frame that was under way is not served
+        if not self.classroom.may_send(self.identity):
+            if not self.refusals.take():
+                self.closing = True
+                self.close(1008, TOO_MANY.split(";")[0] + "; this connection is closed")
+                # At once, not after the usual 5 s wait for the client's answer, all the while
+                # reading the frames it still sends.
+                if self.ws_connection is not None:
+                    self.ws_connection.stream.close()
+            else:
+                # The number is looked for, not parsed: an honest client's wait ends at once.
+                found = _NUMBER.search(text[:200]) if isinstance(text, str) else None
+                self.reply(int(found[1]) if found else None, {"ok": False, "message": TOO_MANY})
+            return
         try:
-            message = json.loads(text)
-        except ValueError:
-            self.reply(
-                None, {"ok": False, "message": 'a message is a JSON object like {"n": 1, "type": "call"}'}
-            )
+            message = read_json(text, "a message")
+        except ValueError as refused:
+            self.reply(None, {"ok": False, "message": str(refused)})
             return
         n = message.get("n") if isinstance(message, dict) else None
-        if not self.bucket.take():
-            self.reply(n, {"ok": False, "message": TOO_MANY})
-            return
         version = self.room.version
         if self.identity.teacher:
             answer = self.room.teach(message)
@@ -448,16 +726,67 @@ def make_app(classroom: Classroom, prefix: str = "/") -> web.Application:
             (prefix + f"api/rooms/{code}/socket", RoomSocket, options),
         ],
         websocket_max_message_size=MAX_MESSAGE,
-        websocket_ping_interval=20,
+        websocket_ping_interval=PING_SECONDS,
+        websocket_ping_timeout=3 * PING_SECONDS,
+        log_function=_log_request,
     )
 
 
+def _files_limit() -> int:
+    """Raise this process's limit of open files to its ceiling; the limit then in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def server(app: web.Application, most: int, idle: float = IDLE_SECONDS) -> httpserver.HTTPServer:
+    """The HTTP server of ``app``: it closes idle connections, refuses long bodies before reading them,
+    and accepts at most ``most`` connections at once."""
+    served = httpserver.HTTPServer(
+        app,
+        idle_connection_timeout=idle,
+        body_timeout=idle,
+        max_body_size=MAX_MESSAGE,
+        max_header_size=16 * 1024,
+        max_buffer_size=64 * 1024,
+    )
+    streams: set[iostream.IOStream] = set()
+    handle = served.handle_stream
+
+    def handle_stream(stream: iostream.IOStream, address: Any) -> None:
+        if len(streams) >= most:
+            streams.difference_update([s for s in streams if s.closed()])
+            if len(streams) >= most:
+                stream.close()  # before it holds a file every room needs; its sender retries later
+                return
+        streams.add(stream)
+        handle(stream, address)
+
+    served.handle_stream = handle_stream  # type: ignore[method-assign]
+    return served
+
+
 async def serve(
-    store: Store, authority: Any, port: int, address: str = "127.0.0.1", prefix: str = "/"
+    store: Store,
+    authority: Any,
+    port: int,
+    address: str = "127.0.0.1",
+    prefix: str = "/",
+    idle: float = IDLE_SECONDS,
+    ended_keep: float = ENDED_KEEP_SECONDS,
+    connections: int = MAX_CONNECTIONS,
 ) -> None:
     """Run the service until it is stopped."""
     classroom = Classroom(store, authority)
+    classroom.ended_keep = ended_keep
     app = make_app(classroom, prefix)
-    app.listen(port, address)
+    # Files for the database, the log and the listening socket stay free whatever the sockets take.
+    most = max(16, min(connections, _files_limit() - 64))
+    server(app, most, idle).listen(port, address)
     classroom.start()
     await asyncio.Event().wait()

