@@ -268,12 +268,15 @@ def test_a_save_the_database_refuses_raises_a_sentence_and_keeps_the_last_commit
 # -- the real service ---------------------------------------------------------------------------------------
 
 
-def run_service(home: Path, *options: str, timeout: float = 60) -> subprocess.CompletedProcess:
+def run_service(
+    home: Path, *options: str, prefix: tuple[str, ...] = (), timeout: float = 60
+) -> subprocess.CompletedProcess:
     """``course.py classroom`` as a teacher runs it, expected to stop by itself (a refusal)."""
     env = {**os.environ, "SETWIDGETS_CLASSROOM_HOME": str(home), "PYTHONUNBUFFERED": "1"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))
     return subprocess.run(
         [
+            *prefix,
             sys.executable,
             str(ROOT / "course.py"),
             "classroom",
@@ -482,3 +485,34 @@ def test_the_save_benchmark_measures_a_save_that_stays_small(tmp_path):
     assert rows[True, 1000]["largest_save_bytes"] < 1.2 * rows[True, 10]["largest_save_bytes"]
     assert rows[False, 1000]["largest_save_bytes"] > 5 * rows[True, 1000]["largest_save_bytes"]
     assert "times the one at 10 (goal: about the same)" in run.stdout
+
+
+def test_the_service_refuses_to_start_in_a_read_only_folder_and_says_why(tmp_path):
+    home, folder = tmp_path / "classroom", tmp_path / "rooms"
+    home.mkdir()
+    folder.mkdir()
+    path = folder / "rooms.sqlite"
+    store = Store(url(path))
+    store.save(room_with("BCDFG", "Ana"))
+    store.close()
+    (folder / "rooms.sqlite.lock").unlink()
+    before = digest(path)
+    if os.geteuid() == 0:
+        # Root writes through a folder's permissions: the folder is made read-only by a mount of
+        # its own, seen by the service alone.
+        if not _can_mount():
+            pytest.skip("a read-only folder for root needs unshare -m (Linux)")
+        prefix = ("unshare", "-m", "--propagation", "private", "sh", "-c",
+                  f'mount --bind -o ro "{folder}" "{folder}" && exec "$@"', "sh")  # fmt: skip
+    else:
+        prefix = ()
+        folder.chmod(0o555)
+    try:
+        done = run_service(home, "--db", url(path), prefix=prefix)
+    finally:
+        folder.chmod(0o755)
+    said = done.stdout + done.stderr
+    assert done.returncode != 0 and "Traceback" not in said, said
+    assert "The classroom service did not start: the service cannot write in the folder of" in said, said
+    assert "give --db a file in a folder you can write" in said
+    assert digest(path) == before

@@ -170,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     except KeyboardInterrupt:
         return 0
+    except StoreError as failed:  # the rooms could not be read: a sentence, not a traceback
+        print(f"The classroom service stopped: {failed}", file=sys.stderr, flush=True)
+        return 1
     finally:
         store.close()
     return 0
