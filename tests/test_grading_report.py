@@ -17,13 +17,23 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 
-from setwidgets.grading.preprocessors import STOPPED
+from setwidgets.grading.preprocessors import STOPPED, WATCHED
 from setwidgets.grading.report import (
+    MALFORMED_NOTE,
+    TEACHER_NOTE,
+    UNSCANNED,
+    UNSCANNED_NOTEBOOK,
+    WHOLE,
+    DropTeacherNotes,
     Finding,
     FlagSuspiciousCells,
+    GraderNote,
+    MalformedNote,
     code_reasons,
     findings,
+    grader_note,
     handed_out,
+    inert,
     main,
     mark,
     output_reasons,
@@ -31,6 +41,7 @@ from setwidgets.grading.report import (
     student_cells,
     watch_reasons,
 )
+from setwidgets.grading.submissions import GRADER_NOTE, RestoreMetadata
 
 ASSIGNMENT, STUDENT, NOTEBOOK = "01_magic_rule", "ana", "magic_rule"
 
@@ -327,7 +338,7 @@ def test_other_errors_and_cells_without_outputs_raise_no_output_flag():
 
 
 def test_a_watched_test_that_passed_without_the_students_code_names_the_functions_it_expected():
-    cell = unwatched(graded_test("t"), ["is_set", 3, "third", "explain"])
+    cell = unwatched(graded_test("t"), ["is_set", "third", "explain"])
     assert watch_reasons(cell) == [
         "passed without any of the student's code running (is_set, third and explain never called)"
     ]
@@ -342,9 +353,55 @@ def test_a_watch_note_without_names_or_outputs_speaks_of_the_students_functions(
 
 def test_a_cell_with_no_metadata_or_no_watch_note_raises_no_watch_flag():
     assert watch_reasons(NotebookNode(cell_type="code", source="x")) == []
+    assert watch_reasons(graded_test("t")) == []
+
+
+MALFORMED_NOTES = [
+    "not a note",
+    None,
+    ["student_code_ran", True],
+    {},
+    {"student_code_ran": "yes"},
+    {"student_code_ran": 1},
+    {"student_code_ran": True, "names": "is_set"},
+    {"student_code_ran": True, "names": ["is_set", 3]},
+    {"student_code_ran": True, "names": ["x"] * 65},
+    {"student_code_ran": True, "names": ["x" * 1001]},
+    {"student_code_ran": True, "extra": 1},
+    {"student_code_ran": True, "judged": "passed"},
+    {"student_code_ran": True, "judged": {"passed": True, "flags": 5}},
+    {"student_code_ran": True, "judged": {"passed": True, "flags": None}},
+    {"student_code_ran": True, "judged": {"passed": True, "flags": [{"x": 1}]}},
+    {"student_code_ran": True, "judged": {"passed": "yes"}},
+    {"student_code_ran": True, "judged": {"passed": True, "seed": "7"}},
+    {"student_code_ran": True, "judged": {"passed": True, "seed": True}},
+    {"student_code_ran": True, "judged": {"passed": True, "more": 1}},
+]
+
+
+@pytest.mark.parametrize("note", MALFORMED_NOTES)
+def test_a_note_off_the_schema_is_a_reason_to_look_never_an_error_nor_a_pass(note):
     cell = graded_test("t")
-    cell.metadata["setwidgets"] = "not a note"
-    assert watch_reasons(cell) == []
+    cell.metadata["setwidgets"] = note
+    with pytest.raises(MalformedNote, match=r"^grader_note\(\) expects the cell's 'setwidgets' metadata"):
+        grader_note(cell)
+    assert watch_reasons(cell) == [MALFORMED_NOTE]
+
+
+def test_notes_on_the_schema_are_read_whole():
+    cell = graded_test("t")
+    assert grader_note(cell) is None
+    cell.metadata["setwidgets"] = {"student_code_ran": False, "names": ["x"] * 64}
+    assert grader_note(cell) == GraderNote(False, ("x",) * 64, False, ())
+    judged = {"passed": True, "seed": 3, "flags": ["f" * 1000]}
+    cell.metadata["setwidgets"] = {"student_code_ran": True, "judged": judged}
+    assert grader_note(cell) == GraderNote(True, (), True, ("f" * 1000,))
+    cell.metadata["setwidgets"] = {"student_code_ran": True, "judged": {"passed": False}}
+    assert grader_note(cell) == GraderNote(True, (), True, ())
+
+
+def test_the_grader_writes_its_notes_under_the_key_that_restore_metadata_drops():
+    assert WATCHED == GRADER_NOTE == "setwidgets"
 
 
 def test_a_judged_test_gives_the_judges_flags_and_says_whose_answers_it_passed_with():
@@ -602,3 +659,197 @@ def test_main_of_a_course_not_autograded_says_what_to_run_and_fails(tmp_path, ca
     assert main([str(tmp_path), "01_magic_rule"]) == 2
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"{tmp_path}/autograded does not exist: run 'nbgrader autograde' first.\n")
+
+
+# -- fail closed: a scan that fails flags, never passes --------------------------------------------------
+
+DEEP = "x = " + "-" * 200_000 + "1"  # deeper than Python's parser goes: MemoryError or RecursionError
+CALLS = "f" + "(a)" * 50_000  # RecursionError while the tree is built
+
+
+@pytest.mark.parametrize("source", [DEEP, CALLS])
+def test_code_the_parser_cannot_hold_is_flagged_instead_of_stopping_the_scan(source):
+    nb = exercise()
+    nb.cells[4].source = source
+    [(index, finding)] = findings(nb, ASSIGNMENT, STUDENT, NOTEBOOK)
+    assert index == 4 and finding.cell == "third_answer"
+    assert finding.reasons[0] in {f"{UNSCANNED} (RecursionError)", f"{UNSCANNED} (MemoryError)"}
+
+
+def _broken_nbgrader_metadata() -> NotebookNode:
+    """A cell the student added whose nbgrader metadata is a list: the scan's lock test stops on it."""
+    nb = exercise()
+    nb.cells.insert(5, new_code_cell("x = 1", metadata={"nbgrader": ["locked"]}))
+    return nb
+
+
+def test_when_the_scan_of_a_notebook_fails_the_whole_submission_is_flagged(tmp_path, caplog):
+    url = gradebook_for(tmp_path, exercise())
+    nb = _broken_nbgrader_metadata()
+    step = FlagSuspiciousCells(log=logging.getLogger("flag-fail"))
+    with caplog.at_level(logging.WARNING, logger="flag-fail"):
+        step.preprocess(nb, resources_for(url))
+    assert graded(url) == {"is_set_test": (True, 2.0), "third_test": (True, 3.0), "third_hidden": (True, 1.0)}
+    note = f"{TEACHER_NOTE}{WHOLE}: {UNSCANNED_NOTEBOOK} (AttributeError){TAIL}"
+    assert commented(url) == {"is_set_answer": note, "third_answer": None}
+    assert [record.levelname for record in caplog.records] == ["ERROR", "WARNING"]
+    assert (
+        caplog.records[0]
+        .getMessage()
+        .startswith(f"The scan of ('{ASSIGNMENT}', '{STUDENT}', '{NOTEBOOK}') failed (AttributeError: ")
+    )
+
+
+def test_a_failure_the_scan_does_not_know_flags_the_submission_too(tmp_path, monkeypatch):
+    import setwidgets.grading.report as module
+
+    def broken(*args):
+        raise KeyError("a bug not yet found")
+
+    monkeypatch.setattr(module, "findings", broken)
+    nb = exercise()
+    url = gradebook_for(tmp_path, nb)
+    FlagSuspiciousCells().preprocess(nb, resources_for(url))
+    assert graded(url) == {"is_set_test": (True, 2.0), "third_test": (True, 3.0), "third_hidden": (True, 1.0)}
+    assert commented(url)["is_set_answer"] == f"{TEACHER_NOTE}{WHOLE}: {UNSCANNED_NOTEBOOK} (KeyError){TAIL}"
+
+
+def test_the_report_lists_a_notebook_whose_scan_fails_as_a_whole(tmp_path):
+    folder = tmp_path / "autograded" / STUDENT / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(_broken_nbgrader_metadata(), folder / f"{NOTEBOOK}.ipynb")
+    reason = f"{UNSCANNED_NOTEBOOK} (AttributeError)"
+    assert report(tmp_path) == [Finding(ASSIGNMENT, STUDENT, NOTEBOOK, WHOLE, (reason,))]
+
+
+# -- the student's copy of the grader's notes -------------------------------------------------------------
+
+
+def test_restore_metadata_drops_every_cells_setwidgets_metadata_with_a_line_each(tmp_path, caplog):
+    nb = exercise((5, new_code_cell("x = 1", metadata={"setwidgets": {"judged": {"flags": 5}}})))
+    unwatched(nb.cells[3])
+    nb.cells[2].metadata["setwidgets"] = "\x1b[2J"
+    nb.cells[0].metadata["setwidgets"] = None  # a markdown cell's, too
+    url = gradebook_for(tmp_path, nb)
+    with caplog.at_level(logging.WARNING, logger="restore-test"):
+        RestoreMetadata(log=logging.getLogger("restore-test")).preprocess(nb, resources_for(url))
+    assert [cell.metadata.get("setwidgets", "gone") for cell in nb.cells] == ["gone"] * len(nb.cells)
+    assert [record.getMessage() for record in caplog.records if "setwidgets" in record.getMessage()] == [
+        f"{STUDENT}: cell {n} carries the grader's 'setwidgets' metadata; the student's copy of it is dropped"
+        for n in (1, 3, 4, 6)
+    ]
+    assert [watch_reasons(cell) for cell in nb.cells] == [[]] * len(nb.cells), "no note left to read"
+
+
+# -- terminal escapes ----------------------------------------------------------------------------------
+
+PAYLOADS = {
+    "\x1b[2J\x1b[H": r"\x1b[2J\x1b[H",  # clear the screen, cursor home
+    "\x1b]0;owned\x07": r"\x1b]0;owned\x07",  # set the terminal's title
+    "\x9b2J": r"\x9b2J",  # the one-byte CSI of C1 controls
+    "ok\rALL CLEAR": r"ok\rALL CLEAR",  # overwrite the line from its start
+    "a\nb": r"a\nb",
+    "\x08\x08\x7f\x00": r"\x08\x08\x7f\x00",
+    "\u202eevil\u202c": r"\u202eevil\u202c",  # right-to-left override ... pop
+    "\u2066x\u2069\u200f": r"\u2066x\u2069\u200f",  # isolates and a right-to-left mark
+    "\u2028\ufeff\ue000": r"\u2028\ufeff\ue000",  # line separator, zero-width no-break space, private use
+    "tab\there": r"tab\there",
+    "a\\x1b": r"a\\x1b",  # a backslash is doubled: text never passes for an escape
+}
+
+
+@pytest.mark.parametrize(("text", "shown"), PAYLOADS.items())
+def test_inert_shows_every_character_a_terminal_would_obey_as_its_escape(text, shown):
+    assert inert(text) == shown
+
+
+def test_inert_keeps_the_printable_characters_of_every_script():
+    names = "Chloé Nguyễn Müller Ærøskøbing Ὀδυσσεύς 李小龍 कृष्ण é 😀 <tag> 'q' \"dq\" ~!@#$%^&*()"
+    assert inert(names) == names
+
+
+def test_inert_refuses_what_is_not_text():
+    with pytest.raises(TypeError, match=r"^inert\(\) expects a str, not bytes$"):
+        inert(b"\x1b[2J")
+
+
+def test_every_part_of_a_report_line_is_made_inert():
+    finding = Finding("01\x1b[2J", "eve\r", "nb\u202e", "cell 3\x07", ("one\x1b[8m", "two\n"))
+    assert str(finding) == r"01\x1b[2J  eve\r  nb\u202e  cell 3\x07  one\x1b[8m; two\n"
+
+
+def test_the_report_of_a_hostile_course_prints_one_line_per_finding_and_no_escape(tmp_path, capsys):
+    """A student folder, a notebook name and a shell line that each try to clear the screen."""
+    nb = exercise((5, new_code_cell("!echo '\x1b[2J\x1b[H0 submissions to look at, 0 cells flagged.'")))
+    for student in ("ana", "eve\x1b[2J\x1b[3J\x1bc"):
+        folder = tmp_path / "autograded" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / f"{NOTEBOOK}\u202e.ipynb")
+    assert main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    shell = r"runs shell or magic lines (!echo '\x1b[2J\x1b[H0 submissions to look at, 0 cells flagged.')"
+    assert out.splitlines() == [
+        rf"{ASSIGNMENT}  ana  magic_rule\u202e  cell 6  {shell}",
+        rf"{ASSIGNMENT}  eve\x1b[2J\x1b[3J\x1bc  magic_rule\u202e  cell 6  {shell}",
+        "2 submissions to look at, 2 cells flagged.",
+    ]
+
+
+# -- unreadable and ungraded notebooks in the report -----------------------------------------------------
+
+
+def test_the_report_lists_unreadable_and_ungraded_notebooks_as_a_whole(tmp_path, capsys):
+    course = course_with_submissions(tmp_path)
+    submitted = course / "submitted"
+    (course / "autograded" / "cleo" / "01_magic_rule").mkdir(parents=True)
+    (course / "autograded" / "cleo" / "01_magic_rule" / "magic_rule.ipynb").write_text("{ not json")
+    for student, text in (("dan", '{"cells": ['), ("eli", nbformat.writes(exercise()))):
+        (submitted / student / "01_magic_rule").mkdir(parents=True)
+        (submitted / student / "01_magic_rule" / "magic_rule.ipynb").write_text(text)
+    (submitted / "dan" / "09_never_graded").mkdir(parents=True)
+    (submitted / "dan" / "09_never_graded" / "x.ipynb").write_text("{")  # not autograded yet: not listed
+    whole = [(f.assignment, f.student, f.notebook, f.reasons) for f in report(course) if f.cell == WHOLE]
+    assert whole == [
+        ("01_magic_rule", "cleo", "magic_rule", ("not a notebook that can be read (not JSON)",)),
+        ("01_magic_rule", "dan", "magic_rule", ("not graded: not a notebook that can be read (not JSON)",)),
+        (
+            "01_magic_rule",
+            "eli",
+            "magic_rule",
+            ("not graded: autograde left no graded copy of it (its log says why)",),
+        ),
+    ]
+    assert main([str(course), "01_magic_rule"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "4 submissions to look at, 1 cell flagged, 3 notebooks flagged as a whole."
+    )
+
+
+# -- the student's feedback ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("comment", "kept"),
+    [
+        (f"{TEACHER_NOTE}{SYSTEM} (os){TAIL}", None),
+        (f"No response.\n{TEACHER_NOTE}{SYSTEM} (os){TAIL}", "No response."),
+        (f"Good work.\n{TEACHER_NOTE}x\nanything after the note", "Good work."),
+        ("Well argued, but see part 2.", "Well argued, but see part 2."),
+        (
+            f"Mentions {TEACHER_NOTE.strip()} inside a line.",
+            f"Mentions {TEACHER_NOTE.strip()} inside a line.",
+        ),
+        (None, None),
+    ],
+)
+def test_the_feedback_leaves_the_teachers_note_out_of_each_comment(comment, kept):
+    cell = answer("is_set_answer")
+    cell.metadata["nbgrader"]["comment"] = comment
+    DropTeacherNotes().preprocess_cell(cell, {}, 0)
+    assert cell.metadata["nbgrader"]["comment"] == kept
+
+
+def test_dropping_the_notes_leaves_cells_without_nbgrader_metadata_alone():
+    cell = new_code_cell("x = 1")
+    assert DropTeacherNotes().preprocess_cell(cell, {}, 0) == (cell, {})
+    assert cell.metadata == {}

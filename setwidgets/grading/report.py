@@ -50,7 +50,7 @@ from traitlets import Bool
 
 from setwidgets import _words
 from setwidgets.grading.judge import JUDGED
-from setwidgets.grading.preprocessors import STOPPED, WATCHED, locked
+from setwidgets.grading.preprocessors import STOPPED, WATCHED, FeedbackStep, locked
 
 REFERENCES = frozenset(
     {
@@ -170,11 +170,42 @@ class Finding:
     reasons: tuple[str, ...]
 
     def __str__(self) -> str:
-        return f"{self.assignment}  {self.student}  {self.notebook}  {self.cell}  {'; '.join(self.reasons)}"
+        """One line of the report, every part of it made inert for a terminal (see :func:`inert`)."""
+        parts = (self.assignment, self.student, self.notebook, self.cell, "; ".join(self.reasons))
+        return "  ".join(inert(part) for part in parts)
+
+
+def inert(text: str) -> str:
+    r"""``text`` as a terminal can print it without obeying it: one line of visible characters.
+
+    An allow-list: the space and the characters Unicode calls printable (letters, marks, digits,
+    punctuation, symbols, in any script: Chloé, Nguyễn) are kept. Every other character (control
+    characters such as ESC, carriage return and newline, the bidirectional overrides and other
+    format characters, unassigned and private code points) is shown as its Python escape
+    (``\x1b``, ``\u202e``), and a backslash is doubled, so that a student's text can neither
+    clear the screen, move the cursor, reorder a line nor pass itself off as an escape.
+
+    >>> print(inert("Chloé\x1b[2J\u202eok\\x1b"))
+    Chloé\x1b[2J\u202eok\\x1b
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"inert() expects a str, not {type(text).__name__}")
+    return "".join(
+        char if char == " " or (char.isprintable() and char != "\\") else _escaped(char) for char in text
+    )
+
+
+def _escaped(char: str) -> str:
+    if char == "\\":
+        return "\\\\"
+    return char.encode("unicode_escape").decode("ascii")
 
 
 def _nbgrader(cell: NotebookNode) -> dict:
-    return cell.get("metadata", {}).get("nbgrader", {})
+    """The cell's nbgrader metadata; an empty dict where it is missing or not a dict."""
+    metadata = cell.get("metadata")
+    meta = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+    return meta if isinstance(meta, dict) else {}
 
 
 def student_cells(nb: NotebookNode) -> Iterator[tuple[int, NotebookNode]]:
@@ -302,23 +333,104 @@ def output_reasons(cell: NotebookNode) -> list[str]:
     return reasons
 
 
+@dataclass(frozen=True)
+class GraderNote:
+    """What the grader noted on a graded test cell, under the ``setwidgets`` key of its metadata.
+
+    ``student_code_ran``: whether any of the student's code ran while the test did;
+    ``names``: the functions it expected to run; ``judged``: for a test judged outside the kernel,
+    whether it passed and the judge's flags for the teacher (None for a watched test).
+    """
+
+    student_code_ran: bool
+    names: tuple[str, ...]
+    judged: bool
+    flags: tuple[str, ...]
+
+
+MAX_NOTE_ITEMS = 64
+"""The most names or flags a grader's note holds: the grader writes a few of each."""
+
+MAX_NOTE_TEXT = 1000
+"""The most characters of one name or flag in a grader's note."""
+
+
+def _texts(value: object) -> tuple[str, ...] | None:
+    """A list of short strings, as a tuple, or None for anything else."""
+    if type(value) is not list or len(value) > MAX_NOTE_ITEMS:
+        return None
+    if not all(type(item) is str and len(item) <= MAX_NOTE_TEXT for item in value):
+        return None
+    return tuple(value)
+
+
+class MalformedNote(ValueError):
+    """A cell's ``setwidgets`` metadata does not match the grader's note."""
+
+
+def grader_note(cell: NotebookNode) -> GraderNote | None:
+    """The grader's note on ``cell``, read through its schema; None if the cell has none.
+
+    The schema is an allow-list: a dict with the keys ``student_code_ran`` (a bool), ``names``
+    (a list of strings, optional) and, on a judged test, ``judged``: a dict with ``passed`` (a
+    bool), ``seed`` (an int, optional) and ``flags`` (a list of strings, optional). Anything else
+    (another key, another type, a list of a thousand names) raises :class:`MalformedNote`, whose
+    message says what is expected: the grader never writes such a note, so the caller flags the
+    cell for the teacher instead of trusting or ignoring it. The student's own ``setwidgets``
+    metadata never gets this far: :class:`~setwidgets.grading.submissions.RestoreMetadata` drops
+    it before the notebook is graded.
+    """
+    metadata = cell.get("metadata")
+    if not isinstance(metadata, dict) or WATCHED not in metadata:
+        return None
+    note = metadata[WATCHED]
+    expected = (
+        "grader_note() expects the cell's 'setwidgets' metadata to be a dict with 'student_code_ran' "
+        "(a bool), 'names' (a list of strings) and, for a judged test, 'judged' (a dict with 'passed', "
+        "a bool, 'seed', an int, and 'flags', a list of strings)"
+    )
+    if not isinstance(note, dict) or not set(note) <= {"student_code_ran", "names", JUDGED}:
+        raise MalformedNote(expected)
+    ran = note.get("student_code_ran")
+    names = _texts(note.get("names", []))
+    if type(ran) is not bool or names is None:
+        raise MalformedNote(expected)
+    if JUDGED not in note:
+        return GraderNote(ran, names, False, ())
+    judged = note[JUDGED]
+    if not isinstance(judged, dict) or not set(judged) <= {"passed", "seed", "flags"}:
+        raise MalformedNote(expected)
+    flags = _texts(judged.get("flags", []))
+    seed = judged.get("seed", 0)
+    if type(judged.get("passed")) is not bool or flags is None or type(seed) is not int:
+        raise MalformedNote(expected)
+    return GraderNote(ran, names, True, flags)
+
+
 def watch_reasons(cell: NotebookNode) -> list[str]:
-    """Why this test cell deserves a look: it passed, yet none of the student's code ran in it."""
-    watched = cell.get("metadata", {}).get(WATCHED)
-    if not isinstance(watched, dict):
+    """Why this test cell deserves a look: it passed, yet none of the student's code ran in it.
+
+    The grader's note is read through :func:`grader_note`; a note that does not match its schema
+    is itself a reason (fail closed: it is never taken as "nothing to see").
+    """
+    try:
+        note = grader_note(cell)
+    except MalformedNote:
+        return [MALFORMED_NOTE]
+    if note is None:
         return []
-    judged = watched.get(JUDGED)
-    flags = judged.get("flags", []) if isinstance(judged, dict) else []
-    reasons = [str(flag) for flag in flags]
-    if watched.get("student_code_ran") is True:
+    reasons = list(note.flags)
+    if note.student_code_ran:
         return reasons
     if any(output.get("output_type") == "error" for output in cell.get("outputs", [])):
         return reasons  # it failed: it scores nothing anyway
-    names = [name for name in watched.get("names", []) if isinstance(name, str)]
-    called = _words.and_list(names) if names else "the student's functions"
-    if isinstance(judged, dict):
+    called = _words.and_list(list(note.names)) if note.names else "the student's functions"
+    if note.judged:
         return [*reasons, f"passed with answers from {called}, which no answer cell defines with def"]
     return [*reasons, f"passed without any of the student's code running ({called} never called)"]
+
+
+MALFORMED_NOTE = "its 'setwidgets' metadata is not the grader's note (the grader never writes it so)"
 
 
 def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> list[tuple[int, Finding]]:
@@ -328,13 +440,24 @@ def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> 
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
-        reasons = output_reasons(cell) + watch_reasons(cell)
-        if not locked(cell):
-            reasons = code_reasons(cell.source, given) + reasons
+        try:
+            reasons = output_reasons(cell) + watch_reasons(cell)
+            if not locked(cell):
+                reasons = code_reasons(cell.source, given) + reasons
+        except Exception as error:  # noqa: BLE001 - fail closed: whatever stops the scan of a cell flags it
+            # Code nested deeper than the parser goes (200,000 minus signs, 50,000 calls in a row)
+            # stops the scan of this cell: that is a reason to look, never a pass.
+            reasons = [f"{UNSCANNED} ({type(error).__name__})"]
         if reasons:
             name = _nbgrader(cell).get("grade_id") or f"cell {index + 1}"
             found.append((index, Finding(assignment, student, notebook, name, tuple(reasons))))
     return found
+
+
+UNSCANNED = "the scan could not read this cell: read it yourself"
+
+TEACHER_NOTE = "Flagged for the teacher: "
+"""How the flags' comment starts: the Formgrader shows it, the student's feedback leaves it out."""
 
 
 def mark(gradebook: Gradebook, nb: NotebookNode, flagged: list[tuple[int, Finding]]) -> None:
@@ -357,14 +480,15 @@ def mark(gradebook: Gradebook, nb: NotebookNode, flagged: list[tuple[int, Findin
         owner = _comment_cell(nb, index)
         if owner is not None:
             where = "" if owner == finding.cell else f"{finding.cell}: "
-            comments.setdefault(owner, []).append(where + "; ".join(finding.reasons))
+            # One line each: the feedback leaves the note out from its first line on (DropTeacherNotes).
+            comments.setdefault(owner, []).append(" ".join((where + "; ".join(finding.reasons)).split()))
     for owner, lines in comments.items():
         try:
             comment = gradebook.find_comment(owner, one.notebook, one.assignment, one.student)
         except MissingEntry:
             continue
         note = (
-            "Flagged for the teacher: " + " / ".join(lines) + ". The autograded tests after this cell "
+            TEACHER_NOTE + " / ".join(lines) + ". The autograded tests after this cell "
             "need your look (python3 course.py report lists every flag)."
         )
         comment.auto_comment = f"{comment.auto_comment}\n{note}" if comment.auto_comment else note
@@ -381,7 +505,13 @@ def _comment_cell(nb: NotebookNode, index: int) -> str | None:
 
 
 class FlagSuspiciousCells(NbGraderPreprocessor):
-    """The autograde step that flags cells for the teacher (see the module's help)."""
+    """The autograde step that flags cells for the teacher (see the module's help).
+
+    It fails closed: if the scan itself fails on a notebook, the whole submission is flagged (every
+    test up for a manual grade, the reason in the first answer's comment) instead of passing with
+    the scores nbgrader has already saved. If even that cannot be written, it raises, and nbgrader
+    leaves no autograded notebook: :func:`report` then lists the submission as not graded.
+    """
 
     enabled = Bool(True, help="Flag suspicious cells for a manual grade after autograding.").tag(config=True)
 
@@ -389,7 +519,15 @@ class FlagSuspiciousCells(NbGraderPreprocessor):
         if not self.enabled:
             return nb, resources
         info = resources["nbgrader"]
-        flagged = findings(nb, info["assignment"], info["student"], info["notebook"])
+        where = (info["assignment"], info["student"], info["notebook"])
+        try:
+            flagged = findings(nb, *where)
+        except Exception as error:  # fail closed: whatever stopped the scan, the teacher looks
+            why = inert(f"{type(error).__name__}: {error}")
+            self.log.error(
+                "The scan of %s failed (%s): the whole submission is flagged", inert(str(where)), why
+            )
+            flagged = [(0, Finding(*where, WHOLE, (f"{UNSCANNED_NOTEBOOK} ({type(error).__name__})",)))]
         for _, finding in flagged:
             self.log.warning("Flagged for the teacher: %s", finding)
         if flagged:
@@ -398,17 +536,87 @@ class FlagSuspiciousCells(NbGraderPreprocessor):
         return nb, resources
 
 
+class DropTeacherNotes(FeedbackStep):
+    """In the feedback, each comment without the teacher's note on flags (run it after ``GetGrades``).
+
+    The flags' note (:data:`TEACHER_NOTE`, added last to an answer's automatic comment) is for the
+    teacher: it names the scan's reasons and ``course.py report``. The student's page keeps the rest
+    of the comment ("No response.", or the teacher's own words).
+    """
+
+    def preprocess_cell(self, cell: NotebookNode, resources: Any, index: int) -> Any:
+        meta = _nbgrader(cell)
+        comment = meta.get("comment")
+        if isinstance(comment, str):
+            kept = []
+            for line in comment.split("\n"):
+                if line.startswith(TEACHER_NOTE):
+                    break  # the note is last, one line per autograde: nothing after it is the student's
+                kept.append(line)
+            meta["comment"] = "\n".join(kept).strip() or None
+        return cell, resources
+
+
+WHOLE = "whole notebook"
+"""The cell of a finding about a whole notebook: not graded, unreadable, or its scan failed."""
+
+UNSCANNED_NOTEBOOK = "the scan of this notebook failed: every test needs your look"
+
+
 def report(course: Path, assignments: Iterable[str] = ()) -> list[Finding]:
-    """The findings in every autograded notebook of the course (of the named assignments only, if any)."""
+    """The findings in every autograded notebook of the course (of the named assignments only, if any).
+
+    Also listed, as a finding on the whole notebook: a notebook that cannot be read, and a submitted
+    notebook that autograde left without a graded copy (nbgrader could not read it, or a step
+    failed on it) in an assignment that has been autograded. Such a student may have grades in
+    the gradebook, or none; either way the teacher looks.
+    """
     wanted = set(assignments)
     found = []
+    graded = set()
     for path in sorted((course / "autograded").glob("*/*/*.ipynb")):
         student, assignment = path.parent.parent.name, path.parent.name
+        graded.add((student, assignment, path.name))
         if wanted and assignment not in wanted:
             continue
-        nb = nbformat.read(path, as_version=4)
-        found += [finding for _, finding in findings(nb, assignment, student, path.stem)]
-    return found
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except Exception as error:  # noqa: BLE001 - any unreadable notebook is listed, never skipped
+            found.append(Finding(assignment, student, path.stem, WHOLE, (f"{UNREADABLE} ({_why(error)})",)))
+            continue
+        try:
+            found += [finding for _, finding in findings(nb, assignment, student, path.stem)]
+        except Exception as error:  # noqa: BLE001 - fail closed: a notebook the scan cannot read is listed
+            why = f"{UNSCANNED_NOTEBOOK} ({type(error).__name__})"
+            found.append(Finding(assignment, student, path.stem, WHOLE, (why,)))
+    autograded = {assignment for _, assignment, _ in graded}
+    for path in sorted((course / "submitted").glob("*/*/*.ipynb")):
+        student, assignment = path.parent.parent.name, path.parent.name
+        if (wanted and assignment not in wanted) or assignment not in autograded:
+            continue
+        if (student, assignment, path.name) in graded:
+            continue
+        why = not_graded(path)
+        found.append(Finding(assignment, student, path.stem, WHOLE, (why,)))
+    return sorted(found, key=lambda f: (f.assignment, f.student, f.notebook))
+
+
+UNREADABLE = "not a notebook that can be read"
+NOT_GRADED = "not graded: autograde left no graded copy of it (its log says why)"
+
+
+def not_graded(path: Path) -> str:
+    """Why a submitted notebook has no autograded copy, as far as the file tells."""
+    try:
+        nbformat.read(path, as_version=4)
+    except Exception as error:  # noqa: BLE001 - whatever nbformat raises, the notebook is unreadable
+        return f"not graded: {UNREADABLE} ({_why(error)})"
+    return NOT_GRADED
+
+
+def _why(error: Exception) -> str:
+    """The reason a notebook could not be read, in a few words (the exception's class)."""
+    return "not JSON" if isinstance(error, ValueError) else type(error).__name__
 
 
 def _short(text: str, width: int = 60) -> str:
@@ -429,9 +637,11 @@ def main(argv: list[str]) -> int:
     for finding in found:
         print(finding)
     submissions = len({(f.assignment, f.student) for f in found})
-    print(
-        f"{_words.count(submissions, 'submission')} to look at, {_words.count(len(found), 'cell')} flagged."
-    )
+    cells = [f for f in found if f.cell != WHOLE]
+    whole = len(found) - len(cells)
+    unread = f", {_words.count(whole, 'notebook')} flagged as a whole" if whole else ""
+    flagged = _words.count(len(cells), "cell")
+    print(f"{_words.count(submissions, 'submission')} to look at, {flagged} flagged{unread}.")
     return 0
 
 
