@@ -340,8 +340,10 @@ def test_the_service_opens_the_good_rooms_beside_a_damaged_one_and_names_it(tmp_
         db.execute("UPDATE setwidgets_rooms SET data = 'not json' WHERE code = ?", (bad.code,))
     with service:
         assert f"room '{bad.code}' in" in service.log() and "was set aside" in service.log()
-        rooms = request(service.url + "api/rooms", service.teacher_token)[1]["rooms"]
-        assert [r["code"] for r in rooms] == [good.code]
+        listed = request(service.url + "api/rooms", service.teacher_token)[1]
+        assert [r["code"] for r in listed["rooms"]] == [good.code]
+        assert [r["code"] for r in listed["set_aside"]] == [bad.code]
+        assert "cannot be loaded and was set aside" in listed["set_aside"][0]["message"]
         ana = Seat(good.code, name="Cleo")
         assert ana.claim(a_set(ana.view))["ok"]
 

@@ -497,7 +497,9 @@ class RoomsHandler(_Base):
             }
             for r in self.classroom.rooms.values()
         ]
-        self.answer({"ok": True, "rooms": rooms})
+        # Rooms the store could not load at start: the teacher sees why here too, not only in the terminal.
+        aside = [{"code": code, "message": why} for code, why in self.classroom.store.set_aside.items()]
+        self.answer({"ok": True, "rooms": rooms, "set_aside": aside})
 
     async def post(self) -> None:
         self.teacher()
