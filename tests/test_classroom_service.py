@@ -317,3 +317,25 @@ def test_a_service_on_the_network_says_the_address_other_computers_use(tmp_path,
         assert f"Students on other computers use {found['network_url']}" in lan.log()
         assert network_url(lan.url) == found["network_url"]
         assert request(found["network_url"] + "api/rooms")[0] == 401  # it answers there too
+
+
+def test_the_teachers_desk_locks_removes_for_good_and_deletes(service):
+    desk = Desk.open(seed=4)
+    ana = Seat(desk.code, name="Ana")
+    assert desk.lock()["message"] == "The teacher locked the room: nobody new joins."
+    with pytest.raises(ClassroomError, match=f"room {desk.code} is locked: the teacher lets nobody new in"):
+        Seat(desk.code, name="Ben")
+    assert desk.unlock()["ok"]
+    ben = Seat(desk.code, name="Ben")
+    assert desk.remove("Ben")["ok"]
+    assert ben.call()["message"] == f"the teacher took Ben out of room {desk.code}"
+    with pytest.raises(ClassroomError, match=f"the teacher took you out of room {desk.code}"):
+        Seat(desk.code, name="Ben")  # with Ben's own token, kept in the classroom folder
+    with pytest.raises(ClassroomError, match="out of room"):
+        Seat(desk.code, name="Ben 2")
+    assert desk.delete() == {"ok": True, "message": f"Room {desk.code} was deleted."}
+    until(lambda: ana.gone is not None)
+    assert not ana.connected and ana.gone.startswith("this token is not one this service gave")
+    status, body = request(service.url + f"api/rooms/{desk.code}", service.teacher_token)
+    assert (status, body["message"]) == (404, f"there is no room '{desk.code}'; check the code on the board")
+    ana.close()

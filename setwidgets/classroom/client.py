@@ -122,6 +122,7 @@ class _Connection:
         self._lock = threading.Lock()
         self._first = concurrent.futures.Future()
         self._closed = False
+        self.gone: str | None = None  # why the service no longer lets this connection in, once it does not
         self._socket: Any = None
         self._ready = asyncio.Event()  # set while connected: a move sent during a restart waits for it
         self._loop = asyncio.new_event_loop()
@@ -202,13 +203,18 @@ class _Connection:
                 self._socket = await websocket.websocket_connect(request, max_message_size=1 << 24)
                 self._ready.set()
             except httpclient.HTTPClientError as refused:
+                body = getattr(refused.response, "body", b"") or b"{}"
+                try:
+                    message = json.loads(body)["message"]
+                except (ValueError, KeyError, TypeError):
+                    message = str(refused)
                 if not self._first.done():
-                    body = getattr(refused.response, "body", b"") or b"{}"
-                    try:
-                        message = json.loads(body)["message"]
-                    except (ValueError, KeyError, TypeError):
-                        message = str(refused)
                     self._first.set_exception(ClassroomError(message))
+                    return
+                if refused.code in (401, 403, 404):
+                    # The room was deleted, or the teacher took this player out: trying again
+                    # would only be refused again.
+                    self.gone = message
                     return
                 await asyncio.sleep(0.5)
                 continue
@@ -297,7 +303,8 @@ class Seat(_Connection):
 
 
 class Desk(_Connection):
-    """The teacher's hold on a room: open it, then pause, resume, end, start a new game, remove a player.
+    """The teacher's hold on a room: open it, then pause, resume, end, start a new game, remove a
+    player, lock it against new joins, or delete it.
 
     ``Desk.open(variant="standard")`` opens a new room and returns its desk; ``Desk("BCDFG")``
     takes an open room again. The teacher's token comes from ``token``, else the classroom
@@ -334,12 +341,28 @@ class Desk(_Connection):
         return self.send({"type": "new_game"})
 
     def remove(self, name: str) -> dict[str, Any]:
-        """Take ``name`` out of the room."""
+        """Take ``name`` out of the room for good: their token, their name and names of the same
+        letters ("Ben 2") stay out. On one machine anyone may still join under another name:
+        :meth:`lock` the room too."""
         return self.send({"type": "remove", "name": name})
 
     def scores(self, shown: bool) -> dict[str, Any]:
         """Show the scoreboard (True) or only "a SET was found" and the teams' SETs (False)."""
         return self.send({"type": "scores", "shown": shown})
+
+    def lock(self) -> dict[str, Any]:
+        """Let nobody new join the room (those seated stay, and a restarted kernel takes its seat)."""
+        return self.send({"type": "lock"})
+
+    def unlock(self) -> dict[str, Any]:
+        """Let new players join the room again."""
+        return self.send({"type": "unlock"})
+
+    def delete(self) -> dict[str, Any]:
+        """Delete the room: every connection to it is closed, and its players' tokens are forgotten."""
+        answer = _request(self.url + f"api/rooms/{self.code}", self.token, "DELETE", tries=1)
+        self.close()
+        return answer
 
 
 def _code(room: Any) -> str:
