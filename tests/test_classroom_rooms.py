@@ -495,3 +495,56 @@ def test_a_room_restored_from_its_save_is_the_same_object_as_it_was_saved():
     other.code = "ZZZZZ"
     with pytest.raises(RoomError, match="room BCDFG cannot become the saved room ZZZZZ"):
         room.restore(other.to_data())
+
+
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["Ana", "Ben", "Cleo", "teacher"]),
+        st.sampled_from(["call", "claim_set", "claim_wrong", "no_set", "wait", "pause", "resume"]),
+    ),
+    max_size=40,
+)
+
+
+@FUZZ
+@given(steps=STEPS)
+def test_fuzz_a_room_that_folds_often_saves_and_loads_as_the_same_room(steps):
+    # A tiny limit folds after almost every move: calls in line behind others, claims right and
+    # wrong, timeouts, pauses and a game's end all pass through a fold and a save.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("setwidgets.classroom.rooms.HISTORY_LIMIT", 4)
+        play_and_check(steps)
+
+
+def play_and_check(steps: list[tuple[str, str]]) -> None:
+    clock = Clock()
+    room = room_of("Ana", "Ben", "Cleo", clock=clock, deck="mini", claim_seconds=5)
+    n = {"Ana": 0, "Ben": 0, "Cleo": 0, "teacher": 0}
+    for sender, kind in steps:
+        if kind == "wait":
+            clock.advance(3)
+            room.expire()
+            continue
+        n[sender] += 1
+        if sender == "teacher":
+            room.teach({"n": n[sender], "type": kind if kind in ("pause", "resume") else "new_game"})
+        elif kind in ("pause", "resume"):
+            continue
+        elif kind.startswith("claim"):
+            if room.game is None or room.game.over:
+                continue
+            cards = a_set(room) if kind == "claim_set" and room.game.sets_on_table() else not_a_set(room)
+            room.play(sender, {"n": n[sender], "type": "claim", "cards": cards})
+        else:
+            room.play(sender, {"n": n[sender], "type": kind})
+        data = json.loads(json.dumps(room.to_data()))
+        again = Room.from_data(data, clock)
+        assert again.to_data() == room.to_data() and again.view() == room.view()
+        # What the history tells and what was folded add up to each player's penalties.
+        told = {p.name: 0 for p in room.game.players}
+        for event in room.game.history:
+            if event["type"] == "timeout" or (event["type"] == "claim" and event["penalty"]):
+                told[room.game.players[event["player"]].name] += 1
+        assert {name: told[name] + room.folded.get(name, 0) for name in told} == {
+            p.name: p.penalties for p in room.game.players
+        }
