@@ -166,6 +166,12 @@ def cpu_seconds(service) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def memory_mib(service) -> float:
+    """The service's resident memory, in MiB."""
+    status = (Path("/proc") / str(service.process.pid) / "status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1]) / 1024
+
+
 def within_twice(baseline: float, under: float) -> bool:
     # Loopback round trips take about a millisecond; on this shared 2-core machine the scheduler
     # alone moves a median by a few. Twice the baseline, with the baseline at least 5 ms.
@@ -328,6 +334,20 @@ def test_a_long_body_is_refused_before_it_is_read(service):
         )
         answer = s.recv(4096).decode()
     assert answer.startswith(("HTTP/1.1 413", "HTTP/1.1 400"))
+    # Eight bodies that claim 90 MB and send 1 MB each: refused, and the service's memory stays put.
+    before = memory_mib(service)
+    huge = f"POST /api/rooms/{code}/join HTTP/1.1\r\nHost: x\r\nContent-Length: {90 << 20}\r\n\r\n".encode()
+    for _ in range(8):
+        with socket.create_connection(("127.0.0.1", service.port), timeout=5) as s:
+            s.sendall(huge)
+            try:
+                for _ in range(16):
+                    s.sendall(b"x" * 65536)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the service closed the connection: what it should do
+    grown = memory_mib(service) - before
+    print(f"memory before eight 90 MB bodies {before:.0f} MiB, grown by {grown:.1f} MiB")
+    assert grown < 10
 
 
 def test_deep_json_gets_a_sentence_never_a_crash(service):
@@ -532,3 +552,30 @@ def test_the_game_itself_refuses_look_alikes_and_blanks_by_the_same_policy():
         Game(players=["Ana", "\u3164"], seed=1)
     persian, sinhala = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0dc1\u0dca\u200d\u0dbb\u0dd3"
     assert [p.name for p in Game(players=[persian, sinhala], seed=1).players] == [persian, sinhala]
+
+
+def test_bots_from_many_addresses_fill_a_room_to_its_limit_and_no_further(service):
+    import http.client
+
+    code = open_room(service, seed=1, deck="mini")
+    seat(service, code, "Ana")
+    answers = []
+    for k in range(110):  # 50 loopback addresses, 2 or 3 bots each
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", service.port, timeout=10, source_address=(f"127.0.0.{2 + k % 50}", 0)
+        )
+        name = "Bot " + "".join(chr(97 + int(d)) for d in f"{k:03d}")
+        connection.request("POST", f"/api/rooms/{code}/join", json.dumps({"name": name}))
+        response = connection.getresponse()
+        answers.append((response.status, json.loads(response.read())["message"]))
+        connection.close()
+    seated = [a for a in answers if a[0] == 201]
+    assert len(seated) == MAX_PLAYERS - 1  # Ana and 99 bots
+    full = f"room {code} is full: a room seats at most {MAX_PLAYERS} players; ask your teacher"
+    assert {a for a in answers if a[0] != 201} == {(409, full)}  # naming nobody
+    # The teacher takes the room back: removes the bots (here, one) and locks it.
+    desk = connect(service, code, service.teacher_token)
+    assert teach(service, code, desk, 1, type="remove", name="Bot aaa")["ok"]
+    assert teach(service, code, desk, 2, type="lock")["ok"]
+    assert join(service, code, "Cleo")[1]["message"].startswith(f"room {code} is locked")
+    assert teach(service, code, desk, 3, type="new_game")["ok"]
