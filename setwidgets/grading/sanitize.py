@@ -22,7 +22,8 @@ every grade of the class through the Formgrader's own API. :class:`InertOutputs`
   :data:`ATTRIBUTES` and links whose address is relative or starts with one of
   :data:`LINK_SCHEMES`: no script, style sheet, event handler, form, frame, ``<base>`` or
   ``<meta>``, whatever the Markdown that made it (a link by reference in a quote or a list, an
-  address spelt with entities). A picture becomes a visible note with its alternative text
+  address spelt with entities); a link that loses its address keeps its words, followed by
+  :data:`LINK_NOTE`. A picture becomes a visible note with its alternative text
   (:func:`picture_note`): shown by the teacher's browser, even ``![](/logout)`` would send a
   request with the teacher's login, and a picture elsewhere would tell its owner when the
   teacher reads. Attachments are dropped. The cell then holds that HTML on one line inside a
@@ -136,6 +137,10 @@ _DROPPED_WHOLE = frozenset(
 # nh3 writes a picture it kept as <img alt="...">, its value escaped (no ">" or '"' inside).
 _PICTURE = re.compile(r"<img\b[^>]*>")
 _ALT = re.compile(r'\balt="([^"]*)"')
+# A link whose address nh3 dropped, up to its end (HTML closes a link before another opens).
+_DEAD_LINK = re.compile(r"<a\b(?![^>]*\bhref=)[^>]*>(.*?)</a>", re.DOTALL)
+LINK_NOTE = "[link removed]"
+"""Written after the words of a link whose address was not allowed, so the teacher sees it was one."""
 # Markdown ends an HTML block at an empty line, and only there.
 _BLOCK_START, _BLOCK_END = "<div>", "</div>"
 
@@ -172,7 +177,7 @@ def sanitize_html(text: str) -> str:
     # First pass: the same allow-list plus pictures reduced to their alternative text, written
     # by nh3 in one form; then each becomes a note, and the second pass is the one that counts.
     with_pictures = _allowed(text, tags=TAGS | {"img"}, attributes={**ATTRIBUTES, "img": frozenset({"alt"})})
-    noted = _PICTURE.sub(_noted, with_pictures)
+    noted = _DEAD_LINK.sub(rf"\1 {LINK_NOTE}", _PICTURE.sub(_noted, with_pictures))
     return _allowed(noted)
 
 
