@@ -59,9 +59,9 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters.autograde import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
-from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
 from setwidgets.grading.export import SpreadsheetExport  # noqa: E402
-from setwidgets.grading.report import DropTeacherNotes, FlagSuspiciousCells  # noqa: E402
+from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
+from setwidgets.grading.report import DropTeacherNotes, FlagSuspiciousCells, InertLogFormatter  # noqa: E402
 from setwidgets.grading.sandbox import SandboxedKernelManager, checkout_folders, preflight  # noqa: E402
 from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
 from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect  # noqa: E402
@@ -121,3 +121,9 @@ c.HideHiddenTests.enabled = HIDE_HIDDEN_TESTS_IN_FEEDBACK
 # mark, one row per student, each assignment's score, maximum, time and status: pending manual grades
 # and unreadable notebooks are marked, never shown as a plain score). See setwidgets/grading/export.py.
 c.ExportApp.plugin_class = SpreadsheetExport
+
+# nbgrader's log quotes what students wrote (a file name it skips, an error's message): each line is
+# printed inert, control characters and terminal escapes shown as escapes (setwidgets/grading/report.py).
+c.Application.logging_config = {
+    "formatters": {"console": {"class": f"{InertLogFormatter.__module__}.{InertLogFormatter.__name__}"}}
+}

@@ -60,8 +60,11 @@ APPLICATION_ID = 0x53657457  # "SetW"
 SCHEMA_VERSION = 1
 """The version of the store's tables, kept in ``PRAGMA user_version``; a newer file is refused."""
 
-WAIT_SECONDS = 2.0
-"""How long a save waits for another program that holds the SQLite file (a database browser)."""
+WAIT_SECONDS = 0.5
+"""How long a save waits for another program that holds the SQLite file (a database browser).
+
+The service saves in its one event loop, so every room waits with it: a short wait, then the
+move is refused with a sentence and can be sent again, rather than a class frozen for seconds."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
