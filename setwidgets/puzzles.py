@@ -271,13 +271,14 @@ class PracticeRecord:
 
     def __init__(self) -> None:
         self._attempts: list[Attempt] = []
-        self._added: set[int] = set()
+        # The puzzles themselves, not their id(): a freed puzzle's id is soon another's.
+        self._added: list[Puzzle] = []
 
     def add(self, puzzle: Puzzle) -> Attempt:
         """Record a puzzle (once): its time so far, the SETs found and the misses."""
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"add() records a Puzzle; got {_inputs.what(puzzle)}")
-        if id(puzzle) in self._added:
+        if any(added is puzzle for added in self._added):
             raise ValueError("this puzzle is already in the record")
         attempt = Attempt(
             board=len(self._attempts) + 1,
@@ -288,7 +289,7 @@ class PracticeRecord:
             misses=puzzle.misses,
         )
         self._attempts.append(attempt)
-        self._added.add(id(puzzle))
+        self._added.append(puzzle)
         return attempt
 
     @property
