@@ -175,7 +175,10 @@ class _Lock:
             else:  # pragma: no cover - Windows
                 msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         except OSError:
-            holder = os.read(fd, 32).decode(errors="replace").strip()
+            try:
+                holder = os.read(fd, 32).decode(errors="replace").strip()
+            except OSError:  # Windows lets nobody else read a locked region
+                holder = ""
             os.close(fd)
             who = f" (process {holder})" if holder.isdigit() else ""
             raise StoreError(
