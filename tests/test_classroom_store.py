@@ -518,3 +518,15 @@ def test_the_service_refuses_to_start_in_a_read_only_folder_and_says_why(tmp_pat
     assert "The classroom service did not start: the service cannot write in the folder of" in said, said
     assert "give --db a file in a folder you can write" in said
     assert digest(path) == before
+
+
+def test_a_room_that_cannot_be_written_is_refused_like_a_failed_write(tmp_path):
+    store = Store(url(tmp_path / "rooms.sqlite"))
+    try:
+        room = room_with("BCDFG", "Ana")
+        room.last = {"type": "odd", "value": float("nan")}  # no JSON for it
+        with pytest.raises(StoreError, match="room BCDFG could not be written as JSON"):
+            store.save(room)
+        assert store.saved("BCDFG") is None and store.load() == {}
+    finally:
+        store.close()

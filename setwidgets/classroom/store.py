@@ -379,7 +379,10 @@ class Store:
         """
         if room.code in self.set_aside:
             raise StoreError(f"room {room.code} was set aside when the service started; it takes no change")
-        data = json.dumps(room.to_data(), allow_nan=False)
+        try:
+            data = json.dumps(room.to_data(), allow_nan=False)
+        except (TypeError, ValueError) as error:  # never expected; refused like a failed write
+            raise StoreError(f"room {room.code} could not be written as JSON: {error}") from None
 
         def write(db: Any) -> None:
             done = db.execute(
