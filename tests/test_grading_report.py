@@ -8,6 +8,7 @@ leaves them: every test passed, none waiting for a manual grade, no comment yet.
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 import nbformat
@@ -28,6 +29,7 @@ from setwidgets.grading.report import (
     Finding,
     FlagSuspiciousCells,
     GraderNote,
+    InertLogFormatter,
     MalformedNote,
     code_reasons,
     findings,
@@ -853,3 +855,20 @@ def test_dropping_the_notes_leaves_cells_without_nbgrader_metadata_alone():
     cell = new_code_cell("x = 1")
     assert DropTeacherNotes().preprocess_cell(cell, {}, 0) == (cell, {})
     assert cell.metadata == {}
+
+
+def test_the_log_format_prints_messages_and_tracebacks_inert_and_report_lines_as_they_are():
+    formatter = InertLogFormatter(fmt="[%(levelname)s] %(message)s")
+    name = ("x\x1b[2J\u202e.ipynb",)
+    record = logging.LogRecord("t", logging.WARNING, __file__, 1, "Skipping %s", name, None)
+    assert formatter.format(record) == r"[WARNING] Skipping x\x1b[2J\u202e.ipynb"
+    line = str(Finding("a", "b", "c", "d", ("!echo \x1b[2J",)))
+    record = logging.LogRecord("t", logging.WARNING, __file__, 1, "Flagged: %s", (line,), None)
+    assert formatter.format(record) == r"[WARNING] Flagged: a  b  c  d  !echo \x1b[2J", "not escaped twice"
+    try:
+        raise ValueError("bad\x1b]0;title\x07")
+    except ValueError:
+        record = logging.LogRecord("t", logging.ERROR, __file__, 1, "one\ntwo\r", (), sys.exc_info())
+    lines = formatter.format(record).splitlines()
+    assert lines[:2] == ["[ERROR] one", r"    two\r"]
+    assert lines[-1] == r"    ValueError: bad\x1b]0;title\x07"

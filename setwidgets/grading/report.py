@@ -35,6 +35,8 @@ need.
 from __future__ import annotations
 
 import ast
+import copy
+import logging
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -46,6 +48,7 @@ import nbformat
 from nbformat import NotebookNode
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
+from tornado.log import LogFormatter
 from traitlets import Bool
 
 from setwidgets import _words
@@ -190,9 +193,39 @@ def inert(text: str) -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"inert() expects a str, not {type(text).__name__}")
-    return "".join(
-        char if char == " " or (char.isprintable() and char != "\\") else _escaped(char) for char in text
-    )
+    return "".join(_kept(char, "\\") for char in text)
+
+
+def _kept(char: str, escape_too: str = "") -> str:
+    """The character, if printable (or a space) and not in ``escape_too``; else its escape."""
+    if char == " " or (char.isprintable() and char not in escape_too):
+        return char
+    return _escaped(char)
+
+
+def inert_lines(text: str) -> str:
+    """``text`` made inert line by line, as :func:`inert` does, backslashes aside: for a log.
+
+    A traceback keeps its lines, and a report line already made inert is printed as it is.
+    """
+    return "\n".join("".join(_kept(char) for char in line) for line in text.split("\n"))
+
+
+class InertLogFormatter(LogFormatter):
+    """nbgrader's log format, with every message and traceback made inert (see :func:`inert_lines`).
+
+    nbgrader's own lines quote what students wrote: a file name it skips, an error's message.
+    ``exercises/nbgrader_config.py`` makes this the format of the console, so that those lines
+    cannot clear the teacher's screen either; the log's own colours are kept.
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        record = copy.copy(record)
+        record.msg, record.args = inert_lines(record.getMessage()), None
+        return super().format(record)
+
+    def formatException(self, ei: Any) -> str:  # noqa: N802 - the name logging.Formatter calls
+        return inert_lines(super().formatException(ei))
 
 
 def _escaped(char: str) -> str:
