@@ -92,7 +92,8 @@ def test_the_package_alone_needs_only_the_standard_library_and_tqdm():
     assert extra("sim") == {"numpy", "numba", "matplotlib"}
     assert extra("print") == {"reportlab"}
     assert extra("classroom") == {"tornado", "sqlalchemy"}
-    assert extra("course") == SERVER_STACK | {"setwidgets"}
+    # nh3: the HTML sanitiser that makes a student's Markdown safe for the Formgrader (grading.sanitize).
+    assert extra("course") == SERVER_STACK | {"setwidgets", "nh3"}
     from setwidgets._extras import EXTRAS
 
     for name, modules in EXTRAS.items():

@@ -511,3 +511,18 @@ def test_autograde_and_feedback_leave_no_script_of_the_student_s(tmp_path):
     kinds = {k for o in cell(autograded, "is_set_answer").outputs for k in o.get("data", {})}
     assert kinds and kinds <= {"text/plain", "image/svg+xml", "image/png"}
     assert autograded.cells[-1].source == "<div><p>Look [picture not shown]</p></div>"
+
+
+def test_without_nh3_the_module_says_in_one_sentence_how_to_get_it():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['nh3'] = None\n"
+        "try:\n    import setwidgets.grading.sanitize\nexcept ModuleNotFoundError as e:\n    print(e)"
+    )
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert said.strip() == (
+        "setwidgets.grading.sanitize needs nh3, which is not installed: "
+        "pip install 'setwidgets[course]' adds it."
+    )

@@ -49,15 +49,11 @@ from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from nbformat import NotebookNode
 from pygments.token import STANDARD_TYPES
 
-try:
-    import nh3
-except ImportError as error:  # the course extra installs it; say so rather than a bare module name
-    raise ImportError(
-        "setwidgets.grading.sanitize needs nh3, the HTML allow-list sanitiser that makes a student's "
-        "Markdown safe to show: install it with pip install nh3 (or pip install 'setwidgets[course]')."
-    ) from error
-
+from setwidgets._extras import require
 from setwidgets.grading.preprocessors import FeedbackStep, locked
+
+# The course extra installs it; without it, grading stops with the sentence that says so.
+nh3 = require("nh3", "course", "setwidgets.grading.sanitize")
 
 TEXT = "text/plain"
 PICTURES = {
