@@ -35,6 +35,7 @@ import asyncio
 import inspect
 import json
 import logging
+import math
 import re
 import resource
 import secrets
@@ -52,6 +53,7 @@ from setwidgets.classroom.store import Store, StoreError
 from setwidgets.game.inputs import player_name
 
 __all__ = [
+    "COOL_DOWN",
     "ENDED_KEEP_SECONDS",
     "IDLE_SECONDS",
     "LETTERS",
@@ -96,6 +98,10 @@ sender's address whatever token it carries (a whole class on one Lab server join
 address, hence the 60); other requests against the player's identity, or the address when
 they carry none. The teacher's requests are not counted."""
 
+COOL_DOWN = 10.0
+"""Seconds a player whose socket was closed for flooding waits before any socket of theirs opens
+again: the flood cannot go on by reconnecting (an honest client never comes near the rate)."""
+
 SOCKETS_PER_PLAYER = 4
 """Sockets one player may hold open at once: a notebook, a second tab, a reconnection under way."""
 
@@ -105,7 +111,7 @@ SOCKETS_PER_TEACHER = 20
 IDLE_SECONDS = 10.0
 """A connection that has not sent a whole request's headers (or body) within this is closed:
 half-open connections do not pile up. Sockets are pinged every :data:`PING_SECONDS` and closed
-when no answer comes within 3 pings."""
+when no answer comes before the next ping."""
 
 PING_SECONDS = 10.0
 
@@ -235,6 +241,7 @@ class Classroom:
         # Each identity's open sockets and its one budget of messages, whichever socket they come by.
         self.held: dict[str, set[RoomSocket]] = {}
         self.messages: dict[str, _Bucket] = {}
+        self.cooling: dict[str, float] = {}  # identity -> the time.monotonic() its cool-down ends
         # When each ended room was seen ended (on the wall clock): it is deleted ENDED_KEEP_SECONDS later.
         self.ended: dict[str, float] = {}
         self.ended_keep = ENDED_KEEP_SECONDS
@@ -627,6 +634,14 @@ class RoomSocket(websocket.WebSocketHandler):
             if member.removed:
                 raise web.HTTPError(403, f"the teacher took you out of room {room.code}")
         key = identity_key(found)
+        wait = self.classroom.cooling.get(key, 0.0) - time.monotonic()
+        if wait > 0:
+            raise web.HTTPError(
+                429,
+                f"you sent more messages than the service serves; wait {math.ceil(wait)} seconds "
+                "before connecting again",
+            )
+        self.classroom.cooling.pop(key, None)
         most = SOCKETS_PER_TEACHER if found.teacher else SOCKETS_PER_PLAYER
         if len(self.classroom.held.get(key, ())) >= most:
             raise web.HTTPError(
@@ -680,6 +695,13 @@ class RoomSocket(websocket.WebSocketHandler):
         if not self.classroom.may_send(self.identity):
             if not self.refusals.take():
                 self.closing = True
+                if not self.identity.teacher:
+                    self.classroom.cooling[self.key] = time.monotonic() + COOL_DOWN
+                    for other in list(self.classroom.held.get(self.key, ())):
+                        if other is not self and other.ws_connection is not None:
+                            other.closing = True
+                            other.close(1008, "another connection of yours sent too many messages")
+                            other.ws_connection.stream.close()
                 self.close(1008, TOO_MANY.split(";")[0] + "; this connection is closed")
                 # At once, not after the usual 5 s wait for the client's answer, all the while
                 # reading the frames it still sends.
@@ -729,7 +751,7 @@ def make_app(classroom: Classroom, prefix: str = "/") -> web.Application:
         ],
         websocket_max_message_size=MAX_MESSAGE,
         websocket_ping_interval=PING_SECONDS,
-        websocket_ping_timeout=3 * PING_SECONDS,
+        websocket_ping_timeout=PING_SECONDS,  # Tornado allows no longer than the interval
         log_function=_log_request,
     )
 
