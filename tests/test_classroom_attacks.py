@@ -601,3 +601,30 @@ def test_bots_from_many_addresses_fill_a_room_to_its_limit_and_no_further(servic
     assert teach(service, code, desk, 2, type="lock")["ok"]
     assert join(service, code, "Cleo")[1]["message"].startswith(f"room {code} is locked")
     assert teach(service, code, desk, 3, type="new_game")["ok"]
+
+
+def test_a_thousand_half_open_connections_leave_the_teacher_served(service):
+    code = open_room(service, seed=1)
+    victim = Victim(service, code)
+    baseline = victim.median()
+    silent = []
+    try:
+        for k in range(1000):
+            s = socket.create_connection(("127.0.0.1", service.port), timeout=5)
+            if k % 2:
+                s.sendall(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+            silent.append(s)
+        start = time.monotonic()
+        status, _ = request(service.url + "api/rooms", service.teacher_token)
+        teacher = time.monotonic() - start
+        under = victim.median()
+        print(
+            f"1,000 half-open connections: the teacher's request {teacher * 1e3:.1f} ms; "
+            f"Vic's median {baseline * 1e3:.1f} ms before, {under * 1e3:.1f} ms beside them"
+        )
+        assert status == 200 and teacher < 1.0
+        assert within_twice(baseline, under), (baseline, under)
+    finally:
+        for s in silent:
+            s.close()
+    assert "Too many open files" not in service.log()
