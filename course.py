@@ -16,7 +16,9 @@ commands:
            patterns, e.g. 'setwidgets.cards.*'.
   report   after 'nbgrader autograde' in exercises/: the submissions and cells a teacher
            should look at, and why (code that changes how cells run, the package's
-           reference functions, files and processes, cells that stopped the kernel).
+           reference functions, files and processes, cells that stopped the kernel),
+           and notebooks autograde could not grade (not JSON, say). What students wrote
+           is printed with control characters and terminal escapes shown as escapes.
            Further arguments are assignment names, e.g. 01_magic_rule.
   hub      a whole class on this machine (as root): install JupyterHub and its proxy,
            then start the hub of deploy/jupyterhub_config.py for the Linux users in
