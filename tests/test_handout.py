@@ -128,3 +128,26 @@ def test_in_exercise_1_s_kernel_every_route_to_the_rules_finds_nothing(tmp_path)
     )
     assert got[8] == "2GTS 81"
     assert got[9] == "CardRow"
+
+
+@needs_bubblewrap
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_each_source_notebook_runs_without_an_error_in_its_grading_kernel(assignment, tmp_path, monkeypatch):
+    """What the exercise hands out is enough for its own cells: the teacher's solutions, the demos,
+    the visible tests that run in the kernel (the judged ones and the hidden ones are the grader's)."""
+    import json
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # as nbgrader runs them: no live widgets
+    tests = load(EXERCISES / "source" / assignment)
+    nb = json.loads(next((EXERCISES / "source" / assignment).glob("*.ipynb")).read_text())
+    cells = [
+        "".join(c["source"])
+        for c in nb["cells"]
+        if c["cell_type"] == "code" and c["metadata"].get("nbgrader", {}).get("grade_id") not in tests
+        and "try_here" not in "".join(c["source"])
+    ]  # fmt: skip
+    outputs = run(
+        cells, tmp_path, hand_out=list(tests.hand_out), hide_functions=list(tests.hide), timeout=120
+    )
+    failed = [(cells[i][:60], text[-300:]) for i, text in enumerate(outputs) if "Error" in text]
+    assert failed == []

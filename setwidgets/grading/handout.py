@@ -232,8 +232,15 @@ class _Closure:
             self.need(base, alias.name)
 
     def _binds(self, module: str, name: str) -> bool:
+        """Whether ``module`` binds ``name`` to something of its own, not by importing its submodule."""
         source = self.source(module)
-        return source is not None and name in source.bindings
+        if source is None:
+            return False
+        for index in source.bindings.get(name, ()):
+            node = source.tree.body[index]
+            if not (isinstance(node, ast.ImportFrom) and _absolute(module, node) == module):
+                return True
+        return False
 
     def need_module(self, module: str, attrs: set[str] | None) -> None:
         """A module used as an object: the attributes used of it, or all of it when used otherwise."""
