@@ -15,12 +15,12 @@ every grade of the class through the Formgrader's own API. :class:`InertOutputs`
   instructions, declarations, CDATA). Any other SVG is dropped;
 - HTML, JavaScript, Markdown, LaTeX, widget views and every other kind of output are dropped, and
   a line of text says which kinds were dropped where nothing else remains;
-- the cells the student wrote are sanitised as the pages will show them: a Markdown cell is
-  rendered to HTML by the Markdown renderer the Formgrader and the feedback use (nbconvert's
-  mistune renderer, with its maths kept as written), then that HTML goes through ``nh3`` (the
-  Ammonia allow-list sanitiser), which keeps only the tags of :data:`TAGS`, the attributes of
-  :data:`ATTRIBUTES` and links whose address is relative or starts with one of
-  :data:`LINK_SCHEMES`: no script, style sheet, event handler, form, frame, ``<base>`` or
+- the cells the student wrote (not the teacher's locked ones) are sanitised as the pages will
+  show them: a Markdown cell is rendered to HTML by the Markdown renderer the Formgrader and the
+  feedback use (nbconvert's mistune renderer, with its maths kept as written), then that HTML
+  goes through ``nh3`` (the Ammonia allow-list sanitiser), which keeps only the tags of
+  :data:`TAGS`, the attributes of :data:`ATTRIBUTES` and links whose address is relative or
+  starts with one of :data:`LINK_SCHEMES`: no script, style sheet, event handler, form, frame, ``<base>`` or
   ``<meta>``, whatever the Markdown that made it (a link by reference in a quote or a list, an
   address spelt with entities); a link that loses its address keeps its words, followed by
   :data:`LINK_NOTE`. A picture becomes a visible note with its alternative text
@@ -28,8 +28,8 @@ every grade of the class through the Formgrader's own API. :class:`InertOutputs`
   request with the teacher's login, and a picture elsewhere would tell its owner when the
   teacher reads. Attachments are dropped. The cell then holds that HTML on one line inside a
   ``<div>``: Markdown passes such a block through untouched, so the pages show exactly what was
-  sanitised (:func:`inert_markdown` checks it and falls back to the plain text if not). A raw cell,
-  which the pages show as HTML, is sanitised as HTML.
+  sanitised (:func:`inert_markdown` checks it, and shows the cell's plain text where it would not
+  or where rendering fails). A raw cell, which the pages show as HTML, is sanitised as HTML.
 
 Maths stays text between its ``$`` signs, so the MathJax of the Formgrader and the feedback typeset
 it as before (``a < b`` in a proof reads ``a < b``); both pages load MathJax with its ``Safe``
