@@ -352,6 +352,15 @@ def test_a_proof_with_less_than_signs_reads_as_written_and_its_maths_stays_for_m
     assert page.problems() == []
 
 
+def test_maths_keeps_its_underscores_stars_ampersands_and_line_breaks_for_mathjax():
+    """Markdown would read ``_``, ``*`` and ``\\\\`` as emphasis and escapes; nbconvert's renderer keeps
+    maths as written, and the stored block keeps what it rendered."""
+    page = shown("Hence $x_1 * y_2 * z$ and\n\n$$\\begin{aligned} a &= b \\\\ c_1 &< d_2 \\end{aligned}$$")
+    assert "Hence $x_1 * y_2 * z$ and" in page.text
+    assert "$$\\begin{aligned} a &= b \\\\ c_1 &< d_2 \\end{aligned}$$" in page.text
+    assert [tag for tag, _ in page.elements] == ["div", "p", "p"], "no emphasis made of the stars"
+
+
 def test_markdown_keeps_its_shape_headings_lists_quotes_tables_and_code():
     page = shown(
         "# Claim\n\n> quoted\n\n1. one\n2. *two*\n\n| a | b |\n|:--|--:|\n| 1 | 2 |\n\n"
