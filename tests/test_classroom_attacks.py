@@ -24,7 +24,8 @@ import classroom_service
 import pytest
 import websocket  # websocket-client, which Jupyter Server brings
 
-from setwidgets.classroom.service import (
+from setwidgets.classroom.identity import UNKNOWN_TOKEN
+from setwidgets.classroom.limits import (
     COOL_DOWN,
     MAX_DEPTH,
     MAX_MESSAGE,
@@ -32,7 +33,6 @@ from setwidgets.classroom.service import (
     REQUEST_RATE,
     SOCKETS_PER_PLAYER,
     STRIKES,
-    UNKNOWN_TOKEN,
 )
 from setwidgets.game import MAX_PLAYERS
 

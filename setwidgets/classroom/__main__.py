@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from setwidgets.classroom.client import home
-from setwidgets.classroom.service import ENDED_KEEP_SECONDS, IDLE_SECONDS, MAX_CONNECTIONS, LocalTokens, serve
+from setwidgets.classroom.identity import LocalTokens
+from setwidgets.classroom.limits import ENDED_KEEP_SECONDS, IDLE_SECONDS, MAX_CONNECTIONS
+from setwidgets.classroom.service import serve
 from setwidgets.classroom.store import Store, StoreError
 
 

@@ -13,7 +13,7 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from setwidgets.classroom.service import Identity
+from setwidgets.classroom.identity import Identity
 
 __all__ = ["HubTokens", "hub_address"]
 

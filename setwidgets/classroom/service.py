@@ -21,55 +21,58 @@ Every request names its sender by a token, in an ``Authorization: token ...`` he
 ``token`` query parameter). Each change is saved in the store before anyone is told of it.
 
 What one sender may cost the others is bounded by who they are, never by how many connections
-they open: a player holds at most :data:`SOCKETS_PER_PLAYER` sockets, and their messages share
-one budget (:data:`RATE`) across all of them, malformed ones included; joins are counted by the
-sender's address whatever token comes with them, and a token this service never gave is refused
-(it is never a new identity). A connection that sends nothing is closed after
-:data:`IDLE_SECONDS`; a body longer than :data:`MAX_MESSAGE` is refused before it is read; JSON
-nested deeper than :data:`MAX_DEPTH` is refused with a sentence. No token is ever written to the log.
+they open: :mod:`setwidgets.classroom.limits` holds the limits, docs/classroom.md states them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
-import logging
 import math
-import re
-import resource
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from tornado import httpserver, iostream, web, websocket
+from tornado import web, websocket
 from tornado.ioloop import IOLoop, PeriodicCallback
 
 from setwidgets import _inputs
+from setwidgets.classroom.identity import (
+    NO_TOKEN,
+    Identity,
+    LocalTokens,
+    identity_key,
+)
+from setwidgets.classroom.identity import admit as _admit
+from setwidgets.classroom.limits import (
+    COOL_DOWN,
+    ENDED_KEEP_SECONDS,
+    IDLE_SECONDS,
+    MAX_CONNECTIONS,
+    MAX_MESSAGE,
+    NUMBER_FIELD,
+    PING_SECONDS,
+    RATE,
+    REQUEST_RATE,
+    SENDERS,
+    SOCKETS_PER_PLAYER,
+    SOCKETS_PER_TEACHER,
+    STRIKES,
+    TOO_MANY,
+    files_limit,
+    log,
+    log_request,
+    read_json,
+    server,
+    summary,
+)
+from setwidgets.classroom.limits import Bucket as _Bucket
 from setwidgets.classroom.rooms import Room, RoomError
 from setwidgets.classroom.store import Store, StoreError
 from setwidgets.game.inputs import player_name
 
-__all__ = [
-    "COOL_DOWN",
-    "ENDED_KEEP_SECONDS",
-    "IDLE_SECONDS",
-    "LETTERS",
-    "MAX_CONNECTIONS",
-    "MAX_DEPTH",
-    "MAX_MESSAGE",
-    "MAX_ROOMS",
-    "RATE",
-    "REQUEST_RATE",
-    "SOCKETS_PER_PLAYER",
-    "SOCKETS_PER_TEACHER",
-    "Classroom",
-    "Identity",
-    "LocalTokens",
-    "make_app",
-]
+__all__ = ["LETTERS", "MAX_ROOMS", "Classroom", "Identity", "LocalTokens", "make_app"]
 
 LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
 """The letters of a join code: consonants only, so that no code spells a word."""
@@ -77,154 +80,6 @@ LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
 CODE_LENGTH = 5
 MAX_ROOMS = 1000
 """The rooms one service holds; a teacher opens a new room per game session."""
-
-MAX_MESSAGE = 4096
-"""The longest message a client may send, in bytes (a move is some 80)."""
-
-MAX_DEPTH = 8
-"""The deepest nesting of lists and objects a message or a body may hold (a move has 2)."""
-
-RATE = (10.0, 20)
-"""A player's messages, over all their sockets together: 10 a second on average, 20 at once;
-beyond that they are refused unserved (a malformed message counts like any other)."""
-
-STRIKES = 3 * RATE[1]
-"""Messages a socket may send beyond the rate (each refused, unserved) before it is closed with
-code 1008: they have a budget of their own, of the same rate."""
-
-REQUEST_RATE = (5.0, 60)
-"""Requests from one sender: 5 a second on average, 60 at once. A join counts against the
-sender's address whatever token it carries (a whole class on one Lab server joins from one
-address, hence the 60); other requests against the player's identity, or the address when
-they carry none. The teacher's requests are not counted."""
-
-COOL_DOWN = 10.0
-"""Seconds a player whose socket was closed for flooding waits before any socket of theirs opens
-again: the flood cannot go on by reconnecting (an honest client never comes near the rate)."""
-
-SOCKETS_PER_PLAYER = 4
-"""Sockets one player may hold open at once: a notebook, a second tab, a reconnection under way."""
-
-SOCKETS_PER_TEACHER = 20
-"""Sockets the teacher may hold open at once: a projector and a desk per room they run."""
-
-IDLE_SECONDS = 10.0
-"""A connection that has not sent a whole request's headers (or body) within this is closed:
-half-open connections do not pile up. Sockets are pinged every :data:`PING_SECONDS` and closed
-when no answer comes before the next ping."""
-
-PING_SECONDS = 10.0
-
-MAX_CONNECTIONS = 4000
-"""Open connections the service accepts at once (fewer when the process may open fewer files);
-beyond that a new connection is closed at once, before it can use the files every room needs."""
-
-ENDED_KEEP_SECONDS = 24 * 3600.0
-"""How long an ended room is kept (for its scores) before it is deleted."""
-
-SENDERS = 10_000
-"""Senders whose request budget is remembered at once: beyond that, those with a full budget are
-forgotten, and when none is, a new sender is refused (a flood from many addresses)."""
-
-TOO_MANY = f"too many messages: at most {RATE[0]:g} a second; this one was not served, send it again later"
-NO_TOKEN = "this needs a token: the teacher's, or the one a player got when joining"
-UNKNOWN_TOKEN = (
-    "this token is not one this service gave; join with your name and no token, or use the token "
-    "you got when joining"
-)
-
-log = logging.getLogger("setwidgets.classroom")
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who sent a request: the teacher, or the player ``name`` (of room ``code`` on one machine)."""
-
-    teacher: bool
-    name: str | None = None
-    code: str | None = None
-
-
-class LocalTokens:
-    """Who is who on one machine: one teacher token, and a token for each player who joined."""
-
-    mints = True
-    """Joining makes a new identity here (a token for the name chosen): joins are counted by address."""
-
-    def __init__(self, store: Store, teacher_token: str) -> None:
-        self.store = store
-        self.teacher_token = teacher_token
-
-    def identify(self, token: str | None) -> Identity | None:
-        """The identity ``token`` gives, or None."""
-        if not token:
-            return None
-        if secrets.compare_digest(token, self.teacher_token):
-            return Identity(teacher=True)
-        seat = self.store.seat(token)
-        return None if seat is None else Identity(teacher=False, code=seat[0], name=seat[1])
-
-    def join_name(self, identity: Identity | None, body: dict[str, Any]) -> Any:
-        """On one machine a player chooses their name."""
-        return body.get("name")
-
-    def new_token(self) -> str | None:
-        return secrets.token_urlsafe(24)
-
-
-class _Bucket:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens, self.at = float(burst), clock()
-
-    def take(self) -> bool:
-        self.refill()
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def refill(self) -> float:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        return self.tokens
-
-    def full(self) -> bool:
-        return self.refill() >= self.burst
-
-
-def identity_key(identity: Identity) -> str:
-    """Who ``identity`` is, as one key: the budgets of sockets and messages are kept by it."""
-    return "teacher" if identity.teacher else f"player {identity.code or ''} {identity.name}"
-
-
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(r"[\[\]{}]")
-_NUMBER = re.compile(r'"n"\s*:\s*(\d{1,16})\b')
-
-
-def read_json(text: str | bytes, what: str) -> Any:
-    """The JSON value in ``text``, nested at most :data:`MAX_DEPTH` deep; ValueError with a sentence
-    naming ``what`` (and what is expected) for anything else, never a RecursionError."""
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError:
-            raise ValueError(f"{what} must be UTF-8 text") from None
-    # The nesting is measured on the text before it is parsed: the parser recurses once per level.
-    depth = deepest = 0
-    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
-        if deepest > MAX_DEPTH:
-            raise ValueError(f"{what} is nested too deep: at most {MAX_DEPTH} levels of lists and objects")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        raise ValueError(f'{what} must be a JSON object like {{"n": 1, "type": "call"}}') from None
 
 
 class Classroom:
@@ -364,53 +219,6 @@ def _written(view: dict[str, Any]) -> str:
     return json.dumps(view)
 
 
-async def _identify(authority: Any, token: str | None) -> Identity | None:
-    found = authority.identify(token)
-    return await found if inspect.isawaitable(found) else found
-
-
-def _token(handler: web.RequestHandler) -> str | None:
-    header = handler.request.headers.get("Authorization", "")
-    if header.lower().startswith("token "):
-        return header[6:].strip()
-    return handler.get_query_argument("token", None)
-
-
-def _summary(request: Any) -> str:
-    """A request as the log shows it: method, path and address, never its query (it may hold a token)."""
-    return f"{request.method} {request.path} ({request.remote_ip})"
-
-
-def _log_request(handler: web.RequestHandler) -> None:
-    status = handler.get_status()
-    if status < 400:
-        return  # a served request: nothing for the teacher to read
-    level = logging.WARNING if status < 500 else logging.ERROR
-    log.log(level, "%d %s %.0f ms", status, _summary(handler.request), 1000 * handler.request.request_time())
-
-
-async def _admit(handler: Any, classroom: Classroom, join: bool = False) -> Identity | None:
-    """Who sends ``handler``'s request, after counting it against their budget.
-
-    A token the service never gave is refused (401) and counted against the address, so guessing
-    tokens costs as much as anything else; a join counts against the address whatever token it
-    carries where joining makes a new identity (one machine), so that made-up names do not
-    each get a budget of their own.
-    """
-    token = _token(handler)
-    found = await _identify(classroom.authority, token) if token else None
-    address = "address " + (handler.request.remote_ip or "")
-    if found is not None and found.teacher:
-        return found
-    mints = getattr(classroom.authority, "mints", False)
-    key = address if found is None or (join and mints) else identity_key(found)
-    if not classroom.allows(key):
-        raise web.HTTPError(429, "too many requests from this address; try again in a few seconds")
-    if token and found is None:
-        raise web.HTTPError(401, UNKNOWN_TOKEN)
-    return found
-
-
 @web.stream_request_body
 class _Base(web.RequestHandler):
     """A request of the API; its body is read only once the headers showed it short enough."""
@@ -429,15 +237,15 @@ class _Base(web.RequestHandler):
         self.set_header("Cache-Control", "no-store")
 
     def _request_summary(self) -> str:
-        return _summary(self.request)
+        return summary(self.request)
 
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
         if isinstance(value, web.HTTPError):
-            return  # a refusal: its sentence went to the sender, and _log_request notes its status
+            return  # a refusal: its sentence went to the sender, and log_request notes its status
         if isinstance(value, StoreError):
-            log.error("%s: %s", _summary(self.request), value)  # a sentence, no traceback
+            log.error("%s: %s", summary(self.request), value)  # a sentence, no traceback
             return
-        log.error("an error on %s", _summary(self.request), exc_info=(typ, value, tb))
+        log.error("an error on %s", summary(self.request), exc_info=(typ, value, tb))
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
@@ -709,7 +517,7 @@ class RoomSocket(websocket.WebSocketHandler):
                     self.ws_connection.stream.close()
             else:
                 # The number is looked for, not parsed: an honest client's wait ends at once.
-                found = _NUMBER.search(text[:200]) if isinstance(text, str) else None
+                found = NUMBER_FIELD.search(text[:200]) if isinstance(text, str) else None
                 self.reply(int(found[1]) if found else None, {"ok": False, "message": TOO_MANY})
             return
         try:
@@ -752,47 +560,8 @@ def make_app(classroom: Classroom, prefix: str = "/") -> web.Application:
         websocket_max_message_size=MAX_MESSAGE,
         websocket_ping_interval=PING_SECONDS,
         websocket_ping_timeout=PING_SECONDS,  # Tornado allows no longer than the interval
-        log_function=_log_request,
+        log_function=log_request,
     )
-
-
-def _files_limit() -> int:
-    """Raise this process's limit of open files to its ceiling; the limit then in force."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and soft < hard:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-            soft = hard
-        except (ValueError, OSError):
-            pass
-    return soft
-
-
-def server(app: web.Application, most: int, idle: float = IDLE_SECONDS) -> httpserver.HTTPServer:
-    """The HTTP server of ``app``: it closes idle connections, refuses long bodies before reading them,
-    and accepts at most ``most`` connections at once."""
-    served = httpserver.HTTPServer(
-        app,
-        idle_connection_timeout=idle,
-        body_timeout=idle,
-        max_body_size=MAX_MESSAGE,
-        max_header_size=16 * 1024,
-        max_buffer_size=64 * 1024,
-    )
-    streams: set[iostream.IOStream] = set()
-    handle = served.handle_stream
-
-    def handle_stream(stream: iostream.IOStream, address: Any) -> None:
-        if len(streams) >= most:
-            streams.difference_update([s for s in streams if s.closed()])
-            if len(streams) >= most:
-                stream.close()  # before it holds a file every room needs; its sender retries later
-                return
-        streams.add(stream)
-        handle(stream, address)
-
-    served.handle_stream = handle_stream  # type: ignore[method-assign]
-    return served
 
 
 async def serve(
@@ -810,7 +579,7 @@ async def serve(
     classroom.ended_keep = ended_keep
     app = make_app(classroom, prefix)
     # Files for the database, the log and the listening socket stay free whatever the sockets take.
-    most = max(16, min(connections, _files_limit() - 64))
+    most = max(16, min(connections, files_limit() - 64))
     server(app, most, idle).listen(port, address)
     classroom.start()
     await asyncio.Event().wait()

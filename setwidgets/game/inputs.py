@@ -16,6 +16,7 @@ setwidgets.game.state.GameError: unknown deck 'huge'; use 'full', 'mini' or a li
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import math
 import numbers
 import unicodedata
@@ -132,13 +133,12 @@ def _refuse_char(value: str, char: str, said: str, error: type[ValueError]) -> N
 
 @functools.cache
 def _prototypes() -> dict[str, str]:
-    """Unicode's confusables (UTS #39, :mod:`setwidgets.game._confusables`), read once, when a first
-    name is compared: each character that looks like another, with its prototype."""
-    from setwidgets.game._confusables import MAPPINGS
-
+    """Unicode's confusables (UTS #39, the package's ``game/confusables.txt``), read once, when a
+    first name is compared: each character that looks like another, with its prototype."""
+    text = importlib.resources.files("setwidgets.game").joinpath("confusables.txt").read_text("utf-8")
     table: dict[str, str] = {}
-    for line in MAPPINGS.split("\n"):
-        if line:
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
             source, *prototype = line.split(" ")
             table[chr(int(source, 16))] = "".join(chr(int(h, 16)) for h in prototype)
     return table

@@ -1,0 +1,101 @@
+"""Who sends a request to the room service: the teacher, or a player, known by their token.
+
+On one machine :class:`LocalTokens` gives each player a token of their own when they join; on
+the hub, :class:`~setwidgets.classroom.hubauth.HubTokens` asks the hub. :func:`admit` counts a
+request against its sender's budget (:mod:`setwidgets.classroom.limits`) before anything else:
+a token this service never gave is refused, and is never a new identity.
+"""
+
+from __future__ import annotations
+
+import inspect
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from tornado import web
+
+from setwidgets.classroom.store import Store
+
+__all__ = ["NO_TOKEN", "UNKNOWN_TOKEN", "Identity", "LocalTokens", "admit", "identity_key"]
+
+NO_TOKEN = "this needs a token: the teacher's, or the one a player got when joining"
+UNKNOWN_TOKEN = (
+    "this token is not one this service gave; join with your name and no token, or use the token "
+    "you got when joining"
+)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who sent a request: the teacher, or the player ``name`` (of room ``code`` on one machine)."""
+
+    teacher: bool
+    name: str | None = None
+    code: str | None = None
+
+
+class LocalTokens:
+    """Who is who on one machine: one teacher token, and a token for each player who joined."""
+
+    mints = True
+    """Joining makes a new identity here (a token for the name chosen): joins are counted by address."""
+
+    def __init__(self, store: Store, teacher_token: str) -> None:
+        self.store = store
+        self.teacher_token = teacher_token
+
+    def identify(self, token: str | None) -> Identity | None:
+        """The identity ``token`` gives, or None."""
+        if not token:
+            return None
+        if secrets.compare_digest(token, self.teacher_token):
+            return Identity(teacher=True)
+        seat = self.store.seat(token)
+        return None if seat is None else Identity(teacher=False, code=seat[0], name=seat[1])
+
+    def join_name(self, identity: Identity | None, body: dict[str, Any]) -> Any:
+        """On one machine a player chooses their name."""
+        return body.get("name")
+
+    def new_token(self) -> str | None:
+        return secrets.token_urlsafe(24)
+
+
+def identity_key(identity: Identity) -> str:
+    """Who ``identity`` is, as one key: the budgets of sockets and messages are kept by it."""
+    return "teacher" if identity.teacher else f"player {identity.code or ''} {identity.name}"
+
+
+async def identify(authority: Any, token: str | None) -> Identity | None:
+    found = authority.identify(token)
+    return await found if inspect.isawaitable(found) else found
+
+
+def token_of(handler: web.RequestHandler) -> str | None:
+    header = handler.request.headers.get("Authorization", "")
+    if header.lower().startswith("token "):
+        return header[6:].strip()
+    return handler.get_query_argument("token", None)
+
+
+async def admit(handler: Any, classroom: Any, join: bool = False) -> Identity | None:
+    """Who sends ``handler``'s request, after counting it against their budget.
+
+    A token the service never gave is refused (401) and counted against the address, so guessing
+    tokens costs as much as anything else; a join counts against the address whatever token it
+    carries where joining makes a new identity (one machine), so that made-up names do not
+    each get a budget of their own.
+    """
+    token = token_of(handler)
+    found = await identify(classroom.authority, token) if token else None
+    address = "address " + (handler.request.remote_ip or "")
+    if found is not None and found.teacher:
+        return found
+    mints = getattr(classroom.authority, "mints", False)
+    key = address if found is None or (join and mints) else identity_key(found)
+    if not classroom.allows(key):
+        raise web.HTTPError(429, "too many requests from this address; try again in a few seconds")
+    if token and found is None:
+        raise web.HTTPError(401, UNKNOWN_TOKEN)
+    return found
