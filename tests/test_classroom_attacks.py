@@ -628,3 +628,22 @@ def test_a_thousand_half_open_connections_leave_the_teacher_served(service):
         for s in silent:
             s.close()
     assert "Too many open files" not in service.log()
+
+
+def test_a_flood_of_one_log_line_is_cut_short_and_counted():
+    import logging
+
+    from setwidgets.classroom.__main__ import _Quiet
+
+    quiet = _Quiet(most=5, seconds=0.2)
+
+    def record(message: str) -> logging.LogRecord:
+        return logging.LogRecord("tornado.application", logging.ERROR, __file__, 1, message, None, None)
+
+    passed = [quiet.filter(record("Too many open files")) for _ in range(1000)]
+    assert passed.count(True) == 5  # of a thousand copies, five reach the terminal
+    assert quiet.filter(record("another error"))  # another kind of line is not held back
+    time.sleep(0.25)
+    later = record("Too many open files")
+    assert quiet.filter(later)
+    assert later.msg == "Too many open files [and 995 more like it in 0.2 s, left out]"
