@@ -495,7 +495,9 @@ def test_a_locked_room_lets_nobody_new_in_and_a_removed_student_stays_out(servic
         403,
         {"ok": False, "message": f"the teacher took you out of room {code}"},
     )
-    assert refusal(service, code, ben) == (403, f"the teacher took you out of room {code}")
+    watching = connect(service, code, ben)  # the table, as the projector shows it, and no more
+    watching.send(json.dumps({"n": 1, "type": "call"}))
+    assert reply(watching)["message"] == f"the teacher took Ben out of room {code}"
     for again in ("Ben", "Ben 2", "ben.", "B e n", "\u0412en"):
         status, body = join(service, code, again)
         assert status == 409 and (

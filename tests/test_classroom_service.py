@@ -335,7 +335,7 @@ def test_the_teachers_desk_locks_removes_for_good_and_deletes(service):
         Seat(desk.code, name="Ben 2")
     assert desk.delete() == {"ok": True, "message": f"Room {desk.code} was deleted."}
     until(lambda: ana.gone is not None)
-    assert not ana.connected and ana.gone.startswith("this token is not one this service gave")
+    assert not ana.connected and ana.gone.startswith("this token is not one this service knows")
     status, body = request(service.url + f"api/rooms/{desk.code}", service.teacher_token)
     assert (status, body["message"]) == (404, f"there is no room '{desk.code}'; check the code on the board")
     ana.close()

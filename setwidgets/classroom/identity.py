@@ -21,8 +21,8 @@ __all__ = ["NO_TOKEN", "UNKNOWN_TOKEN", "Identity", "LocalTokens", "admit", "ide
 
 NO_TOKEN = "this needs a token: the teacher's, or the one a player got when joining"
 UNKNOWN_TOKEN = (
-    "this token is not one this service gave; join with your name and no token, or use the token "
-    "you got when joining"
+    "this token is not one this service knows: send the token you got when joining (on the hub, "
+    "your server's own); on one machine, join with your name and no token"
 )
 
 

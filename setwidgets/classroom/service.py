@@ -435,12 +435,10 @@ class RoomSocket(websocket.WebSocketHandler):
         room = self.classroom.rooms.get(code)
         if room is None:
             raise web.HTTPError(404, f"there is no room {_inputs.short(self.path_args[0])}")
-        if not found.teacher:
-            member = room.members.get(found.name)
-            if member is None:
-                raise web.HTTPError(403, f"you have not joined room {room.code}")
-            if member.removed:
-                raise web.HTTPError(403, f"the teacher took you out of room {room.code}")
+        # A player the teacher took out may still watch the table (every move of theirs is refused,
+        # within the same budgets): the projector shows them the same anyway.
+        if not found.teacher and found.name not in room.members:
+            raise web.HTTPError(403, f"you have not joined room {room.code}")
         key = identity_key(found)
         wait = self.classroom.cooling.get(key, 0.0) - time.monotonic()
         if wait > 0:
