@@ -170,7 +170,7 @@ class SpreadsheetExport(ExportPlugin):
         if pending:
             status = f"pending: {_points(pending)} of {maximum} points to grade by hand"
         if penalty:
-            status += f", {_points(penalty)} points off for lateness"
+            status += f", {_points(penalty)} point{'' if penalty == 1 else 's'} off for lateness"
         return [score, maximum, _text(when), status + status_time]
 
     def _submitted(self, assignment: str, student: str) -> list[Path]:
