@@ -313,7 +313,7 @@ def test_a_cheat_in_a_student_s_markdown_leaves_nothing_that_acts_or_fetches(mar
 @pytest.mark.parametrize(
     ("markdown", "alt"),
     [("![](/logout)", ""), ("![a diagram](https://evil.example/beacon.png)", "a diagram"),
-     ('<img alt="x < y" src=a>', "x < y")],
+     ('<img alt="x < y" src=a>', "x < y"), ('![a & b < "c" *d*](x.png)', 'a & b < "c" d')],
 )  # fmt: skip
 def test_a_picture_is_shown_as_a_note_with_its_alternative_text(markdown, alt):
     page = shown(markdown)

@@ -187,7 +187,9 @@ class _Renderer(IPythonRenderer):
     and an ``attachment:`` picture that is not attached does not stop the rendering."""
 
     def image(self, text: str, url: str, title: str | None = None) -> str:
-        return f'<img alt="{html.escape(text)}">'
+        # The alternative text comes rendered, as HTML (``*e*`` is <em>e</em>): its words alone.
+        words = html.unescape(re.sub(r"<[^>]*>", "", text))
+        return f'<img alt="{html.escape(words)}">'
 
 
 def render_markdown(source: str) -> str:
@@ -217,7 +219,8 @@ def inert_markdown(source: str) -> str:
             return block
     except Exception:  # noqa: BLE001 - whatever a renderer may raise, a cell must not stop the grading
         pass
-    # Not reached by any Markdown known: fail closed, with the student's words as plain text.
+    # Where rendering fails (mistune raises on some malformed Markdown) or the block would not stay
+    # as it is: fail closed, with the student's words as plain text.
     return _one_block(f"<pre>{html.escape(source, quote=False)}</pre>")
 
 
