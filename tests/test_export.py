@@ -29,7 +29,7 @@ def _no_alembic(monkeypatch):
 
 
 def _course(root: Path) -> str:
-    """A gradebook with one assignment (6 autograded points, a 4-point proof) and five students."""
+    """A gradebook with one assignment (6 autograded points, a 4-point proof) and six students."""
     url = f"sqlite:///{root / 'gradebook.db'}"
     with Gradebook(url) as gb:
         gb.add_assignment(A)
@@ -37,11 +37,11 @@ def _course(root: Path) -> str:
         gb.add_grade_cell("auto", NB, A, max_score=6, cell_type="code")
         gb.add_grade_cell("proof", NB, A, max_score=4, cell_type="markdown")
         gb.add_solution_cell("proof", NB, A)
-        for student in ("late", "pending", "ungraded", "broken", "absent"):
+        for student in ("late", "pending", "crashed", "ungraded", "broken", "absent"):
             gb.add_student(student, first_name="Chloé", last_name="Nguyễn")
         gb.update_or_create_student("absent", first_name="-1+2", last_name="@SUM(A1)")
         when = datetime.datetime(2026, 11, 20, 10, 15, 30)
-        for student in ("late", "pending"):
+        for student in ("late", "pending", "crashed"):
             gb.add_submission(A, student, timestamp=when)
             notebook = gb.find_submission_notebook(NB, A, student)
             for grade in notebook.grades:
@@ -50,11 +50,21 @@ def _course(root: Path) -> str:
                 grade.needs_manual_grade = grade.name == "proof" and student == "pending"
             notebook.late_submission_penalty = 1.0 if student == "late" else None
         gb.db.commit()
-    for student, text in (("ungraded", nbformat.writes(new_notebook())), ("broken", '{"cells": [')):
+    blank = nbformat.writes(new_notebook())
+    for student, text in (
+        ("ungraded", blank),
+        ("broken", '{"cells": ['),
+        ("crashed", blank),
+        ("pending", blank),
+    ):
         folder = root / "submitted" / student / A
         folder.mkdir(parents=True)
         (folder / f"{NB}.ipynb").write_text(text)
+        (folder / "unknown.ipynb").write_text(blank)  # a notebook the assignment does not have: skipped
         os.utime(folder / f"{NB}.ipynb", (1_700_000_000, 1_700_000_000))  # 2023-11-14 22:13:20 UTC
+    # Autograde left a graded copy for the pending student; for the crashed one a step failed.
+    (root / "autograded" / "pending" / A).mkdir(parents=True)
+    (root / "autograded" / "pending" / A / f"{NB}.ipynb").write_text(blank)
     return url
 
 
@@ -74,6 +84,12 @@ def test_each_student_gets_one_row_and_each_status_its_words(tmp_path, monkeypat
     assert columns == {
         "late": ("8", "10", "2026-11-20 10:15:30", "graded, 1 point off for lateness"),
         "pending": ("6", "10", "2026-11-20 10:15:30", "pending: 4 of 10 points to grade by hand"),
+        "crashed": (
+            "",
+            "10",
+            "2026-11-20 10:15:30",
+            "not graded: autograde left no graded copy of the notebook (see python3 course.py report)",
+        ),
         "ungraded": (
             "",
             "10",

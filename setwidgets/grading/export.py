@@ -14,8 +14,10 @@ One ``nbgrader export`` then writes two files in the folder it runs in (``exerci
   - ``graded``;
   - ``pending: 4 of 16 points to grade by hand`` (a written answer not graded yet, or tests the
     report flagged): the score counts what is graded so far;
-  - ``not graded: the notebook cannot be read (not JSON)`` or ``not graded: submitted, with no
-    grade in the gradebook (see python3 course.py report)``: the score is left empty, never 0;
+  - ``not graded: the notebook cannot be read (not JSON)``, ``not graded: submitted, with no
+    grade in the gradebook`` or ``not graded: autograde left no graded copy of the notebook`` (a
+    step failed on it; each followed by "see python3 course.py report"): the score is left empty,
+    never 0;
   - ``no submission``: empty.
 
   The time is the one the exchange wrote (``timestamp.txt``); without one (a notebook put in
@@ -150,7 +152,9 @@ class SpreadsheetExport(ExportPlugin):
     def _cells(self, gradebook: Gradebook, assignment: Any, student: str) -> list[str]:
         """Score, maximum, time and status of one student's assignment."""
         maximum = _points(assignment.max_score)
-        submitted = self._submitted(assignment.name, student)
+        # The assignment's own notebooks: nbgrader skips any other a student adds.
+        known = {notebook.name for notebook in assignment.notebooks}
+        submitted = [path for path in self._submitted(assignment.name, student) if path.stem in known]
         try:
             submission = gradebook.find_submission(assignment.name, student)
         except MissingEntry:
@@ -163,6 +167,10 @@ class SpreadsheetExport(ExportPlugin):
         unreadable = [path for path in submitted if _unreadable(path) != NO_GRADE]
         if unreadable:
             return ["", maximum, _text(when), f"not graded: {_unreadable(unreadable[0])}{status_time}"]
+        # A step that failed on a notebook leaves no graded copy, and grades that may read 0 or less.
+        graded = self._folder("autograded_directory", assignment.name, student)
+        if any(not (graded / path.name).is_file() for path in submitted):
+            return ["", maximum, _text(when), f"not graded: {NO_COPY}{status_time}"]
         penalty = submission.late_submission_penalty or 0.0
         score = _points(max(0.0, submission.score - penalty))
         pending = sum(grade.max_score for grade in _grades(submission) if grade.needs_manual_grade)
@@ -175,12 +183,17 @@ class SpreadsheetExport(ExportPlugin):
 
     def _submitted(self, assignment: str, student: str) -> list[Path]:
         """The notebooks in ``submitted/<student>/<assignment>/``."""
-        coursedir = getattr(self.parent, "coursedir", None) or CourseDirectory(config=self.config)
-        folder = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+        folder = self._folder("submitted_directory", assignment, student)
         return sorted(folder.glob("*.ipynb")) if folder.is_dir() else []
+
+    def _folder(self, kind: str, assignment: str, student: str) -> Path:
+        """The course's folder of one student's assignment: ``kind`` is submitted or autograded."""
+        coursedir = getattr(self.parent, "coursedir", None) or CourseDirectory(config=self.config)
+        return Path(coursedir.format_path(getattr(coursedir, kind), student, assignment))
 
 
 NO_GRADE = "submitted, with no grade in the gradebook (see python3 course.py report)"
+NO_COPY = "autograde left no graded copy of the notebook (see python3 course.py report)"
 
 
 def _unreadable(paths: Path | Iterable[Path]) -> str:
