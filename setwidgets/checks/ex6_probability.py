@@ -87,13 +87,14 @@ tables: 9 cards, because their rate (about 0.297) makes counts scatter the most;
 tables, because a count of random tables scatters as the square root of the tables, and noise
 made up for one number of tables does not scale so."""
 
-SPREAD_BOUNDS = (0.2, 2.8)
+SPREAD_BOUNDS = (0.18, 2.9)
 """How far :func:`spread` may be from 1. For an honest simulation the chance of landing outside is
-at most 3.6e-7 for each number of tables in :data:`SPREAD_TABLES`, 7.2e-7 for both, whatever the
-true rate within 0.001 of ``NO_SET_RATES[9]`` (Chernoff's bound on the exact binomial
-distribution, computed in ``tests/test_checks.py``): no honest work fails by chance. A rate that
-is a fixed number plus noise of its own scatters too little or too much, unless the noise is
-exactly a binomial count's."""
+at most 9.5e-8 for each number of tables in :data:`SPREAD_TABLES`, whatever the true rate within
+0.001 of ``NO_SET_RATES[9]`` (Chernoff's bound on the exact binomial distribution, computed in
+``tests/test_checks.py``); the exercise's graded tests measure the spread three times (30 tables
+in the visible test, 300 and 30 in the hidden one): at most 2.9e-7 in all, so no honest work
+fails by chance. A rate that is a fixed number plus noise of its own scatters too little or too
+much, unless the noise is exactly a binomial count's."""
 
 
 def whole_count_problem(rate: float, tables: int) -> str | None:
