@@ -9,6 +9,8 @@ more than ASCII (Chloé, Nguyễn, Müller), and students who attack what the te
 - ``escapes`` writes terminal escapes (clear the screen, cursor home, a right-to-left override) in a
   ``!`` line, in its metadata and in the name of a notebook it adds, to hide the other flags from
   ``course.py report``;
+- ``deep`` adds a cell nested deeper than Python's parser goes (50,000 calls in a row), which stops
+  any scan that parses it;
 - ``not_json`` hands in a notebook that is not JSON; ``blank`` the release copy untouched;
 - in exercise 2, ``solver``'s written proof waits for a manual grade (4 points).
 
@@ -31,7 +33,7 @@ import pytest
 from test_nbgrader import EXERCISES, IS_SET, NOTEBOOKS, ODD_ONE_OUT, THIRD_CARD, cell, grades, hand_in
 from test_red_team import run_nbgrader
 
-from setwidgets.grading.report import TEACHER_NOTE, report
+from setwidgets.grading.report import TEACHER_NOTE, WHOLE, report
 from setwidgets.grading.sandbox import bubblewrap_problem
 
 pytestmark = [
@@ -50,6 +52,7 @@ NAMES = {  # student id: (first name, last name)
     "not_json": ("Jürgen", "Müller"),
     "forged_note": ("Zoë", "O'Brien, Jr."),
     "escapes": ('=HYPERLINK("http://example.org/x")', f"Evil{CLEAR}"),
+    "deep": ("Ngọc", "Trần"),
 }
 HONEST_ONE = {"is_set_answer": IS_SET, "odd_one_out_answer": ODD_ONE_OUT}
 ESCAPED_NOTEBOOK = f"x{CLEAR}{RLO}.ipynb"  # a file name the escapes student adds
@@ -66,6 +69,11 @@ def _forge_notes(nb: nbformat.NotebookNode) -> None:
     nb.cells.append(nbformat.v4.new_code_cell("y = 2", metadata={"setwidgets": {"names": None}}))
 
 
+def _too_deep(nb: nbformat.NotebookNode) -> None:
+    """A cell nested deeper than Python's parser goes: a scan that stops on it must not pass it."""
+    nb.cells.insert(len(nb.cells) - 1, nbformat.v4.new_code_cell("f" + "(a)" * 50_000))
+
+
 def _escape(nb: nbformat.NotebookNode) -> None:
     """A shell line and metadata that carry terminal escapes."""
     payload = nbformat.v4.new_code_cell(f"!echo '{FAKE_SUMMARY}{RLO}'")
@@ -80,6 +88,7 @@ STUDENTS = {
         "not_json": (None, None),
         "forged_note": (HONEST_ONE, _forge_notes),
         "escapes": (HONEST_ONE, _escape),
+        "deep": (HONEST_ONE, _too_deep),
     },
     TWO: {
         "solver": ({}, None),
@@ -180,7 +189,12 @@ def test_the_report_prints_no_escape_and_hides_no_flag(course):
     out = _report(course)
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]", out), repr(out)
     lines = out.splitlines()
-    assert lines[-1] == "4 submissions to look at, 2 cells flagged, 3 notebooks flagged as a whole."
+    deep = [f for f in report(course) if f.student == "deep"]  # how many depends on which step stopped
+    cells = 2 + sum(f.cell != WHOLE for f in deep)
+    whole = 3 + sum(f.cell == WHOLE for f in deep)
+    assert (
+        lines[-1] == f"5 submissions to look at, {cells} cells flagged, {whole} notebooks flagged as a whole."
+    )
     shell = [line for line in lines if "escapes" in line and "magic_rule  cell" in line]
     assert shell == [  # the line is cut to 60 characters first, then its escapes are shown
         f"{ONE}  escapes  magic_rule  cell 26  runs shell or magic lines "
@@ -292,3 +306,14 @@ def test_nbgraders_own_log_quotes_the_file_name_inert(course):
     log = (course / f"autograde_{ONE}.log").read_text()
     assert ESC not in log and RLO not in log
     assert r"Skipping unknown notebook: " in log and r"/x\x1b[2J\x1b[H\u202e.ipynb" in log
+
+
+def test_a_cell_no_parser_can_hold_never_passes_unseen(course):
+    """Whichever step stops on it (the grader's or the scan), the teacher is told, and the export says so."""
+    found = [f for f in report(course, [ONE]) if f.student == "deep"]
+    assert found, "the deep notebook is in the report"
+    reasons = " ".join(r for f in found for r in f.reasons)
+    assert "the scan could not read this cell" in reasons or "not graded" in reasons, reasons
+    _, rows = _spreadsheet(course)
+    assert rows["deep"][ONE] == "" or rows["deep"][f"{ONE} status"].startswith("pending")
+    assert rows["deep"][f"{ONE} status"].startswith(("pending", "not graded")), rows["deep"]
