@@ -26,6 +26,7 @@ from setwidgets.cards import (
     full_deck,
     mini_deck,
 )
+from setwidgets.draw.svg import card_html as _card_html
 from setwidgets.draw.svg import card_svg as _card_svg
 from setwidgets.game import Claim, Game, GameError, NoSet, Player
 from setwidgets.rules import (
@@ -45,6 +46,7 @@ __version__ = "0.1.0"
 # A card in a notebook shows as a picture. The drawing sits a layer above the cards, which know
 # nothing of it, so the package joins the two here, where both are imported anyway.
 Card.painter = _card_svg
+Card.html_painter = _card_html
 
 # The widgets need ipywidgets and ipycanvas; they load on first use, not with the core
 # (and stay out of __all__, so "from setwidgets import *" in an autograder loads no Jupyter module).

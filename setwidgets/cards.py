@@ -338,8 +338,16 @@ class Card:
     setwidgets`` does: the drawing sits above the cards, which know nothing of it.
     """
 
+    html_painter: ClassVar[Callable[[Card], str] | None] = None
+    """The function that shows a card as HTML for a notebook: a picture with the card's name as its
+    text alternative (JupyterLab shows an SVG output as an image with none). Set beside ``painter``.
+    """
+
     def _repr_svg_(self) -> str | None:
         return None if Card.painter is None else Card.painter(self)
+
+    def _repr_html_(self) -> str | None:
+        return None if Card.html_painter is None else Card.html_painter(self)
 
 
 def _parses(code: str) -> bool:

@@ -8,11 +8,20 @@ a saved ``.ipynb``, GitHub's preview, nbgrader's feedback HTML, a printout.
 - :func:`cards_svg` draws a row or a grid of cards, with optional letters and
   highlight frames;
 - :func:`show` wraps that in an object that notebooks display;
-- :func:`cards_html` gives an HTML fragment to paste into a page or a report.
+- :func:`cards_html` gives an HTML fragment to paste into a page or a report;
+- :func:`picture_html` turns a picture into an HTML ``<img>`` with its words as ``alt``.
 
 Every card carries its plain-English name in a ``<title>`` (screen readers
 read it, and a mouse pointer resting on the card shows it). All shapes come
 from :mod:`setwidgets.draw.shapes`.
+
+A notebook shows a card, or :func:`show`'s row, as HTML first: an ``<img>``
+whose ``alt`` names the cards. JupyterLab draws an ``image/svg+xml`` output as
+an ``<img>`` with no ``alt`` (a screen reader says "image" and nothing more),
+and refuses it in a notebook it does not trust; an ``<img>`` with ``alt`` shows
+in both. The SVG stays in the output beside it, for pages that keep pictures
+and drop HTML (nbgrader's feedback, see :mod:`setwidgets.grading.sanitize`),
+where it is shown inline with its ``role="img"`` and titles.
 
 Example::
 
@@ -24,14 +33,28 @@ Example::
 
 from __future__ import annotations
 
+import base64
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from html import escape
+from html import escape, unescape
 
 from setwidgets.cards import Card, as_card, as_cards
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 
-__all__ = ["CardRow", "card_svg", "cards_html", "cards_svg", "path_d", "scene_svg", "show", "svg_number"]
+__all__ = [
+    "CardRow",
+    "card_html",
+    "card_svg",
+    "cards_html",
+    "cards_svg",
+    "path_d",
+    "picture_html",
+    "scene_label",
+    "scene_svg",
+    "show",
+    "svg_number",
+]
 
 _SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -91,17 +114,72 @@ def _card_group(placed: shapes.PlacedCard, scene: shapes.Scene) -> str:
     )
 
 
+# How a frame around a card is said in words (shapes.HIGHLIGHTS): a picture's text alternative
+# must carry what the frames show, or a reader misses which cards are picked.
+_FRAMES = {
+    "selected": "framed as picked",
+    "hint": "framed as a hint",
+    "odd": "framed as the odd one out",
+    "found": "framed as found",
+}
+
+
+def scene_label(scene: shapes.Scene) -> str:
+    """The words for a picture of cards: how many, then each card with its letter and frame.
+
+    >>> from setwidgets.draw import shapes
+    >>> scene_label(shapes.scene(["1RSO", "2GTS"], letters=["a", "b"], highlight={1: "hint"}))
+    '2 cards: a, one red solid oval; b, two green striped squiggles (framed as a hint)'
+    """
+    names = []
+    for placed in scene.cards:
+        name = placed.card.name
+        if placed.letter:
+            name = f"{placed.letter}, {name}"
+        if placed.highlight:
+            name += f" ({_FRAMES.get(placed.highlight, 'framed')})"
+        names.append(name)
+    return f"{len(names)} card{'s' if len(names) != 1 else ''}: " + "; ".join(names)
+
+
+_SIZE = re.compile(r'<svg\b[^>]*?\swidth="([0-9.]+)"\s+height="([0-9.]+)"')
+
+
+def picture_html(svg: str, alt: str) -> str:
+    """An SVG picture as an HTML ``<img>`` with ``alt`` for its text alternative.
+
+    The picture travels inside the tag (a ``data:`` address), so the HTML needs no
+    file; it keeps the SVG's width and height, and shrinks to fit a narrow page.
+
+    >>> picture_html(card_svg("1RSO"), "one red solid oval")[:42]
+    '<img class="setw-picture" alt="one red sol'
+    """
+    if not isinstance(svg, str) or not svg.lstrip().startswith("<svg"):
+        raise TypeError(f"picture_html() takes an SVG picture as text, starting '<svg'; got {svg!r:.60}")
+    if not isinstance(alt, str) or not alt.strip():
+        raise ValueError(
+            f"picture_html() needs the words a screen reader says for the picture (alt); got {alt!r}"
+        )
+    size = _SIZE.match(svg.lstrip())
+    dimensions = f' width="{size[1]}" height="{size[2]}"' if size else ""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return (
+        f'<img class="setw-picture" alt="{escape(alt, quote=True)}"{dimensions} '
+        f'style="max-width:100%;height:auto" src="data:image/svg+xml;base64,{data}">'
+    )
+
+
 def scene_svg(scene: shapes.Scene, *, width: float | None = None, label: str | None = None) -> str:
     """A standalone ``<svg>`` of a :class:`~setwidgets.draw.shapes.Scene`.
 
     ``width`` is the displayed width in pixels (the height follows); by default
-    one scene unit is one pixel. ``label`` is read out for the whole picture.
+    one scene unit is one pixel. ``label`` is read out for the whole picture
+    (by default :func:`scene_label`: the cards, their letters and frames).
     """
     shown_width = scene.width if width is None else float(width)
     shown_height = scene.height * shown_width / scene.width
-    names = [p.card.name for p in scene.cards]
     if label is None:
-        label = f"{len(names)} card{'s' if len(names) != 1 else ''}: " + "; ".join(names)
+        label = scene_label(scene)
     parts = [
         f'<svg xmlns="{_SVG_NS}" class="setw-cards" viewBox="0 0 {_n(scene.width)} {_n(scene.height)}" '
         f'width="{_n(shown_width)}" height="{_n(shown_height)}" role="group" aria-label="{escape(label)}">'
@@ -128,9 +206,16 @@ def card_svg(card: Card | str, theme: str | Theme = "classic", width: float = 12
     body = "".join(_item_svg(item) for item in picture.items)
     return (
         f'<svg xmlns="{_SVG_NS}" class="setw-card" data-code="{card.code}" viewBox="{_n(-pad)} {_n(-pad)} '
-        f'{_n(vw)} {_n(vh)}" width="{_n(width)}" height="{_n(width * vh / vw)}" role="img">'
+        f'{_n(vw)} {_n(vh)}" width="{_n(width)}" height="{_n(width * vh / vw)}" role="img" '
+        f'aria-label="{escape(card.name)}">'
         f"<title>{escape(card.name)}</title><desc>{escape(picture.description)}</desc>{body}</svg>"
     )
+
+
+def card_html(card: Card | str, theme: str | Theme = "classic", width: float = 120) -> str:
+    """One card as an HTML ``<img>`` whose ``alt`` is the card's name (``Card._repr_html_``)."""
+    card = as_card(card)
+    return picture_html(card_svg(card, theme, width), card.name)
 
 
 def cards_svg(
@@ -172,18 +257,24 @@ def cards_svg(
 
 
 class CardRow:
-    """Cards shown as a picture in a notebook (``_repr_svg_``); see :func:`show`.
+    """Cards shown as a picture in a notebook; see :func:`show`.
 
-    ``row.svg`` is the SVG text and ``row.html()`` an HTML fragment.
+    ``row.svg`` is the SVG text, ``row.alt`` the words a screen reader says for
+    it, and ``row.html()`` an HTML fragment. A notebook gets both an ``<img>``
+    with that ``alt`` (``_repr_html_``) and the SVG (``_repr_svg_``).
     """
 
     def __init__(self, cards: Iterable[Card | str], **options) -> None:
         self.cards = as_cards(cards)
         self.options = options
         self.svg = cards_svg(self.cards, **options)
+        self.alt = _svg_label(self.svg)
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_html_(self) -> str:
+        return picture_html(self.svg, self.alt)
 
     def html(self, caption: str | None = None) -> str:
         """The cards as an HTML ``<figure>`` with an optional caption."""
@@ -200,6 +291,14 @@ def show(cards: Iterable[Card | str], **options) -> CardRow:
     cell is displayed, so ``show(cards)`` on its own line draws them.
     """
     return CardRow(cards, **options)
+
+
+def _svg_label(svg: str) -> str:
+    """The ``aria-label`` of a picture's outermost ``<svg>`` (:func:`scene_svg` always writes one)."""
+    found = re.match(r'<svg\b[^>]*?\saria-label="([^"]*)"', svg)
+    if found is None:  # pragma: no cover - scene_svg writes the label on every picture
+        raise ValueError("this SVG has no aria-label on its <svg> element")
+    return unescape(found[1])
 
 
 def _figure(svg: str, caption: str | None) -> str:

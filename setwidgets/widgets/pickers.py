@@ -42,13 +42,17 @@ class CardPicker(HBox):
             feature: Dropdown(
                 options=[(str(value), value) for value in VALUES[feature]],
                 value=getattr(card, feature),
-                description="",
+                # The description is the menu's <label> (ipywidgets ties it to the <select>), so a
+                # screen reader says "Card 1 number"; a title alone is not read by many of them.
+                # Its width is 0: the card's name beside the menus and the values say it to the eye.
+                description=f"{description} {feature}".strip(),
+                style={"description_width": "0px"},
                 layout=Layout(width="auto", min_width="6.5em"),
             )
             for feature in FEATURES
         }
         for feature, dropdown in self.dropdowns.items():
-            # Screen readers announce the feature; the tooltip says it on hover.
+            # The tooltip says it on hover.
             dropdown.tooltip = f"{description} {feature}".strip()
             dropdown.observe(self._changed, names="value")
         children = [Label(description, layout=Layout(min_width="4.5em"))] if description else []

@@ -238,10 +238,18 @@ class CoursePage:
         return self.page.locator(f".jp-OutputArea-output[data-mime-type='{mime}']")
 
     def pictures(self) -> list[tuple[bool, int, int]]:
-        """For each rendered SVG output: whether its image loaded, and its natural width and height."""
+        """For each rendered SVG output: whether its image loaded, and its natural width and height.
+
+        setwidgets gives its SVG pictures an HTML twin (an ``<img class="setw-picture">`` with alt
+        text), which JupyterLab shows in the SVG's place: those count as the SVG output they stand for.
+        """
+        shown = self.page.locator(
+            f".jp-OutputArea-output[data-mime-type='{SVG}'], "
+            ".jp-OutputArea-output[data-mime-type='text/html']:has(img.setw-picture)"
+        )
         return [
             tuple(p)
-            for p in self.rendered(SVG).evaluate_all(
+            for p in shown.evaluate_all(
                 """els => els.map(el => {
                     const img = el.querySelector('img');
                     return img ? [img.complete, img.naturalWidth, img.naturalHeight] : [false, 0, 0];

@@ -1,0 +1,146 @@
+"""axe-core, the WCAG rule engine behind most accessibility audits, over what the lessons show.
+
+Each test copies one lesson into the folder JupyterLab serves, runs its cells one after
+another (as :mod:`test_course_notebooks` does), and runs axe-core over the page. One rule,
+written once in :data:`OUTPUTS`, leaves JupyterLab's own toolbar, editors and cell list out:
+only the cells' outputs are checked, which is what the lesson and setwidgets put on the page.
+
+A test fails on any violation in those outputs, except in a PNG output: the lessons draw
+their charts with matplotlib, which JupyterLab shows as an ``<img>`` that no code of the
+kernel can give an ``alt`` (JupyterLab reads none from the output). Those are counted and
+written to test-artifacts/axe-<lesson>.json with everything else axe found, and the test
+checks that they are all of that one kind, so a new kind of violation there still fails.
+
+axe-core comes from the ``axe-playwright-python`` package, which ships ``axe.min.js``; the
+file is loaded into the page as it is, and nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .coursepages import CoursePage
+from .harness import ARTIFACTS, ROOT, NotebookPage, Server
+
+pytestmark = pytest.mark.browser
+
+OUTPUTS = ".jp-OutputArea-output"
+"""The one rule that leaves JupyterLab's chrome out: axe looks inside the cells' outputs only."""
+
+PNG = "image/png"
+"""Outputs of this kind are matplotlib's charts, reported but not failed on (see the module's help)."""
+
+LESSONS = [
+    "lessons/00_start_here.ipynb",
+    "lessons/02_the_magic_rule.ipynb",
+    "lessons/03_two_cards_decide_the_third.ipynb",
+    "lessons/09_planes_and_magic_squares.ipynb",
+]
+"""The lessons with every kind of picture and menu setwidgets draws: card pictures, the checker's,
+the explorer's and the plane builder's card menus, boards."""
+
+# Each violation's nodes with the kind of output that holds them (the mime type JupyterLab
+# writes on the output), so the PNG exception is decided by what the page shows, not guessed.
+_JS_AXE = """async (include) => {
+    const result = await axe.run({include: [[include]]}, {resultTypes: ['violations']});
+    return result.violations.map(v => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map(n => {
+            const el = document.querySelector(n.target[0]);
+            const output = el && el.closest('.jp-OutputArea-output');
+            return {
+                target: n.target.join(' '),
+                html: n.html.slice(0, 300),
+                mime: output ? output.dataset.mimeType || '' : '',
+            };
+        }),
+    }));
+}"""
+
+# The accessible name Chromium gives each card menu: what a screen reader announces on it.
+_JS_MENU_NAMES = """() => [...document.querySelectorAll('.setw-picker select')].map(s => {
+    const labels = [...s.labels].map(l => l.textContent.trim()).filter(Boolean);
+    return s.getAttribute('aria-label') || labels.join(' ');
+})"""
+
+
+def axe_source() -> str:
+    """The text of axe.min.js as the ``axe-playwright-python`` package ships it."""
+    try:
+        import axe_playwright_python
+    except ImportError:
+        pytest.fail(
+            "axe-core comes with the axe-playwright-python package (the test extra of pyproject.toml); "
+            "install it with: .venv/bin/pip install -e '.[test]'",
+            pytrace=False,
+        )
+    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+
+
+def run_axe(page: object) -> list[dict]:
+    """axe-core's violations inside the outputs of the page (see :data:`OUTPUTS`)."""
+    page.evaluate(axe_source())
+    return page.evaluate(_JS_AXE, OUTPUTS)
+
+
+def split_violations(violations: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The nodes of each violation, as (outside PNG outputs, inside PNG outputs)."""
+    failing, charts = [], []
+    for violation in violations:
+        for node in violation["nodes"]:
+            row = {"id": violation["id"], "impact": violation["impact"], **node}
+            (charts if node["mime"] == PNG else failing).append(row)
+    return failing, charts
+
+
+@pytest.fixture
+def run_lesson(lab: Server, lab_root: Path, new_page) -> Iterator[Callable[[str], CoursePage]]:
+    """Copy a lesson into Lab's folder, open it and run its cells; its kernel is shut down after."""
+
+    def open_it(path: str) -> CoursePage:
+        target = lab_root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / path, target)
+        nb = NotebookPage(new_page(), lab)
+        nb.open(path, timeout=120)
+        page = CoursePage(nb)
+        page.run_each_cell(timeout=240)
+        return page
+
+    yield open_it
+    lab.shutdown_kernels()
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[Path(p).stem[:2] for p in LESSONS])
+def test_axe_finds_nothing_in_what_a_lesson_shows(path: str, run_lesson) -> None:
+    course = run_lesson(path)
+    page = course.page
+    # Every widget's card menus are on the page before axe looks (a widget view renders late).
+    page.wait_for_timeout(1500)
+    violations = run_axe(page)
+    failing, charts = split_violations(violations)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"axe-{Path(path).stem}.json").write_text(
+        json.dumps({"failing": failing, "png_outputs": charts}, indent=1) + "\n"
+    )
+    print(f"{path}: {len(failing)} violations in what the lesson shows; {len(charts)} in matplotlib charts")
+    assert not failing, f"axe-core found in {path}'s outputs: " + json.dumps(failing, indent=1)[:4000]
+    # A chart's only violation is its missing alt; anything else in a PNG output fails too.
+    assert {row["id"] for row in charts} <= {"image-alt"}, json.dumps(charts, indent=1)[:2000]
+
+    # The outputs were really checked: they are on the page, and axe saw the card menus and
+    # pictures (a selector that matched nothing would pass every rule).
+    assert page.locator(OUTPUTS).count() > 0
+    names = page.evaluate(_JS_MENU_NAMES)
+    assert all(names), f"card menus without a name: {names}"
+    pictures = page.locator(f"{OUTPUTS} img.setw-picture")
+    alts = pictures.evaluate_all("els => els.map(e => e.alt)")
+    assert all(alt.strip() for alt in alts), alts
+    assert names or alts, f"{path} showed no card menu and no card picture: nothing of setwidgets was checked"
