@@ -818,7 +818,7 @@ def test_the_report_lists_unreadable_and_ungraded_notebooks_as_a_whole(tmp_path,
             "01_magic_rule",
             "eli",
             "magic_rule",
-            ("not graded: autograde left no graded copy of it (its log says why)",),
+            ("not graded: no graded copy (autograde failed on it, see its log, or has not graded it yet)",),
         ),
     ]
     assert main([str(course), "01_magic_rule"]) == 0

@@ -203,8 +203,8 @@ def test_the_report_prints_no_escape_and_hides_no_flag(course):
     assert any(line.startswith(f"{ONE}  forged_note  magic_rule  is_set_answer") for line in lines)
     named = [line for line in lines if line.startswith(f"{ONE}  escapes  x")]
     assert named == [
-        rf"{ONE}  escapes  x\x1b[2J\x1b[H\u202e  whole notebook  not graded: autograde left no graded copy "
-        "of it (its log says why)"
+        rf"{ONE}  escapes  x\x1b[2J\x1b[H\u202e  whole notebook  not graded: no graded copy "
+        "(autograde failed on it, see its log, or has not graded it yet)"
     ]
 
 

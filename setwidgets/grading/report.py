@@ -635,7 +635,7 @@ def report(course: Path, assignments: Iterable[str] = ()) -> list[Finding]:
 
 
 UNREADABLE = "not a notebook that can be read"
-NOT_GRADED = "not graded: autograde left no graded copy of it (its log says why)"
+NOT_GRADED = "not graded: no graded copy (autograde failed on it, see its log, or has not graded it yet)"
 
 
 def not_graded(path: Path) -> str:
