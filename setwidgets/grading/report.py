@@ -17,16 +17,26 @@ run, and looks for
 - graded test cells that passed although none of the student's code ran in them: the test
   names a function the student was asked to write, yet neither it nor any other code of the
   student's was called while the test ran (the grader's watch, :mod:`setwidgets.grading.watch`,
-  noted that in the cell's metadata; no note counts as "not called").
+  noted that in the cell's metadata, read through :func:`grader_note`'s schema; no note counts
+  as "not called", and a note off the schema is itself a reason to look).
 
-A flagged cell gets the reasons as its comment in the Formgrader (solution cells have one;
-for a cell the student added or a test, the answer cell before it gets it), and every
-autograded test after it (a flagged test itself too) is marked as needing a manual grade: the
-points stay as the tests gave them until the teacher looks. ``python3 course.py report``
+The scan fails closed: a cell it cannot read (code nested deeper than Python's parser goes) is
+flagged, and if the scan of a notebook fails, the whole submission is.
+
+A flagged cell gets the reasons as its comment in the Formgrader (solution cells have one; for
+a cell the student added or a test, the answer cell before it gets it), and every autograded
+test after it (a flagged test itself too) is marked as needing a manual grade: the points stay
+as the tests gave them until the teacher looks. ``python3 course.py report``
 prints the same findings for every autograded submission::
 
     $ python3 course.py report 01_magic_rule
     01_magic_rule  ana   magic_rule  is_set_answer  changes how cells run (input_transformers_post)
+
+The report also lists, as a ``whole notebook``, a submitted notebook with no graded copy (not
+JSON, or a step of autograde failed on it). Everything it prints is inert (:func:`inert`):
+control characters, terminal escapes and bidirectional overrides that a student put in code, a
+file name or a folder name show as visible escapes. In the student's feedback,
+:class:`DropTeacherNotes` leaves the flags' note out of the comments.
 
 Ordinary answers, right or wrong, raise no flag: the scan looks at what the exercises never
 need.
