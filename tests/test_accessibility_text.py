@@ -1,0 +1,155 @@
+"""Text alternatives and labels, without a browser: what a screen reader will be handed.
+
+The browser side (axe-core over the lessons in JupyterLab) is tests/browser/test_accessibility.py.
+Here: a card and a row of cards offer an HTML ``<img>`` whose ``alt`` names the cards, beside the
+SVG; that SVG is what survives the grader's sanitiser, and it carries its names there too; the
+card menus of every widget have a label.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import xml.etree.ElementTree as ElementTree
+from html import unescape
+
+import nbformat
+import pytest
+
+from setwidgets import Card
+from setwidgets.draw import shapes
+from setwidgets.draw.svg import card_html, card_svg, picture_html, scene_label, show
+
+IMG = re.compile(
+    r'<img class="setw-picture" alt="([^"]*)" width="([0-9.]+)" height="([0-9.]+)" [^>]*src="([^"]*)">$'
+)
+
+
+def img_parts(html: str) -> tuple[str, float, float, str]:
+    """The alt text, width, height and decoded SVG of one ``<img>`` made by picture_html."""
+    found = IMG.match(html)
+    assert found, f"not one <img> with alt, width, height and src: {html[:200]}"
+    prefix = "data:image/svg+xml;base64,"
+    assert found[4].startswith(prefix)
+    return (
+        unescape(found[1]),
+        float(found[2]),
+        float(found[3]),
+        base64.b64decode(found[4][len(prefix) :]).decode(),
+    )
+
+
+def test_a_card_shows_as_an_img_whose_alt_is_its_name_and_whose_picture_is_its_svg():
+    card = Card(2, "red", "oval", "striped")
+    alt, width, height, svg = img_parts(card._repr_html_())
+    assert alt == "two red striped ovals" == card.name
+    assert svg == card._repr_svg_() == card_svg(card)
+    root = ElementTree.fromstring(svg)
+    assert (width, height) == (float(root.get("width")), float(root.get("height")))
+    # Inline (nbconvert's and the feedback's pages) the SVG names itself.
+    assert root.get("role") == "img" and root.get("aria-label") == card.name
+    assert card_html("3POD") == Card.parse("3POD")._repr_html_()
+
+
+def test_every_card_of_the_deck_has_its_own_alt_text():
+    from setwidgets.cards import full_deck
+
+    alts = [img_parts(card._repr_html_())[0] for card in full_deck()]
+    assert len(set(alts)) == 81 and all(re.fullmatch(r"(one|two|three) [a-z ]+", a) for a in alts)
+
+
+def test_a_row_of_cards_says_how_many_each_card_its_letter_and_its_frame():
+    row = show(["1RSO", "2GTS", "3POD"], letters="abc", highlight={0: "odd", 2: "found"})
+    alt, _, _, svg = img_parts(row._repr_html_())
+    assert (
+        alt
+        == row.alt
+        == (
+            "3 cards: a, one red solid oval (framed as the odd one out); b, two green striped squiggles; "
+            "c, three purple open diamonds (framed as found)"
+        )
+    )
+    assert svg == row._repr_svg_() == row.svg
+    assert ElementTree.fromstring(svg).get("aria-label") == alt
+    one = show(["1RSO"])
+    assert one.alt == "1 card: one red solid oval"
+
+
+def test_scene_label_names_each_kind_of_frame_in_words():
+    labels = [scene_label(shapes.scene(["1RSO"], highlight={0: kind})) for kind in shapes.HIGHLIGHTS]
+    assert all(re.fullmatch(r"1 card: one red solid oval \(framed[a-z ]*\)", label) for label in labels)
+    assert len(set(labels)) == len(shapes.HIGHLIGHTS), f"two kinds of frame are said alike: {labels}"
+    assert scene_label(shapes.scene(["1RSO"])) == "1 card: one red solid oval"
+
+
+def test_alt_text_is_escaped_inside_the_attribute():
+    html = picture_html(card_svg("1RSO"), 'a "quoted" <b>alt</b> & more')
+    assert 'alt="a &quot;quoted&quot; &lt;b&gt;alt&lt;/b&gt; &amp; more"' in html
+    assert img_parts(html)[0] == 'a "quoted" <b>alt</b> & more'
+
+
+@pytest.mark.parametrize(
+    ("svg", "alt", "error", "words"),
+    [
+        ("<div>no</div>", "x", TypeError, "picture_html() takes an SVG picture"),
+        (None, "x", TypeError, "picture_html() takes an SVG picture"),
+        (card_svg("1RSO"), "", ValueError, "picture_html() needs the words"),
+        (card_svg("1RSO"), "   ", ValueError, "picture_html() needs the words"),
+        (card_svg("1RSO"), None, ValueError, "picture_html() needs the words"),
+    ],
+)
+def test_picture_html_refuses_what_is_not_a_picture_or_has_no_words(svg, alt, error, words):
+    with pytest.raises(error, match=re.escape(words)):
+        picture_html(svg, alt)
+
+
+def output_of(obj) -> nbformat.NotebookNode:
+    """The display data a notebook stores for ``obj`` (what IPython's formatters would give)."""
+    data = {"text/plain": repr(obj), "image/svg+xml": obj._repr_svg_(), "text/html": obj._repr_html_()}
+    return nbformat.v4.new_output("display_data", data=data)
+
+
+@pytest.mark.parametrize("obj", [Card.parse("2GTS"), show(["1RSO", "2GTS", "3POD"], letters="abc")])
+def test_the_graders_sanitiser_keeps_the_named_svg_and_drops_the_img(obj):
+    """nbgrader's feedback shows the SVG inline: it must pass the sanitiser with its names."""
+    from setwidgets.grading.sanitize import inert_output
+
+    kept = inert_output(output_of(obj))["data"]
+    assert set(kept) == {"text/plain", "image/svg+xml"}, "the HTML twin is dropped, the picture kept"
+    root = ElementTree.fromstring(kept["image/svg+xml"])
+    names = [el.text for el in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert names and all(names)
+    assert root.get("aria-label")
+
+
+def test_nbconvert_html_shows_the_img_with_its_alt():
+    """An exported notebook (nbconvert's HTML, as Voila and a saved page) shows the named <img>."""
+    from nbconvert import HTMLExporter
+
+    row = show(["1RSO", "2GTS", "3POD"])
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("show(...)", outputs=[output_of(row)]))
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    assert f'<img alt="{row.alt}"' in page or f'alt="{row.alt}"' in page
+    assert "No description has been provided" not in page  # nbconvert's stand-in for a missing alt
+
+
+def test_every_card_menu_of_every_widget_has_a_label():
+    from setwidgets.widgets import CardPicker, MagicRuleChecker, PlaneBuilder, ThirdCardExplorer
+
+    widgets = [MagicRuleChecker(), ThirdCardExplorer(), PlaneBuilder(), CardPicker("1RSO")]
+    for widget in widgets:
+        pickers = widget.pickers if hasattr(widget, "pickers") else [widget]
+        assert pickers, f"{type(widget).__name__} has no card menus"
+        for picker in pickers:
+            for feature, menu in picker.dropdowns.items():
+                # ipywidgets writes the description as the <label for=...> of the <select>.
+                assert menu.description == f"{picker.description} {feature}".strip()
+                assert menu.style.description_width == "0px"  # the label takes no room on screen
+    checker = widgets[0]
+    assert [m.description for m in checker.pickers[1].dropdowns.values()] == [
+        "Card 2 number",
+        "Card 2 color",
+        "Card 2 shape",
+        "Card 2 shading",
+    ]
