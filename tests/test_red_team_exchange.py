@@ -1,7 +1,7 @@
 """The exchange against its own students: the real ``nbgrader collect``, real Linux users.
 
 nbgrader's collect takes the student and the time from what a student writes in the exchange's
-inbound folder (a folder's name, ``timestamp.txt``). Here the class is four Linux accounts made
+inbound folder (a folder's name, ``timestamp.txt``). Here the class is five Linux accounts made
 for the test (removed after it), the exchange is shared (``SETWIDGETS_EXCHANGE``) and the
 teacher is root, who runs ``collect`` and ``autograde`` with the course's configuration:
 
@@ -11,6 +11,8 @@ teacher is root, who runs ``collect`` and ``autograde`` with the course's config
 - carol writes her late submission by hand, dated 2000 in its name, its ``timestamp.txt`` and
   the files' modification times (``touch``);
 - bob submits with ``nbgrader submit`` and also leaves a folder whose name holds no time;
+- dave submits on time with ``nbgrader submit``, then after the due date writes a folder dated a
+  second before it (for ``collect --before-duedate``);
 - the teacher's own folder for ``dana``, who has no account: on a shared exchange it is no one's.
 
 The same exchange given to nbgrader's own collect shows each of these happening there.
@@ -30,7 +32,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_nbgrader import BIN, EXERCISES, answers_of, grades, hand_in
+from test_nbgrader import BIN, EXERCISES, answers_of, cell, grades, hand_in
 
 pytestmark = [
     pytest.mark.nbgrader,
@@ -46,8 +48,8 @@ pytestmark = [
 ONE = "01_magic_rule"
 NOTEBOOK = "magic_rule.ipynb"
 # The swx- names are this test's own, so no one else's account is touched.
-ALICE, MALLORY, CAROL, BOB = "swx-alice", "swx-mallory", "swx-carol", "swx-bob"
-USERS = [ALICE, MALLORY, CAROL, BOB]
+ALICE, MALLORY, CAROL, BOB, DAVE = "swx-alice", "swx-mallory", "swx-carol", "swx-bob", "swx-dave"
+USERS = [ALICE, MALLORY, CAROL, BOB, DAVE]
 NO_ACCOUNT = "swx-dana"  # a student id no account on this machine is named
 PLAIN = "--ExchangeFactory.collect=nbgrader.exchange.default.collect.ExchangeCollect"
 
@@ -126,7 +128,7 @@ def hand_made(name: str, folder: Path, notebook: Path, stamp: str, backdate: str
 def klass(tmp_path_factory):
     """The class's exchange after everyone acted, collected by SafeCollect and by nbgrader's own."""
     root = tmp_path_factory.mktemp("exchange-red-team")
-    course, plain, single = root / "course", root / "plain", root / "single"
+    course, plain, single, due = root / "course", root / "plain", root / "single", root / "due"
     exchange = Path(tempfile.mkdtemp(prefix="swx-exchange-", dir="/tmp"))  # reachable by the students
     exchange.chmod(0o1777)
     for name in USERS:
@@ -145,12 +147,13 @@ def klass(tmp_path_factory):
             gradebook.update_or_create_assignment(ONE, duedate=started - timedelta(hours=1))
         shutil.copytree(course, plain)  # the same course, for nbgrader's own collect
         shutil.copytree(course, single)  # and for the course's collect told the exchange is one account's
+        shutil.copytree(course, due)  # and for --before-duedate, due between dave's two submissions
 
         source = nbformat.read(EXERCISES / "source" / ONE / NOTEBOOK, as_version=4)
         right = hand_in(course, ONE, answers_of(source))
         empty = hand_in(course, ONE)
         submit = ["nbgrader", "submit", ONE, "--course=setwidgets", f"--Exchange.root={exchange}"]
-        for name in (ALICE, BOB):
+        for name in (ALICE, BOB, DAVE):
             give(name, right)
             as_user(name, *submit)
         inbound = exchange / "setwidgets" / "inbound"
@@ -165,6 +168,16 @@ def klass(tmp_path_factory):
         hand_made(MALLORY, inbound / f"{NO_ACCOUNT}+{ONE}+2026-01-01 00:00:00.000000 UTC", zero, "x")
         link = inbound / f"{MALLORY}+{ONE}+2026-01-01 00:00:00.000000 UTC+bbbbbbbbbbbb"
         as_user(MALLORY, "ln", "-s", str(alices), str(link))
+        # dave: on time with nbgrader submit; then, after the due date, a folder dated a second before it.
+        time.sleep(1.5)
+        deadline = datetime.now(UTC).replace(tzinfo=None)
+        time.sleep(1.5)
+        for folder in (due, plain):
+            with Gradebook(f"sqlite:///{folder / 'gradebook.db'}") as gradebook:
+                gradebook.update_or_create_assignment(ONE, duedate=deadline)
+        just_before = (deadline - timedelta(seconds=1)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+        dated = inbound / f"{DAVE}+{ONE}+{just_before}+dddddddddddd"
+        hand_made(DAVE, dated, give(DAVE, empty), just_before, backdate=just_before.removesuffix(" UTC"))
         # carol: her work, dated 2000 everywhere she can write a date.
         before_carol = datetime.now(UTC).replace(tzinfo=None)
         stamp = "2000-01-01 00:00:00.000000 UTC"
@@ -184,11 +197,16 @@ def klass(tmp_path_factory):
         one_account = teacher(single, exchange, "collect", ONE, "--SafeCollect.single_user=True")
         plain_class = teacher(plain, exchange, "collect", ONE, PLAIN, check=False)
         plain_some = teacher(plain, exchange, "collect", ONE, PLAIN, "--student=swx-[ac]*", check=False)
+        on_time = teacher(due, exchange, "collect", ONE, "--before-duedate", f"--student={DAVE}")
+        plain_due = teacher(plain, exchange, "collect", ONE, PLAIN, "--before-duedate", f"--student={DAVE}")
         yield {
             "course": course,
             "plain": plain,
             "single": single,
             "single_log": one_account.stderr,
+            "due": due,
+            "deadline": deadline,
+            "due_logs": (on_time.stderr, plain_due),
             "log": collected.stderr,
             "graded": graded.stderr,
             "plain_class": plain_class,
@@ -265,7 +283,7 @@ def test_a_badly_named_folder_is_skipped_with_one_line_and_the_class_is_collecte
     assert len(said) == 1, log
     assert said[0].endswith("the time in its name is not a time"), said[0]
     assert sum(grades(course, ONE, BOB).values()) == 10, "bob's real submission is collected and graded"
-    assert {p.name for p in (course / "submitted").iterdir()} == {ALICE, BOB, CAROL}
+    assert {p.name for p in (course / "submitted").iterdir()} == {ALICE, BOB, CAROL, DAVE}
 
 
 def test_no_folder_counts_for_a_student_without_an_account_on_a_shared_exchange(klass):
@@ -294,4 +312,22 @@ def test_single_user_takes_the_teachers_own_folder_for_an_id_without_an_account_
     mallorys = lines_naming(log, f"{NO_ACCOUNT}+{ONE}+2026-01-01")
     assert len(mallorys) == 1 and f"it belongs to {MALLORY}, not to root" in mallorys[0], log
     assert len(lines_naming(log, klass["names"]["forged"])) == 1
-    assert {p.name for p in (single / "submitted").iterdir()} == {ALICE, BOB, CAROL, NO_ACCOUNT}
+    assert {p.name for p in (single / "submitted").iterdir()} == {ALICE, BOB, CAROL, DAVE, NO_ACCOUNT}
+
+
+def test_before_the_due_date_means_by_the_exchanges_time_not_the_name(klass):
+    """dave handed in on time, then after the due date a folder dated a second before it:
+    ``--before-duedate`` takes his on-time submission here, and the late one in nbgrader alone."""
+    from nbgrader.utils import parse_utc
+
+    deadline = klass["deadline"]
+    _, plain_due = klass["due_logs"]
+    taken = parse_utc((submitted(klass["due"], DAVE) / "timestamp.txt").read_text())
+    assert klass["started"] <= taken <= deadline, "the submission made before the due date"
+    source = nbformat.read(EXERCISES / "source" / ONE / NOTEBOOK, as_version=4)
+    collected = nbformat.read(submitted(klass["due"], DAVE) / NOTEBOOK, as_version=4)
+    answer = answers_of(source)["is_set_answer"].strip("\n")
+    assert cell(collected, "is_set_answer").source == answer, "his answers, not the late empty copy"
+    assert plain_due.returncode == 0, plain_due.stderr
+    claimed = parse_utc((submitted(klass["plain"], DAVE) / "timestamp.txt").read_text())
+    assert claimed == deadline - timedelta(seconds=1), "nbgrader alone believes the name"
