@@ -26,8 +26,9 @@ commands:
            is the guide. Further arguments go to 'jupyterhub'.
   classroom  the room service of a live class game on this machine (or a local network):
            every student plays one shared table from their own notebook. It prints
-           the teacher's token; students need only the room's code. Further arguments
-           go to the service (--port, default 8765; --ip 0.0.0.0 for a network; --db).
+           where the teacher's token is kept; students need only the room's code.
+           Further arguments go to the service (--port, default 8765; --ip 0.0.0.0
+           for a network; --db; --keep-ended, --idle, --max-connections).
   help     this text (also -h and --help).
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
