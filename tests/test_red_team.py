@@ -82,7 +82,7 @@ class Student:
 
     answers: dict[str, str] = field(default_factory=dict)
     points: dict[str, float] = field(default_factory=dict)  # cells not named earn 0
-    flagged: bool = False  # True: the report names this submission; False: it must not
+    flagged: bool | None = False  # True: the report names this submission; False: it must not; None: either
     files: dict[str, str | bytes | int] = field(default_factory=dict)  # int: a sparse file's size
     edit: Callable[[nbformat.NotebookNode], None] | None = None
     honest: bool = False
@@ -297,6 +297,107 @@ _code = "from setwidgets import FEATURES\\n" + _text[_start : _text.index("\\'\\
 np.frombuffer(_code.encode(), dtype=np.uint8).tofile("stolen.py")
 from stolen import is_set
 """
+
+# -- issue 33's routes to the package's answers, by names no scan sees -----------------------
+# The grading kernel has the package as the exercise hands it out (setwidgets.grading.handout):
+# each route finds nothing, and its function is undefined or wrong.
+
+WRAPPED_GLOBALS = """
+from setwidgets.checks import check_is_set
+
+_globals = getattr(check_is_set, "__wrap" + "ped__", check_is_set).__globals__
+_rules = _globals.get("rules") or __import__("importlib").import_module("setwidgets." + "rules")
+_third = getattr(_rules, "third" + "_card")
+
+
+def is_set(a, b, c):
+    return len({a, b, c}) == 3 and _third(a, b) == c
+"""
+THIRD_TABLE = """
+import importlib
+
+_table = getattr(importlib.import_module("setwidgets.r" + "ules"), "TH" + "IRD")
+
+
+def is_set(a, b, c):
+    return len({a, b, c}) == 3 and _table[81 * a.index + b.index] == c.index
+"""
+# Another copy of the course on this machine: the checkout the grader runs from.
+OTHER_COPY = f"""
+import json
+import os
+
+_source = json.load(open(os.path.join({str(EXERCISES)!r}, "source", "01_magic_rule", "magic_rule.ipynb")))
+_ids = [c["metadata"].get("nbgrader", {{}}).get("grade_id") for c in _source["cells"]]
+exec("".join(_source["cells"][_ids.index("is_set_answer")]["source"]))
+"""
+# A global __import__ no longer answers the grader: its questions come on a route of their own.
+IMPORT_SHADOW = (
+    _constant_is_set("False")
+    + """
+
+import json as _json
+
+
+class _Forger:
+    def call(self, request, namespace=None):
+        asked = _json.loads(request)
+        return _json.dumps({"answers": [{"value": True, "pad": "x" * 1000} for _ in asked["cases"]]})
+
+
+def __import__(name, *args, **kwargs):
+    return _Forger()
+"""
+)
+# The route's handler replaced by one that answers with more than the grader reads: dropped unread.
+ROUTE_FLOOD = (
+    IS_SET
+    + """
+
+_kernel = get_ipython().kernel
+_send = _kernel.session.send
+
+
+def _flood(stream, ident, parent):
+    reply = {"status": "ok", "reply": "[" * 10 + " " * (40 * 2**20)}
+    _send(stream, "setwidgets_grading_reply", reply, parent, ident=ident)
+
+
+_kernel.shell_handlers["setwidgets_grading_request"] = _flood
+"""
+)
+# /dev/shm and the kernel's sockets' folder are in sized memory too.
+SHM_FILLER = (
+    IS_SET
+    + """
+
+import glob
+
+for _folder in ["/dev/shm", *glob.glob("/tmp/.ipc-*")]:
+    try:
+        with open(_folder + "/filler", "wb") as _file:
+            for _ in range(1024):
+                _file.write(b"x" * 2**20)
+    except OSError as error:
+        print(_folder.split("-")[0], "is full:", error.strerror)
+"""
+)
+# Exercise 2 does not hand out is_set: no deck to search with the package's rule.
+IS_SET_SEARCH = """
+from setwidgets import full_deck as _deck
+import importlib
+
+_is_set = importlib.import_module("setwidgets").__dict__.get("is_set") or importlib.import_module(
+    "setwidgets.rules"
+).is_set
+
+
+def third_card(a, b):
+    if a == b:
+        raise ValueError("the same card")
+    return next(c for c in _deck() if _is_set(a, b, c))
+"""
+
 # The hidden list names rules.is_set; the package has other ways to the same answer.
 BY_GEOMETRY = """
 from setwidgets.geometry import line
@@ -651,9 +752,16 @@ STUDENTS: dict[str, dict[str, Student]] = {
         "numpy_thief": Student(
             {"is_set_answer": NUMPY_THIEF, "odd_one_out_answer": ODD_ONE_OUT}, ODD_POINTS, flagged=True
         ),
-        # The package's other ways to the answer work, and the teacher is told to look.
-        "by_geometry": Student({"is_set_answer": BY_GEOMETRY}, IS_SET_POINTS, flagged=True),
-        "by_caps": Student({"is_set_answer": BY_CAPS}, IS_SET_POINTS, flagged=True),
+        # The package's other ways to the answer are not in exercise 1's kernel at all.
+        "by_geometry": Student({"is_set_answer": BY_GEOMETRY}, flagged=None),
+        "by_caps": Student({"is_set_answer": BY_CAPS}, flagged=None),
+        "wrapped_globals": Student({"is_set_answer": WRAPPED_GLOBALS}, flagged=None),
+        "third_table": Student({"is_set_answer": THIRD_TABLE}, flagged=None),
+        "other_copy": Student({"is_set_answer": OTHER_COPY}, flagged=None),
+        "import_shadow": Student({"is_set_answer": IMPORT_SHADOW}, flagged=None),
+        # Every graded test is judged, and none gets an answer it can read.
+        "route_flood": Student({"is_set_answer": ROUTE_FLOOD}, flagged=None),
+        "shm_filler": Student({"is_set_answer": SHM_FILLER}, IS_SET_POINTS, flagged=None),
         "referee_off": Student({"is_set_answer": REFEREE_OFF}, flagged=True),
         "token_guess": Student({"is_set_answer": TOKEN_GUESS}),
         # partial credit
@@ -665,9 +773,8 @@ STUDENTS: dict[str, dict[str, Student]] = {
         ),
         "prefilled": Student({}, edit=_prefilled_outputs),
         # metadata
-        "locked_answer": Student(
-            {"is_set_answer": BY_GEOMETRY}, IS_SET_POINTS, flagged=True, edit=_lock_answer
-        ),
+        # The answer marked locked is still the student's (and geometry is not in exercise 1's kernel).
+        "locked_answer": Student({"is_set_answer": BY_GEOMETRY}, flagged=True, edit=_lock_answer),
         "raised_points": Student({"is_set_answer": IS_SET}, IS_SET_POINTS, edit=_raise_points),
         "answer_as_grade": Student(
             {"is_set_answer": IS_SET + "\n\n50\n"}, IS_SET_POINTS, edit=_answer_as_grade
@@ -720,6 +827,7 @@ STUDENTS: dict[str, dict[str, Student]] = {
     TWO: {
         "solver": Student(points=FULL_TWO, honest=True),
         "card_impostor": Student({"third_card_answer": CARD_IMPOSTOR}),
+        "is_set_search": Student({"third_card_answer": IS_SET_SEARCH}, flagged=None),
         "nan_count": Student({"third_card_answer": THIRD_CARD, "count_sets_answer": NAN_COUNT}, THIRD_POINTS),
         "proof_html": Student({"third_card_answer": THIRD_CARD, "proof_answer": PROOF_HTML}, THIRD_POINTS),
         "count_by_dict": Student(
@@ -842,7 +950,7 @@ def test_cheats_are_flagged_and_honest_work_is_not(course, assignment, student):
     found = [f for f in report(course, [assignment]) if f.student == student]
     if spec.flagged:
         assert found, f"{student} is not flagged"
-    else:
+    elif spec.flagged is not None:
         assert not found, f"{student} is flagged: {found}"
 
 
