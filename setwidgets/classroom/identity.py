@@ -41,9 +41,14 @@ class LocalTokens:
     mints = True
     """Joining makes a new identity here (a token for the name chosen): joins are counted by address."""
 
+    KNOWN = 100_000
+    """Players' identities kept in memory at once, so that a request (a reconnection refused, say)
+    costs no database read: a seat never changes, it is only forgotten with its room."""
+
     def __init__(self, store: Store, teacher_token: str) -> None:
         self.store = store
         self.teacher_token = teacher_token
+        self.known: dict[str, Identity] = {}
 
     def identify(self, token: str | None) -> Identity | None:
         """The identity ``token`` gives, or None."""
@@ -51,8 +56,20 @@ class LocalTokens:
             return None
         if secrets.compare_digest(token, self.teacher_token):
             return Identity(teacher=True)
+        found = self.known.get(token)
+        if found is not None:
+            return found
         seat = self.store.seat(token)
-        return None if seat is None else Identity(teacher=False, code=seat[0], name=seat[1])
+        if seat is None:
+            return None  # not remembered: made-up tokens must not fill the memory
+        if len(self.known) >= self.KNOWN:
+            self.known.clear()
+        found = self.known[token] = Identity(teacher=False, code=seat[0], name=seat[1])
+        return found
+
+    def forget(self, code: str) -> None:
+        """Forget the identities of room ``code`` (deleted: its tokens are no longer anyone's)."""
+        self.known = {token: i for token, i in self.known.items() if i.code != code}
 
     def join_name(self, identity: Identity | None, body: dict[str, Any]) -> Any:
         """On one machine a player chooses their name."""

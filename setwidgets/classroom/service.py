@@ -147,6 +147,9 @@ class Classroom:
     def delete(self, code: str) -> None:
         """Forget room ``code``: its sockets are closed, its timer stopped, its saved copy deleted."""
         self.store.delete(code)  # first: a room the store could not delete stays, in memory as on disk
+        forget = getattr(self.authority, "forget", None)
+        if forget is not None:
+            forget(code)  # its players' tokens are no longer anyone's
         self.rooms.pop(code)
         old = self.timers.pop(code, None)
         if old is not None:
