@@ -577,3 +577,15 @@ def test_without_bubblewrap_autograde_records_no_grade_and_says_why(tmp_path):
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb, pytest.raises(MissingEntry):
         gb.find_submission(ONE, "ana")
     assert not (course / "autograded").exists() or not any((course / "autograded").rglob("*.ipynb"))
+    # The teacher's explicit setting grades without it, and the report marks every such grade.
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), "autograde", ONE, "--SandboxedKernelManager.bwrap=no-such-bwrap",
+         "--SandboxedKernelManager.sandbox=False"],
+        cwd=course, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "GRADING IS NOT SANDBOXED" in result.stdout + result.stderr
+    assert sum(grades(course, ONE, "ana").values()) == 10
+    found = report(course, [ONE])
+    assert [(f.student, f.cell) for f in found] == [("ana", "whole notebook")]
+    assert found[0].reasons[0].startswith("graded without a sandbox")

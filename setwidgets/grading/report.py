@@ -63,7 +63,7 @@ from traitlets import Bool
 
 from setwidgets import _words
 from setwidgets.grading.judge import JUDGED
-from setwidgets.grading.preprocessors import STOPPED, WATCHED, FeedbackStep, locked
+from setwidgets.grading.preprocessors import SANDBOXED, STOPPED, WATCHED, FeedbackStep, locked
 
 REFERENCES = frozenset(
     {
@@ -499,6 +499,11 @@ def findings(nb: NotebookNode, assignment: str, student: str, notebook: str) -> 
 
 UNSCANNED = "the scan could not read this cell: read it yourself"
 
+NOT_SANDBOXED = (
+    "graded without a sandbox (c.SandboxedKernelManager.sandbox = False): the notebook ran with your "
+    "rights, so its grades hold only as far as you trust it"
+)
+
 TEACHER_NOTE = "Flagged for the teacher: "
 """How the flags' comment starts: the Formgrader shows it, the student's feedback leaves it out."""
 
@@ -627,6 +632,8 @@ def report(course: Path, assignments: Iterable[str] = ()) -> list[Finding]:
         except Exception as error:  # noqa: BLE001 - any unreadable notebook is listed, never skipped
             found.append(Finding(assignment, student, path.stem, WHOLE, (f"{UNREADABLE} ({_why(error)})",)))
             continue
+        if not sandboxed(nb):
+            found.append(Finding(assignment, student, path.stem, WHOLE, (NOT_SANDBOXED,)))
         try:
             found += [finding for _, finding in findings(nb, assignment, student, path.stem)]
         except Exception as error:  # noqa: BLE001 - fail closed: a notebook the scan cannot read is listed
@@ -642,6 +649,14 @@ def report(course: Path, assignments: Iterable[str] = ()) -> list[Finding]:
         why = not_graded(path)
         found.append(Finding(assignment, student, path.stem, WHOLE, (why,)))
     return sorted(found, key=lambda f: (f.assignment, f.student, f.notebook))
+
+
+def sandboxed(nb: NotebookNode) -> bool:
+    """Whether an autograded notebook says it was graded in the sandbox; the grader writes this after the
+    notebook ran (``GradingExecute``), whatever the student put there. A notebook graded before the
+    mark existed says nothing and is not listed: the log of its autograde says how it ran."""
+    graded = nb.get("metadata", {}).get(WATCHED)
+    return not (isinstance(graded, dict) and graded.get(SANDBOXED) is False)
 
 
 UNREADABLE = "not a notebook that can be read"
