@@ -50,11 +50,12 @@ c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[A-Za-z0-9.-]+)_(?P
 
 # -- grades a teacher can trust (see "Sandbox, report and feedback" in README.md) -------------
 # Autograde and validate run each notebook in a sandbox (setwidgets/grading/sandbox.py):
-# read-only system, no network, source/, the gradebook, the other students and the exchange out
-# of sight, limits on memory, CPU time and processes, and nothing left running afterwards. A
-# cell that kills the kernel or ignores the interrupt fails on its own: the rest of the notebook
-# is graded in a fresh kernel. Without bubblewrap, grading still works and the log says it is
-# not sandboxed.
+# an allow-list of the machine's files, read-only, with the package as the exercise hands it out
+# (its hidden_tests.py says what), no network, source/, the gradebook, the other students and the
+# exchange out of sight, limits on memory, CPU time and processes, and nothing left running
+# afterwards. A cell that kills the kernel or ignores the interrupt fails on its own: the rest of the notebook
+# is graded in a fresh kernel. Without bubblewrap, autograde and validate refuse in one sentence
+# (no sandbox, no grade); c.SandboxedKernelManager.sandbox = False grades without it, said in the log.
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters.autograde import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
