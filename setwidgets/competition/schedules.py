@@ -527,8 +527,25 @@ class Schedule:
         table = self.table_of(player, round)
         if len(self._round(round)) <= self.tables:
             return f"table {table}"
+        rotation, place = self.place(round, table)
+        return f"table {table} (rotation {rotation}, at table {place})"
+
+    def place(self, round: int, table: int) -> tuple[int, int]:
+        """Where table ``table`` of ``round`` is played: ``(rotation, the room's table)``, both from 1.
+
+        A table's own number (``table``, as ``Competition.record`` takes it) never changes; this
+        is the only place that works out the room's table from it, so that the coordinator's
+        page, the slips and the score sheets all say the same.
+
+        >>> schedule(21, 4, tables=5).place(1, 7)
+        (2, 2)
+        """
+        count = len(self._round(round))
+        table = _inputs.whole_number(table, "table", minimum=1, example="3")
+        if table > count:
+            raise ValueError(f"round {round} has {_words.count(count, 'table')}; got table {table}")
         rotation, place = divmod(table - 1, self.tables)
-        return f"table {table} (rotation {rotation + 1}, at table {place + 1})"
+        return rotation + 1, place + 1
 
     def slip(self, player: int) -> str:
         """A player's own slip: 'Player 4: round 1: table 2; round 2: table 1; ...'."""

@@ -343,14 +343,22 @@ def schedule_pages(
             if len(rotations) > 1:
                 room(12 + 14, f"Round {r}, continued")
                 pdf.setFont("Helvetica-Oblique", 8)
-                pdf.drawString(margin, y - 9, f"rotation {k}")
+                # The tables keep their own numbers (the ones scores are entered under, as on
+                # the sheets and slips); the room's tables they sit at are named here.
+                places = [plan.place(r, table)[1] for table, _ in rotation]
+                at = (
+                    f"the room's table {places[0]}"
+                    if len(places) == 1
+                    else (f"the room's tables {places[0]} to {places[-1]}")
+                )
+                first, last = rotation[0][0], rotation[-1][0]
+                tables = f"table {first}" if first == last else f"tables {first} to {last}"
+                pdf.drawString(margin, y - 9, f"rotation {k}: {tables}, at {at}")
                 y -= 12
             for start in range(0, len(rotation), per_row):
                 room(14, f"Round {r}, continued")
                 for i, (table, seated) in enumerate(rotation[start : start + per_row]):
-                    _table_cell(
-                        pdf, margin + i * cell_w, y - 9, cell_w - 6, (table - 1) % plan.tables + 1, seated
-                    )
+                    _table_cell(pdf, margin + i * cell_w, y - 9, cell_w - 6, table, seated)
                 y -= 14
             y -= 2
         y -= 4
