@@ -61,9 +61,10 @@ from nbgrader.converters.autograde import Autograde  # noqa: E402
 from nbgrader.preprocessors import Execute, GetGrades  # noqa: E402
 
 from setwidgets.grading.export import SpreadsheetExport  # noqa: E402
+from setwidgets.grading.mounts import checkout_folders  # noqa: E402
 from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines  # noqa: E402
 from setwidgets.grading.report import DropTeacherNotes, FlagSuspiciousCells, InertLogFormatter  # noqa: E402
-from setwidgets.grading.sandbox import SandboxedKernelManager, checkout_folders, preflight  # noqa: E402
+from setwidgets.grading.sandbox import SandboxedKernelManager, preflight  # noqa: E402
 from setwidgets.grading.sanitize import InertOutputs  # noqa: E402
 from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect  # noqa: E402
 

@@ -313,15 +313,15 @@ def test_the_course_generates_feedback_with_hidden_tests_hidden_and_lines_wrappe
 
 def test_a_python_under_tmp_is_shown_again_inside_the_sandbox(tmp_path, monkeypatch):
     """The sandbox's /tmp is its own: a course cloned into /tmp keeps its .venv and package visible."""
-    from setwidgets.grading import sandbox
+    from setwidgets.grading import mounts
 
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
-    monkeypatch.setattr(sandbox.sys, "prefix", str(venv))
-    needed = sandbox._needed_from_tmp([str(venv / "bin" / "python"), "-m", "ipykernel_launcher"])
+    monkeypatch.setattr(mounts.sys, "prefix", str(venv))
+    needed = mounts.needed_from_tmp([str(venv / "bin" / "python"), "-m", "ipykernel_launcher"])
     assert str(venv) in needed and str(venv / "bin") in needed
     assert all(Path(folder).resolve().is_relative_to(Path("/tmp").resolve()) for folder in needed)
-    outside = sandbox._needed_from_tmp(["/usr/bin/python3"])
+    outside = mounts.needed_from_tmp(["/usr/bin/python3"])
     assert "/usr/bin" not in outside
 
 

@@ -5,7 +5,10 @@
 (``c.Execute.kernel_manager_class``), both set in ``exercises/nbgrader_config.py``.
 Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
 
-- the whole system read-only, a private ``/tmp``, ``/dev`` and ``/proc``;
+- an allow-list of this machine's files, read-only (:mod:`setwidgets.grading.mounts`): the system's
+  folders, the Python that grades, and the package as the exercise hands it out (``hand_out``,
+  :mod:`setwidgets.grading.handout`); a private ``/tmp``, ``/dev/shm`` (both sized, in memory),
+  ``/dev`` and ``/proc``;
 - as its working folder, a temporary copy of the submission's folder (the only writable
   place besides ``/tmp``), mounted where the folder is, so relative paths work as before
   (up to ``copy_limit`` bytes: the biggest files that do not fit, and links, pipes and devices,
@@ -15,8 +18,9 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
   holds them or is one of them (a notebook validated at the course root works in an empty
   folder);
 - its own user, PID, IPC, UTS, cgroup and network namespaces: no network at all, so the
-  grader talks to it over ZMQ's ``ipc`` transport, through socket files in a private folder
-  that is the one other place bound into the sandbox;
+  grader talks to it over ZMQ's ``ipc`` transport, through socket files in the sandbox's own
+  ``/tmp``, which the grader reaches through ``/proc/PID/root``, and on the grader's own route
+  (:mod:`setwidgets.grading.route`), whose messages it bounds before it reads them;
 - limits on its address space (``memory``), CPU time (``cpu_seconds``) and number of
   processes and threads (``processes``), set by ``prlimit`` before the kernel starts;
 - as root, a memory cgroup of ``memory_total`` bytes around all its processes together
@@ -29,9 +33,9 @@ Each kernel it starts runs under Debian's ``bwrap`` (bubblewrap) with
   root; it is interrupted by a message, not by SIGINT to its process group (which would
   reach bubblewrap outside and end the sandbox).
 
-Where bubblewrap cannot run (not installed, user namespaces forbidden, not Linux), the
-kernel runs as nbgrader would run it, and the log says in plain words that grading is not
-sandboxed.
+Where bubblewrap cannot run (not installed, user namespaces forbidden, not Linux), no kernel
+starts (:class:`SandboxMissing`, one sentence in the log): grading fails closed. Only the
+teacher's own setting ``sandbox = False`` runs kernels as nbgrader would, and the log says so.
 """
 
 from __future__ import annotations
@@ -42,7 +46,6 @@ import json
 import os
 import secrets
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -57,7 +60,7 @@ from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, DottedObjectName, Integer, List, Unicode
 
 from setwidgets import _words
-from setwidgets.grading import cgroup, handout, route
+from setwidgets.grading import cgroup, handout, mounts, route
 from setwidgets.grading.handout import kernel_package
 from setwidgets.grading.hide import overlays
 
@@ -66,8 +69,6 @@ SUBMISSION = "/tmp/.submission"
 """Where the sandbox shows the submission's folder read-only, to copy it into the working folder."""
 KERNEL_CONNECTION = Path("/tmp/.kernel-connection.json")
 """Where the sandbox shows the kernel its connection file (its sockets in its own /tmp)."""
-SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys")
-"""The system's folders a grading kernel sees, read-only; with its Python and the package, all it sees."""
 MESSAGE_BYTES = {"shell": route.MAX_MESSAGE, "iopub": 64 * 2**20}
 """The longest message the grader reads on each of a grading kernel's channels (1 MiB on the others);
 ZeroMQ drops a longer one before anything parses it."""
@@ -170,137 +171,6 @@ def preflight(**_: Any) -> None:
         raise SystemExit(1)
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
-    try:
-        return [int(n) for n in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except (OSError, ValueError):
-        pass
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            # The parent is the field after the command, which is in parentheses and may hold spaces.
-            fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            if entry.name.isdigit() and int(fields[1]) == pid:
-                found.append(int(entry.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
-
-
-def _python_prefixes(python: str) -> set[str]:
-    """The folders a Python needs: its own prefix and, for a virtual environment, its base's."""
-    prefixes = set()
-    for executable in {os.path.abspath(python), os.path.realpath(python)}:
-        prefix = Path(executable).parent.parent
-        prefixes.add(str(prefix))
-        config = prefix / "pyvenv.cfg"
-        if config.is_file():
-            for line in config.read_text(errors="replace").splitlines():
-                key, _, value = line.partition("=")
-                if key.strip() == "home" and value.strip():
-                    prefixes.add(str(Path(value.strip()).parent))
-    return prefixes
-
-
-def _reachable(path: str, owner: tuple[int, int] | None) -> bool:
-    """Whether the user ``owner`` (uid, gid) may enter ``path`` and every folder on the way to it
-    (always, for the grader's own user): bubblewrap, run as that user, refuses a path it cannot reach."""
-    if owner is None:
-        return True
-    uid, gid = owner
-    folder = Path(path)
-    for step in [folder, *folder.parents]:
-        try:
-            info = step.stat()
-        except OSError:
-            return False
-        bit = stat.S_IXUSR if info.st_uid == uid else stat.S_IXGRP if info.st_gid == gid else stat.S_IXOTH
-        if not info.st_mode & bit:
-            return False
-    return True
-
-
-def _inside(path: str, folder: str) -> bool:
-    """Whether ``path`` is ``folder`` or lies in it (both absolute)."""
-    return os.path.commonpath([path, folder]) == folder
-
-
-def _copy_small(source: str, target: Path, limit: int, leave_out: tuple[str, ...] = ()) -> list[str] | None:
-    """Copy the folder ``source`` to ``target``, regular files and folders only, up to ``limit`` bytes.
-
-    The smallest files are copied first; the files that no longer fit are left out (a notebook
-    and its helper modules are small, a file of gigabytes is not). Returns the files left out,
-    relative to ``source``, or None when nothing could be copied (``target`` is inside
-    ``source``: a kernel started in /tmp). The folders in ``leave_out`` (absolute paths inside
-    ``source``) are not copied; nor are links, pipes or devices.
-    """
-    if _inside(os.path.abspath(target), os.path.abspath(source)):
-        return None
-    left_out = {os.path.abspath(folder) for folder in leave_out}
-    files = []
-    folders = []
-    for folder, subfolders, names in os.walk(source):
-        subfolders[:] = [
-            name
-            for name in subfolders
-            if os.path.join(os.path.abspath(folder), name) not in left_out
-            and not os.path.islink(os.path.join(folder, name))
-        ]
-        folders += [os.path.relpath(os.path.join(folder, name), source) for name in subfolders]
-        for name in names:
-            path = os.path.join(folder, name)
-            try:
-                info = os.lstat(path)
-            except OSError:
-                continue
-            if stat.S_ISREG(info.st_mode):
-                files.append((info.st_size, os.path.relpath(path, source)))
-    target.mkdir(parents=True, exist_ok=True)
-    for folder in folders:
-        (target / folder).mkdir(parents=True, exist_ok=True)
-    total, too_big = 0, []
-    for size, name in sorted(files):
-        total += size + 512
-        if total > limit:
-            too_big.append(name)
-            continue
-        try:
-            shutil.copy2(os.path.join(source, name), target / name, follow_symlinks=False)
-        except OSError:
-            too_big.append(name)
-    return sorted(too_big)
-
-
-def checkout_folders() -> list[str]:
-    """The folders of the project's checkout that a grading kernel has no need of, when it runs from one.
-
-    Installed from a checkout in place (``course.py``'s ``.venv``), the package lives beside the
-    project's other folders: the lessons, the tests (which hold right answers as test data), the
-    exercises, the repository's history. The kernel needs only the package and the environment it
-    runs in; hiding the rest keeps a notebook from reading answers out of them. Empty when the
-    package is installed in ``site-packages``.
-    """
-    import setwidgets
-
-    package = Path(setwidgets.__file__).resolve().parent
-    root = package.parent
-    if not (root / "pyproject.toml").is_file():
-        return []
-    keep = {package, Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
-    found = []
-    for entry in sorted(root.iterdir()):
-        if entry.is_symlink() or not entry.is_dir():
-            continue
-        resolved = entry.resolve()
-        if any(resolved == kept or _inside(str(kept), str(resolved)) for kept in keep):
-            continue
-        if entry.name.endswith(".egg-info"):
-            continue
-        found.append(str(entry))
-    return found
-
-
 def kernel_python(kernel_name: str) -> str:
     """The Python the kernel ``kernel_name`` runs, as jupyter_client would start it."""
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
@@ -313,26 +183,6 @@ def kernel_python(kernel_name: str) -> str:
     if first in {"python", f"python{sys.version_info[0]}", "python{}.{}".format(*sys.version_info[:2])}:
         return sys.executable
     return first
-
-
-def _size(folder: Path) -> int:
-    """The bytes of the files in ``folder``, with room for each one's metadata."""
-    return sum(path.lstat().st_size + 4096 for path in folder.rglob("*"))
-
-
-def _needed_from_tmp(cmd: list[str]) -> list[str]:
-    """The folders under /tmp that a kernel started by ``cmd`` needs: its Python and setwidgets."""
-    import setwidgets
-
-    needed = {
-        sys.prefix,
-        os.path.dirname(os.path.abspath(cmd[0])),
-        str(Path(setwidgets.__file__).resolve().parent),
-    }
-    tmp = Path("/tmp").resolve()
-    return sorted(
-        folder for folder in needed if os.path.isdir(folder) and Path(folder).resolve().is_relative_to(tmp)
-    )
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -469,8 +319,8 @@ class SandboxedKernelManager(AsyncKernelManager):
             (self._scratch / "work").mkdir()
             self._copied = True
         else:
-            below = tuple(folder for folder in self._hidden() if _inside(folder, self._cwd))
-            too_big = _copy_small(self._cwd, self._scratch / "work", self.copy_limit, below)
+            below = tuple(folder for folder in self._hidden() if mounts.inside(folder, self._cwd))
+            too_big = mounts.copy_small(self._cwd, self._scratch / "work", self.copy_limit, below)
             self._copied = too_big is not None
             if too_big:
                 self.log.warning(
@@ -482,7 +332,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         if not self._copied:
             self.log.warning("%s cannot be copied for the sandbox: the kernel sees it read-only", self._cwd)
         else:
-            self._work_size = self.work_bytes + _size(self._scratch / "work")
+            self._work_size = self.work_bytes + mounts.size_of(self._scratch / "work")
         self._group = self._memory_group()
         (self._scratch / "ipc").mkdir()
         (self._scratch / PATH_STARTUP.name).write_text(PATH_STARTUP_CODE)
@@ -541,7 +391,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         outer = getattr(self.provisioner, "pid", None) or self.provisioner.process.pid
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            for child in _children(outer):
+            for child in mounts.children(outer):
                 root = f"/proc/{child}/root"
                 if os.path.isdir(f"{root}{self._ipc}"):
                     return root
@@ -585,13 +435,13 @@ class SandboxedKernelManager(AsyncKernelManager):
         args += ["--ro-bind", str(self._scratch / PATH_STARTUP.name), str(PATH_STARTUP)]
         # The sandbox's /tmp is its own, yet the kernel's Python and this package may live there
         # (a course cloned into /tmp): those folders are shown again, read-only.
-        for folder in _needed_from_tmp(cmd):
+        for folder in mounts.needed_from_tmp(cmd):
             args += ["--ro-bind", folder, folder]
         # Mounts stack in order: the hidden folders around the working folder are emptied first,
         # then the working folder is put in its place, then the hidden folders inside it (the
         # course, when a notebook is validated from its root) are emptied again.
         hidden = self._hidden()
-        below = [folder for folder in hidden if _inside(folder, self._cwd)]
+        below = [folder for folder in hidden if mounts.inside(folder, self._cwd)]
         for folder in hidden:
             if folder not in below:
                 args += ["--tmpfs", folder]
@@ -638,20 +488,20 @@ class SandboxedKernelManager(AsyncKernelManager):
         import setwidgets
 
         found: list[tuple[str, str | None]] = []
-        for folder in SYSTEM_FOLDERS:
+        for folder in mounts.SYSTEM_FOLDERS:
             if os.path.islink(folder):
                 found.append((folder, os.readlink(folder)))
             elif os.path.isdir(folder):
                 found.append((folder, None))
         wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-        wanted |= _python_prefixes(cmd[0]) | _python_prefixes(sys.executable)
+        wanted |= mounts.python_prefixes(cmd[0]) | mounts.python_prefixes(sys.executable)
         wanted.add(str(Path(setwidgets.__file__).resolve().parent))
         covered = [os.path.realpath(path) for path, _ in found]
         owner = self._owner()
         for folder in sorted(os.path.realpath(folder) for folder in wanted if os.path.isdir(folder)):
             # A folder the kernel's user cannot reach is of no use to it (as nobody, a Python under
             # /root runs on Debian's own library: see kernel_python_problem).
-            if _reachable(folder, owner) and not any(_inside(folder, done) for done in covered):
+            if mounts.reachable(folder, owner) and not any(mounts.inside(folder, done) for done in covered):
                 found.append((folder, None))
                 covered.append(folder)
         return found
