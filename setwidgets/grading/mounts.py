@@ -19,6 +19,31 @@ SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"
 """The system's folders a grading kernel sees, read-only; with its Python and the package, all it sees."""
 
 
+def allowed(cmd: list[str], owner: tuple[int, int] | None) -> list[tuple[str, str | None]]:
+    """What the sandbox of a kernel started by ``cmd`` shows of this machine's files, read-only:
+    (path, None) for a folder, and (path, target) for a symbolic link at the top (``/bin`` to
+    ``usr/bin``). ``owner`` is the kernel's user (uid, gid), or None for the grader's own."""
+    import setwidgets
+
+    found: list[tuple[str, str | None]] = []
+    for folder in SYSTEM_FOLDERS:
+        if os.path.islink(folder):
+            found.append((folder, os.readlink(folder)))
+        elif os.path.isdir(folder):
+            found.append((folder, None))
+    wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    wanted |= python_prefixes(cmd[0]) | python_prefixes(sys.executable)
+    wanted.add(str(Path(setwidgets.__file__).resolve().parent))
+    covered = [os.path.realpath(path) for path, _ in found]
+    for folder in sorted(os.path.realpath(folder) for folder in wanted if os.path.isdir(folder)):
+        # A folder the kernel's user cannot reach is of no use to it (as nobody, a Python under
+        # /root runs on Debian's own library: see sandbox.kernel_python_problem).
+        if reachable(folder, owner) and not any(inside(folder, done) for done in covered):
+            found.append((folder, None))
+            covered.append(folder)
+    return found
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is ``pid``."""
     try:

@@ -423,7 +423,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         # An allow-list of the file system: the system's folders and the kernel's Python, read-only.
         # Anything else on this machine (home folders, other copies of the course, the checkout
         # around the package) is not in the sandbox at all.
-        for source, target in self._allowed(cmd):
+        for source, target in mounts.allowed(cmd, self._owner()):
             args += ["--symlink", target, source] if target is not None else ["--ro-bind", source, source]
         args += ["--dev", "/dev", "--proc", "/proc"]
         # Sized, in memory: what a notebook writes in /tmp or /dev/shm cannot fill the grading machine.
@@ -481,30 +481,6 @@ class SandboxedKernelManager(AsyncKernelManager):
         # process it starts stays in it.
         join = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(self._group.procs)] if self._group else []
         return [*join, *self._become(), *args, "--", *inside]
-
-    def _allowed(self, cmd: list[str]) -> list[tuple[str, str | None]]:
-        """What the sandbox shows of this machine's files, read-only: (path, None) for a folder, and
-        (path, target) for a symbolic link at the top (``/bin`` to ``usr/bin``)."""
-        import setwidgets
-
-        found: list[tuple[str, str | None]] = []
-        for folder in mounts.SYSTEM_FOLDERS:
-            if os.path.islink(folder):
-                found.append((folder, os.readlink(folder)))
-            elif os.path.isdir(folder):
-                found.append((folder, None))
-        wanted = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-        wanted |= mounts.python_prefixes(cmd[0]) | mounts.python_prefixes(sys.executable)
-        wanted.add(str(Path(setwidgets.__file__).resolve().parent))
-        covered = [os.path.realpath(path) for path, _ in found]
-        owner = self._owner()
-        for folder in sorted(os.path.realpath(folder) for folder in wanted if os.path.isdir(folder)):
-            # A folder the kernel's user cannot reach is of no use to it (as nobody, a Python under
-            # /root runs on Debian's own library: see kernel_python_problem).
-            if mounts.reachable(folder, owner) and not any(mounts.inside(folder, done) for done in covered):
-                found.append((folder, None))
-                covered.append(folder)
-        return found
 
     def _memory_group(self) -> cgroup.MemoryGroup | None:
         """A memory cgroup for the next kernel, when grading as root; else None (said once in the log)."""
