@@ -387,7 +387,14 @@ def test_the_standings_widget_marks_absent_withdrawn_and_late_players(event):
 
     view = Standings(event)
     refused = "color:#b3261e"
-    assert view.late_division.value == "no division"  # shown, and meaning None
+    # The competition has divisions: no division is assumed for a late player.
+    assert view.late_division.value == "choose\u2026"
+    assert view.late_division.options == ("choose\u2026", "A", "B", "C", "D", "no division")
+    view.late_name.value = "Wil"
+    before = _everything(event)
+    view.register_late_player.click()  # the division left at "choose": refused, nothing saved
+    assert refused in view.message.value and "choose the late player's division" in view.message.value
+    assert _everything(event) == before and view.late_name.value == "Wil"
 
     view.round.value, view.player.value = 1, 2
     view.mark_absent.click()
@@ -420,6 +427,7 @@ def test_the_standings_widget_marks_absent_withdrawn_and_late_players(event):
     view.late_name.value = "Zoë"
     view.register_late_player.click()
     assert event.players()[7] == ("Zoë", "B") and view.late_name.value == ""
+    assert view.late_division.value == "choose\u2026"  # the next late player's division is chosen anew
     said = view.message.value
     assert "Zoë is player 7, playing from round 1." in said and event.schedule().slip(7) in said
     assert '<td class="name">Zoë</td>' in view.table.value  # the table follows at once
@@ -432,6 +440,7 @@ def test_the_standings_widget_marks_absent_withdrawn_and_late_players(event):
     view.late_name.value, view.late_division.value = "Xu", "no division"
     view.register_late_player.click()
     assert event.players()[9] == ("Xu", None)
+    assert "ranked in the group 'no division'" in view.message.value  # said outright
     # Xu has no division while the others have one: the picker offers their group too.
     assert view.division.options == ("Overall", "A", "B", "C", "no division") == ("Overall", *event.groups())
     assert view.division.value == "C"
@@ -1174,8 +1183,8 @@ def test_a_late_player_gets_the_next_number_and_a_seat_in_every_round_left(event
     assert event.register_late(7, "Gus", "b") == 2
     assert event.players()[7] == ("Gus", "B")
     assert event.absences() == {(1, 7): "late"} and event.scores()[1, 7] == 0
-    for r in range(2, event.rounds + 1):
-        assert 7 in event.schedule().rounds[r - 1][0]  # the smallest table (all are 3): table 1
+    assert 7 in event.schedule().rounds[1][0]  # round 2: every table is of 3, the lowest number
+    assert all(7 in event.table(r, event.schedule().table_of(7, r)) for r in (2, 3))
     assert event.schedule().players == 7
 
 
@@ -1292,7 +1301,7 @@ def test_the_adjusted_total_scales_each_game_to_a_table_of_three():
 
 def test_a_late_player_has_a_slip_and_counts_in_the_adjusted_totals_only_where_present(event):
     event.absent(1, 1)  # an absence entered ahead does not start the round
-    assert event.register_late(7, "Gus") == 1
+    assert event.register_late(7, "Gus", "A") == 1
     event.withdraw(2)
     plan = event.schedule()
     assert plan.slip(7).startswith("Player 7: round 1: table ")
@@ -1305,7 +1314,7 @@ def test_a_late_player_has_a_slip_and_counts_in_the_adjusted_totals_only_where_p
 
 def test_a_late_players_slip_says_no_game_for_the_rounds_before_they_came(event):
     event.record(1, 1, dict.fromkeys(event.table(1, 1), 2))
-    event.register_late(7, "Gus")
+    event.register_late(7, "Gus", "b")
     assert event.schedule().slip(7).startswith("Player 7: round 1: no game; round 2: table ")
 
 

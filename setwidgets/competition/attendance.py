@@ -9,9 +9,14 @@ the schedule fair when a class does not turn up as registered. The rules, stated
   absent from every later round (0 each) and does not go on to the final; the standings still
   list them.
 - **Late** (:meth:`Attendance.register_late`): after the schedule is made, a late player gets
-  the next number. They play from the first round in which no score is entered yet, each round
-  at the table with the fewest players (the lowest table number among equals; never more than 5
-  at a table, the guide's largest), and are absent (0) from the rounds already under way.
+  the next number. In a competition with divisions their division must be given (a division,
+  or ``"no division"`` said outright: a player left without one by mistake would form a group
+  of their own and go straight to the final). They play from the first round in which no score
+  is entered yet and are absent (0) from the rounds already under way. Their tables are chosen
+  together over the rounds left: first so that they meet nobody twice where that can be
+  avoided, then at the smallest tables (a table one seat larger than the smallest is used only
+  to avoid a repeat), then the lowest table numbers; never more than 5 at a table, the guide's
+  largest.
 
 Absences are kept in the competition's file, in the history too, and refused like any other
 change when they contradict what is there (a player absent from a round they already scored in).
@@ -24,7 +29,10 @@ from typing import Any
 from setwidgets import _inputs
 from setwidgets.competition.database import CompetitionError
 
-__all__ = ["REASONS", "Attendance"]
+NO_DIVISION = "no division"
+"""The name of the group of players registered without a division when others have one."""
+
+__all__ = ["NO_DIVISION", "REASONS", "Attendance"]
 
 REASONS = ("absent", "withdrawn", "late")
 """Why a player has no game in a round: absent that round, withdrawn, or registered late."""
@@ -74,7 +82,9 @@ class Attendance:
         """Register a player who arrives after the schedule is made; returns the first round they play.
 
         ``number`` must be the next number (one more than the players so far), so that numbers
-        stay without gaps. See the module docstring for where they sit.
+        stay without gaps. ``division`` is A to D; when the competition has divisions it must be
+        given (``"no division"`` puts the player in a group of their own, said outright). See the
+        module docstring for where they sit.
         """
         if not self.rounds:
             raise CompetitionError("the schedule is not made yet: register the player with register()")
@@ -84,32 +94,80 @@ class Attendance:
         )
         if checked != expected:
             raise CompetitionError(f"a late player gets the next number, {expected}; got {checked}")
-        name, division = self._a_name_and_division(name, division)
+        # "no division" said outright is a choice; None left at its default is not, with divisions.
+        alone = isinstance(division, str) and division.strip().lower() == NO_DIVISION
+        name, division = self._a_name_and_division(name, None if alone else division)
+        if division is None and not alone and self.divisions():
+            raise CompetitionError(
+                f"the competition has divisions ({', '.join(self.divisions())}): give the late player's "
+                f"division, like register_late({expected}, {name!r}, 'A'), or "
+                f"division='{NO_DIVISION}' to put them in a group of their own"
+            )
         # A round is under way once a game of it has a score; absences entered ahead do not count.
         absences = self.absences()
         begun = {r for (r, p) in self.scores("round") if (r, p) not in absences}
         first = next((r for r in range(1, self.rounds + 1) if r not in begun), None)
         if first is None:
             raise CompetitionError("every round already has scores: a late player has no round left to play")
-        seats = []
-        for r in range(first, self.rounds + 1):
-            sizes = self._db.execute(
-                "SELECT tableno, COUNT(*) FROM seats WHERE round = ? "
-                "GROUP BY tableno ORDER BY COUNT(*), tableno",
-                (r,),
-            ).fetchall()
-            table, size = sizes[0]
-            if size >= _LARGEST_TABLE:
-                raise CompetitionError(
-                    f"every table of round {r} already seats {_LARGEST_TABLE} players, the guide's most"
-                )
-            seats.append(("INSERT INTO seats VALUES (?, ?, ?)", (r, table, checked)))
+        tables = self._late_tables(first)
+        seats = [
+            ("INSERT INTO seats VALUES (?, ?, ?)", (r, table, checked))
+            for r, table in enumerate(tables, first)
+        ]
         missed = list(range(1, first))
         statements = [("INSERT INTO players VALUES (?, ?, ?)", (checked, name, division)), *seats]
         statements += self._absence_rows("late", checked, missed)
         details = {"number": checked, "name": name, "division": division, "first round": first}
         self._change("register late", details, statements)
         return first
+
+    def _late_tables(self, first: int) -> list[int]:
+        """The tables of a late player in rounds ``first`` on (see the module docstring).
+
+        The late player meets only players already seated, so their repeats are the players
+        found again at their later tables: the rounds are chosen together, by a search that
+        stops a branch once it cannot beat the best seating found (the first one tried is the
+        round-by-round best, so the search is short). Candidates in a round are its tables of
+        the smallest size and one seat more, below 5.
+        """
+        rounds: list[list[tuple[int, frozenset[int]]]] = []
+        for r in range(first, self.rounds + 1):
+            seated: dict[int, set[int]] = {}
+            for table, player in self._db.execute("SELECT tableno, player FROM seats WHERE round = ?", (r,)):
+                seated.setdefault(table, set()).add(player)
+            # Players absent or withdrawn that round are not met there.
+            away = {p for (ar, p) in self.absences() if ar == r}
+            smallest = min(len(players) for players in seated.values())
+            if smallest >= _LARGEST_TABLE:
+                raise CompetitionError(
+                    f"every table of round {r} already seats {_LARGEST_TABLE} players, the guide's most"
+                )
+            rounds.append(
+                [
+                    (table, frozenset(players - away), len(players) - smallest)
+                    for table, players in sorted(seated.items())
+                    if len(players) <= smallest + 1 and len(players) < _LARGEST_TABLE
+                ]
+            )
+        best: list = [None, None]  # (cost, tables)
+        budget = [20000]  # nodes: the first (greedy) seating is kept if the search runs long
+
+        def search(k: int, met: frozenset[int], cost: tuple[int, int], chosen: list[int]) -> None:
+            if best[0] is not None and cost >= best[0]:
+                return
+            if k == len(rounds):
+                best[0], best[1] = cost, list(chosen)
+                return
+            options = sorted(rounds[k], key=lambda option: (len(option[1] & met), option[2], option[0]))
+            for table, players, larger in options:
+                if budget[0] <= 0:
+                    return
+                budget[0] -= 1
+                again = len(players & met)
+                search(k + 1, met | players, (cost[0] + again, cost[1] + larger), [*chosen, table])
+
+        search(0, frozenset(), (0, 0), [])
+        return best[1]
 
     # -- checks and rows shared by the three -----------------------------------------------------
 

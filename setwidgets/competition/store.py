@@ -65,7 +65,7 @@ from typing import Any
 
 from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
-from setwidgets.competition.attendance import Attendance
+from setwidgets.competition.attendance import NO_DIVISION, Attendance
 from setwidgets.competition.database import ClosedFile, CompetitionError, file_trouble, open_file
 from setwidgets.competition.final import FinalStage, listed
 from setwidgets.competition.playin import Qualifying
@@ -76,8 +76,6 @@ __all__ = ["DIVISIONS", "NO_DIVISION", "STAGES", "Competition", "CompetitionErro
 DIVISIONS = ("A", "B", "C", "D")
 """The guide's divisions, for example A up to 10 years old, B 11-20, C 21-55, D over 55."""
 
-NO_DIVISION = "no division"
-"""The name of the group of players registered without a division when others have one."""
 
 STAGES = ("round", "playin", "final", "tiebreak")
 """The stages a score belongs to: a preliminary round, a play-in, the final, a game of the tiebreak."""

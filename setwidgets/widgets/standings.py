@@ -47,6 +47,10 @@ _STYLE = (
 )
 
 
+CHOOSE = "choose\u2026"
+"""The first item of a late player's Division menu when the competition has divisions: none is assumed."""
+
+
 def standings_html(competition: Competition, division: str | None = None) -> str:
     """The standings as an HTML table: rank, number, name, division, each round's score, total.
 
@@ -149,11 +153,11 @@ class Standings(VBox):
         self.withdraw_player = Button(description="Withdraw")
         # A late player: the next number is theirs.
         self.late_name = Text(placeholder="name", description="Late player", layout=Layout(width="260px"))
+        # With divisions, the menu starts at "choose": a late player left at a default would
+        # form a group of one and go straight to the final (see register_late).
+        options = self._late_options()
         self.late_division = Dropdown(
-            options=[NO_DIVISION, *DIVISIONS],
-            value=NO_DIVISION,
-            description="Division",
-            layout=Layout(width="190px"),
+            options=options, value=options[0], description="Division", layout=Layout(width="210px")
         )
         self.register_late_player = Button(description="Register late")
         self.message = HTML()
@@ -186,8 +190,18 @@ class Standings(VBox):
             competition.watch(self.refresh, remove=True)
         super().close()
 
+    def _late_options(self) -> tuple[str, ...]:
+        """The Division menu of a late player: "choose" first when the competition has divisions."""
+        if self.competition.divisions():
+            return (CHOOSE, *DIVISIONS, NO_DIVISION)
+        return (NO_DIVISION, *DIVISIONS)
+
     def refresh(self) -> None:
         """Draw the table, the divisions and who plays the play-in again from the Competition."""
+        late = self._late_options()
+        if late != self.late_division.options:  # the first division came with a late player
+            self.late_division.options = late
+            self.late_division.value = late[0]
         # The competition's own groups: its divisions, and "no division" when some players have none.
         divisions = (OVERALL, *self.competition.groups())
         if divisions != self.division.options:  # a late player brought a new division
@@ -267,14 +281,31 @@ class Standings(VBox):
         """
         number = len(self.competition.players()) + 1
         name, division = self.late_name.value, self.late_division.value
-        division = None if division == NO_DIVISION else division
-        if not self._attempt(
-            lambda: self.competition.register_late(number, name, division),
-            lambda first: (
+        if division == CHOOSE:
+            self.message.value = (
+                "<span style='color:#b3261e'>register_late: choose the late player's division in the "
+                f"Division menu ({', '.join(self.competition.divisions())}, or {NO_DIVISION} for a "
+                "group of their own); nothing was saved</span>"
+            )
+            return False
+        alone = division == NO_DIVISION and bool(self.competition.divisions())
+        division = NO_DIVISION if alone else None if division == NO_DIVISION else division
+
+        def done(first: object) -> str:
+            said = (
                 f"{self.competition.players()[number][0]} is player {number}, playing from round "
                 f"{first}. {self.competition.schedule().slip(number)}"
-            ),
-        ):
+            )
+            if alone:
+                # Said outright: without a division they are ranked in the "no division" group.
+                said += (
+                    f" Without a division they are ranked in the group '{NO_DIVISION}', whose best "
+                    "goes on to the final."
+                )
+            return said
+
+        if not self._attempt(lambda: self.competition.register_late(number, name, division), done):
             return False
         self.late_name.value = ""
+        self.late_division.value = self.late_division.options[0]
         return True
