@@ -41,7 +41,6 @@ line of callers are those of the whole game; only the story of those failed call
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import time
@@ -51,6 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from setwidgets import _inputs, _words
+from setwidgets.classroom import folding
 from setwidgets.game import MAX_PLAYERS, Game, GameError
 from setwidgets.game.inputs import check_variant, look_alike, name_key, player_name
 
@@ -73,7 +73,8 @@ penalties, so the form's number changed: such a reader refuses it instead.
 _FORMATS = ("setwidgets-room/1", FORMAT)
 
 HISTORY_LIMIT = 200
-"""The events of a game's history past which the room folds failed calls into counts (above).
+"""The events of a game's history past which the room folds failed calls into counts
+(:mod:`setwidgets.classroom.folding`).
 
 After a fold the history may grow by half as much again before the next: the moves that cannot
 be folded (the start, joins, SETs kept, deals, calls still in line) are some 30 in a game of a
@@ -415,7 +416,7 @@ class Room:
             "paused_at": self.paused_at,
             "paused_for": self.paused_for,
             "members": [[m.name, m.team, m.removed, m.last_n] for m in self.members.values()],
-            "game": None if self.game is None else self._game_text(),
+            "game": None if self.game is None else folding.game_text(self.game, self.folded),
             "folded": dict(self.folded),
         }
 
@@ -460,7 +461,8 @@ class Room:
             if data["game"] is not None:
                 room.game = Game.from_json(data["game"], room.game_time)
             # A save of form 1 folded nothing.
-            room._unfold(data.get("folded", {}) if data["format"] == FORMAT else {})
+            saved = data.get("folded", {}) if data["format"] == FORMAT else {}
+            room.folded = folding.unfold(room.game, saved)
         except (KeyError, TypeError, ValueError) as damaged:
             raise RoomError(
                 f"the saved room {_inputs.short(data.get('code'))} is damaged: {damaged}"
@@ -575,92 +577,7 @@ class Room:
     def _changed(self, event: dict[str, Any]) -> None:
         self.version += 1
         self.last = {**event, "version": self.version}
-        self._fold()
-
-    # -- a history of bounded length (see HISTORY_LIMIT) ------------------------------------------
-    # The engine's save holds every event of its history and checks it against the state; a room
-    # shortens that history itself, so these three methods reach into the game's state (the only
-    # code outside setwidgets.game that does), each in the one way written here.
-
-    def _fold(self) -> None:
-        """Fold the failed calls out of a history longer than HISTORY_LIMIT into ``folded``."""
-        game = self.game
-        if game is None or len(game._state.history) <= max(HISTORY_LIMIT, self._fold_at):
-            return
-        events = game._state.history
-        names = [p.name for p in game._state.players]
-        # First the pairs to drop: a call, and the timeout or failed claim that ended it.
-        line: list[tuple[int, int]] = []  # the callers in line: (player, their call's event)
-        drop: set[int] = set()
-        for number, event in enumerate(events):
-            kind = event["type"]
-            if kind == "call":
-                line.append((event["player"], number))
-            elif kind in ("timeout", "claim") and line:
-                player, called = line.pop(0)
-                if kind == "timeout" or not event["ok"]:
-                    drop.update((called, number))
-                    if kind == "timeout" or event["penalty"]:
-                        self.folded[names[player]] = self.folded.get(names[player], 0) + 1
-            elif kind == "over":
-                line = []
-        # The next fold comes when the history has grown by half the limit again.
-        self._fold_at = len(events) - len(drop) + HISTORY_LIMIT // 2
-        if not drop:
-            return
-        # Then the calls kept are numbered again: their place in a line without the calls dropped.
-        kept, places = [], []  # places: for each caller in line, True when their call is kept
-        for number, event in enumerate(events):
-            kind = event["type"]
-            if kind == "call":
-                places.append(number not in drop)
-                if number not in drop:
-                    event = {**event, "line": sum(places)}
-            elif kind in ("timeout", "claim") and places:
-                places.pop(0)
-            elif kind == "over":
-                places = []
-            if number not in drop:
-                kept.append(event)
-        game._state.history = kept
-
-    def _game_text(self) -> str:
-        """The game's save, with the folded penalties taken out so that it agrees with its history."""
-        assert self.game is not None
-        text = self.game.to_json()
-        if not self.folded:
-            return text
-        data = json.loads(text)
-        for player in data["players"]:
-            player["penalties"] -= self.folded.get(player["name"], 0)
-        if data["over"]:  # the last event, whose scores must be those of the save
-            end = data["history"][-1]
-            end["scores"] = {n: s + self.folded.get(n, 0) for n, s in end["scores"].items()}
-        return json.dumps(data, allow_nan=False)
-
-    def _unfold(self, folded: Any) -> None:
-        """After loading: give the game back the penalties its save left out (``folded``)."""
-        if not isinstance(folded, dict):
-            raise ValueError(f"folded must be an object of counts by name; got {_inputs.what(folded)}")
-        if folded and self.game is None:
-            raise ValueError("it folds penalties but holds no game")
-        self.folded = {}
-        for name, count in folded.items():
-            self.folded[name] = _inputs.whole_number(count, "a folded count", minimum=1)
-        if not self.folded:
-            return
-        state = self.game._state
-        seats = {p.name: p for p in state.players}
-        for name, count in self.folded.items():
-            if name not in seats:
-                raise ValueError(f"it folds penalties of {_inputs.short(name)}, who does not play its game")
-            seats[name].penalties += count
-        if state.over:
-            end = state.history[-1]
-            state.history[-1] = {
-                **end,
-                "scores": {n: s - self.folded.get(n, 0) for n, s in end["scores"].items()},
-            }
+        self._fold_at = folding.fold(self.game, self.folded, self._fold_at, HISTORY_LIMIT)
 
 
 def _letters(name: str) -> str:

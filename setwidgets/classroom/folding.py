@@ -1,0 +1,100 @@
+"""A room's game history of bounded length: failed calls folded into counts of penalties.
+
+The engine's save holds every event of its history and checks it against the state; a room
+(:mod:`setwidgets.classroom.rooms`) shortens that history itself, past its ``HISTORY_LIMIT``
+events, so these three functions reach into the game's state (the only code outside
+setwidgets.game that does), each in the one way written here. Scores, SETs, the table and the
+queue of callers stay as they are: a room's save stays small however long a class plays.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from setwidgets import _inputs
+from setwidgets.game import Game
+
+
+def fold(game: Game | None, folded: dict[str, int], fold_at: int, limit: int) -> int:
+    """Fold the failed calls out of a game's history longer than ``limit`` into ``folded`` (counts
+    by name); the length of history past which the next fold comes."""
+    if game is None or len(game._state.history) <= max(limit, fold_at):
+        return fold_at
+    events = game._state.history
+    names = [p.name for p in game._state.players]
+    # First the pairs to drop: a call, and the timeout or failed claim that ended it.
+    line: list[tuple[int, int]] = []  # the callers in line: (player, their call's event)
+    drop: set[int] = set()
+    for number, event in enumerate(events):
+        kind = event["type"]
+        if kind == "call":
+            line.append((event["player"], number))
+        elif kind in ("timeout", "claim") and line:
+            player, called = line.pop(0)
+            if kind == "timeout" or not event["ok"]:
+                drop.update((called, number))
+                if kind == "timeout" or event["penalty"]:
+                    folded[names[player]] = folded.get(names[player], 0) + 1
+        elif kind == "over":
+            line = []
+    # The next fold comes when the history has grown by half the limit again.
+    fold_at = len(events) - len(drop) + limit // 2
+    if not drop:
+        return fold_at
+    # Then the calls kept are numbered again: their place in a line without the calls dropped.
+    kept, places = [], []  # places: for each caller in line, True when their call is kept
+    for number, event in enumerate(events):
+        kind = event["type"]
+        if kind == "call":
+            places.append(number not in drop)
+            if number not in drop:
+                event = {**event, "line": sum(places)}
+        elif kind in ("timeout", "claim") and places:
+            places.pop(0)
+        elif kind == "over":
+            places = []
+        if number not in drop:
+            kept.append(event)
+    game._state.history = kept
+    return fold_at
+
+
+def game_text(game: Game, folded: dict[str, int]) -> str:
+    """The game's save, with the folded penalties taken out so that it agrees with its history."""
+    text = game.to_json()
+    if not folded:
+        return text
+    data = json.loads(text)
+    for player in data["players"]:
+        player["penalties"] -= folded.get(player["name"], 0)
+    if data["over"]:  # the last event, whose scores must be those of the save
+        end = data["history"][-1]
+        end["scores"] = {n: s + folded.get(n, 0) for n, s in end["scores"].items()}
+    return json.dumps(data, allow_nan=False)
+
+
+def unfold(game: Game | None, saved: Any) -> dict[str, int]:
+    """After loading: give the game back the penalties its save left out (``saved``); the counts."""
+    if not isinstance(saved, dict):
+        raise ValueError(f"folded must be an object of counts by name; got {_inputs.what(saved)}")
+    if saved and game is None:
+        raise ValueError("it folds penalties but holds no game")
+    folded: dict[str, int] = {}
+    for name, count in saved.items():
+        folded[name] = _inputs.whole_number(count, "a folded count", minimum=1)
+    if not folded or game is None:
+        return folded
+    state = game._state
+    seats = {p.name: p for p in state.players}
+    for name, count in folded.items():
+        if name not in seats:
+            raise ValueError(f"it folds penalties of {_inputs.short(name)}, who does not play its game")
+        seats[name].penalties += count
+    if state.over:
+        end = state.history[-1]
+        state.history[-1] = {
+            **end,
+            "scores": {n: s - folded.get(n, 0) for n, s in end["scores"].items()},
+        }
+    return folded
