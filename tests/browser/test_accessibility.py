@@ -26,6 +26,7 @@ import pytest
 
 from .coursepages import CoursePage
 from .harness import ARTIFACTS, ROOT, NotebookPage, Server
+from .test_classroom import projector_cells, service, student_cells  # noqa: F401 (service: a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -173,3 +174,25 @@ def read_as_a_screen_reader(page: object, stem: str) -> None:
         verdict = checker.locator(".setw-verdict").first.evaluate("el => el.textContent.trim()")
         for heard in ('combobox "Card 1 number"', 'combobox "Card 3 shading"', 'list "cards"', verdict):
             assert heard in tree, f"checker {nth + 1}: a screen reader does not hear {heard!r}:\n{tree}"
+
+
+def test_axe_finds_nothing_in_a_class_games_two_views(service, notebook_page) -> None:  # noqa: F811
+    """The teacher's projector (ClassRoom) and a student's board (ClassBoard), around one room."""
+    teacher = notebook_page("a11y_projector.ipynb", projector_cells(service))
+    code = teacher.cell_output(2).strip()
+    assert len(code) == 5 and code.isalpha(), code
+    student = notebook_page("a11y_student.ipynb", student_cells(service, code, "Ada"))
+    teacher.wait_text(".setw-class-players", "1 player: Ada")
+    for nb, view, name in (
+        (teacher, ".setw-classroom", "projector"),
+        (student, ".setw-classboard", "student"),
+    ):
+        nb.page.locator(view).first.wait_for(timeout=60_000)
+        failing, charts = split_violations(run_axe(nb.page))
+        print(f"class game, {name}'s view: {len(failing)} violations")
+        assert not failing and not charts, (
+            f"axe-core found in the {name}'s view: " + json.dumps(failing)[:4000]
+        )
+        tree = nb.page.locator(view).first.aria_snapshot()
+        (ARTIFACTS / f"a11y-class-{name}.txt").write_text(tree + "\n")
+        assert 'list "cards"' in tree, f"the {name}'s view does not name its cards:\n{tree}"
