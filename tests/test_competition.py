@@ -1223,7 +1223,16 @@ def test_every_absence_and_late_player_is_written_in_the_history_with_its_detail
     changes = [(action, details) for _, _, action, details in event.history()[-3:]]
     assert changes == [
         ("absent", {"player": 1, "rounds": [2]}),
-        ("withdrawn", {"player": 2, "rounds": [2, 3]}),
+        (
+            "withdrawn",
+            {
+                "player": 2,
+                "rounds": [2, 3],
+                "moved": [[2, 5, 1, 2]],  # player 5 would have been alone at table 1 of round 2
+                "note": "round 2: player 5 would have been alone at table 1, so plays at table 2 "
+                "(print the score sheets and slips again).",
+            },
+        ),
         ("register late", {"number": 7, "name": "Gus", "division": "B", "first round": 2}),
     ]
 

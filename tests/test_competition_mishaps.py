@@ -6,6 +6,8 @@ Each test here failed before the fix it names (issue 37).
 from __future__ import annotations
 
 import itertools
+import re
+import subprocess
 
 import pytest
 
@@ -70,3 +72,99 @@ def test_a_late_player_at_a_room_of_tables_of_two_takes_the_table_of_two():
     plan = event.schedule()
     for r in range(1, 4):
         assert len(event.table(r, plan.table_of(15, r))) == 3
+
+
+# -- tables of one -----------------------------------------------------------------------------
+
+
+def test_two_absentees_at_a_table_of_three_move_the_third_player_to_another_table():
+    event = _event(9, 3, seed=0)
+    first, second, third = event.table(2, 1)
+    event.absent(2, first)
+    before_moves = len(event.history())
+    event.absent(2, second)
+    # The third player would be alone: they play at another table of round 2, and the history says so.
+    moved_to = event.schedule().table_of(third, 2)
+    assert moved_to != 1 and third in event.table(2, moved_to) and len(event.table(2, moved_to)) == 4
+    action, details = event.history()[-1][2:]
+    assert len(event.history()) == before_moves + 1 and action == "absent"
+    assert details["moved"] == [[2, third, 1, moved_to]]
+    assert f"player {third} would have been alone at table 1, so plays at table {moved_to}" in details["note"]
+    # The deck is not credited to one player: table 1 has nobody left to score.
+    with pytest.raises(CompetitionError):
+        event.record(2, 1, {third: 27})
+    others = [p for p in event.table(2, moved_to) if p not in (first, second)]
+    event.record(2, moved_to, dict.fromkeys(others, 5))
+    assert event.schedule().rounds[1][0] == ()  # table 1 of round 2 keeps its number, with no game
+
+
+def test_a_withdrawal_at_a_table_of_two_moves_the_other_player():
+    event = _event(8, 3, seed=0)  # tables of 3, 3 and 2
+    pair = next(t for t, seated in enumerate(event.schedule().rounds[1], 1) if len(seated) == 2)
+    leaving, staying = event.table(2, pair)
+    event.withdraw(leaving)
+    assert event.schedule().table_of(staying, 2) != pair
+    assert any(move[1] == staying for move in event.history()[-1][3]["moved"])
+
+
+def test_a_lone_player_no_table_can_take_is_marked_absent_and_told_so():
+    event = _event(6, 1, seed=0)  # one round, two tables of three
+    event.record(1, 2, dict.fromkeys(event.table(1, 2), 4))  # the other table has played
+    a, b, c = event.table(1, 1)
+    event.absent(1, a)
+    event.absent(1, b)
+    assert event.absences()[1, c] == "absent" and event.scores()[1, c] == 0  # not 27 alone
+    note = event.history()[-1][3]["note"]
+    assert f"player {c} would have been alone at table 1 and no table that has not played has room" in note
+    assert event.complete()
+
+
+def test_three_withdrawals_at_a_table_of_three_leave_nobody_alone_to_score():
+    event = Competition(":memory:")
+    for n in range(1, 4):
+        event.register(n, f"P{n}")
+    event.plan(2)
+    event.record(1, 1, {1: 1, 2: 1, 3: 1})
+    event.withdraw(1)
+    event.withdraw(2)  # player 3 would be alone in round 2: marked absent there
+    assert event.absences()[2, 3] == "absent"
+    event.withdraw(3)  # and may still withdraw: the absent round becomes a withdrawn one
+    assert event.withdrawn() == [1, 2, 3] and event.absences()[2, 3] == "withdrawn"
+
+
+def test_withdrawn_players_are_off_the_sheets_and_slips_printed_after_they_left(tmp_path):
+    from setwidgets.printables import schedule_pages, score_sheets
+
+    event = _event(12, 3, seed=0)
+    event.record(1, 1, dict.fromkeys(event.table(1, 1), 3))
+    leaving = event.table(1, 1)[0]
+    event.withdraw(leaving)
+    plan = event.schedule()
+    assert plan.seat(leaving, 1).startswith("table") and plan.seat(leaving, 2) == "no game"
+    sheets = score_sheets(tmp_path / "sheets.pdf", event)
+    text = subprocess.run(["pdftotext", "-layout", str(sheets), "-"], capture_output=True, text=True).stdout
+    # Round 1's sheet (printed as it was played) lists them; no later round's sheet does.
+    for sheet in text.split("Round ")[1:]:
+        rows = {int(n) for n in re.findall(r"^\s*(\d+)\s+P\d+", sheet, flags=re.MULTILINE)}
+        if sheet.startswith("1 "):
+            continue
+        assert leaving not in rows, sheet[:80]
+    slips = schedule_pages(tmp_path / "schedule.pdf", plan)
+    assert (
+        "Round 2: no game"
+        in subprocess.run(["pdftotext", "-layout", str(slips), "-"], capture_output=True, text=True).stdout
+    )
+
+
+def test_the_standings_form_says_who_was_moved_when_a_withdrawal_leaves_one_alone():
+    from setwidgets.widgets.standings import Standings
+
+    event = _event(8, 3, seed=0)  # tables of 3, 3 and 2
+    pair = next(t for t, seated in enumerate(event.schedule().rounds[1], 1) if len(seated) == 2)
+    leaving, staying = event.table(2, pair)
+    view = Standings(event)
+    view.player.value = leaving
+    view.withdraw_player.click()
+    assert f"Player {leaving} has withdrawn" in view.message.value
+    assert f"player {staying} would have been alone at table {pair}, so plays at table" in view.message.value
+    view.close()

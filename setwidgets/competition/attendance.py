@@ -24,6 +24,7 @@ change when they contradict what is there (a player absent from a round they alr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from setwidgets import _inputs
@@ -63,20 +64,29 @@ class Attendance:
         round = self._a_round(round)
         player = self._a_player(player)
         self._refuse_scored(player, [round])
-        self._mark("absent", player, [round], {})
+        self._mark("absent", player, [round])
 
     def withdraw(self, player: int) -> None:
         """Withdraw ``player`` from every round not yet scored for them (0 each; no final for them)."""
         player = self._a_player(player)
         if player in self.withdrawn():
             raise CompetitionError(f"player {player} has already withdrawn")
+        absences = self.absences()
         scored = {r for (r, p) in self.scores("round") if p == player}
-        rounds = [r for r in range(1, self.rounds + 1) if r not in scored]
+        played = [r for r in scored if (r, player) not in absences]
+        # Rounds marked absent after their last game become withdrawn ones (a player left alone
+        # at a table was marked absent for it, and may then leave for good).
+        after = [
+            r
+            for r in range(max(played, default=0) + 1, self.rounds + 1)
+            if absences.get((r, player)) == "absent"
+        ]
+        rounds = sorted({r for r in range(1, self.rounds + 1) if r not in scored} | set(after))
         if not rounds:
             raise CompetitionError(
                 f"player {player} has played every round: there is nothing to withdraw from"
             )
-        self._mark("withdrawn", player, rounds, {})
+        self._mark("withdrawn", player, rounds, already=after)
 
     def register_late(self, number: int, name: str, division: str | None = None) -> int:
         """Register a player who arrives after the schedule is made; returns the first round they play.
@@ -200,6 +210,80 @@ class Attendance:
             rows.append(("INSERT INTO scores VALUES ('round', ?, ?, 0, 0)", (r, player)))
         return rows
 
-    def _mark(self, reason: str, player: int, rounds: list[int], extra: dict) -> None:
-        details = {"player": player, "rounds": rounds, **extra}
-        self._change(reason, details, self._absence_rows(reason, player, rounds))
+    def _mark(self, reason: str, player: int, rounds: list[int], already: Sequence[int] = ()) -> None:
+        """Mark ``player`` away (``reason``) in ``rounds``; ``already``: those of them marked absent."""
+        fresh = [r for r in rounds if r not in already]
+        moves = self._lone_moves(player, fresh)
+        details: dict = {"player": player, "rounds": rounds}
+        statements = self._absence_rows(reason, player, fresh)
+        statements += [
+            ("UPDATE absences SET reason = ? WHERE round = ? AND player = ?", (reason, r, player))
+            for r in already
+        ]
+        if moves:
+            # Written into the history in words too: the seating changed, and sheets printed
+            # before show the old tables.
+            details["moved"] = [list(move) for move in moves]
+            details["note"] = lone_words(moves)
+            for r, p, _, to in moves:
+                if to is None:
+                    statements += self._absence_rows("absent", p, [r])
+                else:
+                    statements.append(
+                        ("UPDATE seats SET tableno = ? WHERE round = ? AND player = ?", (to, r, p))
+                    )
+        self._change(reason, details, statements)
+
+    def _lone_moves(self, player: int, rounds: list[int]) -> list[tuple[int, int, int, int]]:
+        """Who would be left alone at a table once ``player`` is away in ``rounds``, and where they go.
+
+        One player alone plays no game and would keep all 27 SETs of the deck: they move to
+        another table of that round that has not played yet and seats fewer than 5, the one
+        where they meet the fewest players met in other rounds, then the smallest, then the
+        lowest number. ``(round, player, from table, to table)`` for each; refused, with what to
+        do, when no table can take them.
+        """
+        absences = self.absences()
+        scored = self.scores("round")
+        moves = []
+        for r in rounds:
+            seats = self._db.execute("SELECT tableno, player FROM seats WHERE round = ?", (r,)).fetchall()
+            playing: dict[int, set[int]] = {}
+            for t, p in seats:
+                if p != player and (r, p) not in absences:
+                    playing.setdefault(t, set()).add(p)
+            table = next(t for t, p in seats if p == player)
+            left = playing.get(table, set())
+            if len(left) != 1:
+                continue
+            (alone,) = left
+            played = {t for t, p in seats if (r, p) in scored and (r, p) not in absences}
+            met = {
+                q
+                for other, t in self._db.execute(
+                    "SELECT round, tableno FROM seats WHERE player = ? AND round != ?", (alone, r)
+                )
+                for (q,) in self._db.execute(
+                    "SELECT player FROM seats WHERE round = ? AND tableno = ?", (other, t)
+                )
+            }
+            options = [
+                (len(others & met), len(others), t)
+                for t, others in playing.items()
+                if t != table and t not in played and 2 <= len(others) < _LARGEST_TABLE
+            ]
+            # No table can take them: they have no game that round, and are marked absent (0).
+            moves.append((r, alone, table, min(options)[2] if options else None))
+        return moves
+
+
+def lone_words(moves: Sequence[tuple[int, int, int, int | None]]) -> str:
+    """What happened to players who would have been left alone at a table, in a sentence."""
+    parts = [
+        f"round {r}: player {p} would have been alone at table {t}, so plays at table {to}"
+        if to is not None
+        else f"round {r}: player {p} would have been alone at table {t} and no table that has not "
+        "played has room, so they are marked absent there (0)"
+        for r, p, t, to in moves
+    ]
+    return "; ".join(parts) + " (print the score sheets and slips again)."

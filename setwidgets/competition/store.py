@@ -268,13 +268,19 @@ class Competition(Qualifying, FinalStage, Attendance):
         return self._db.execute("SELECT COALESCE(MAX(round), 0) FROM seats").fetchone()[0]
 
     def schedule(self) -> Schedule:
-        """The kept schedule."""
+        """The kept schedule, as it is played: players absent from a round (or withdrawn) are not
+        at its tables, and a table whose players are all away is empty (its number stays)."""
         if not self.rounds:
             raise CompetitionError("there is no schedule yet; call plan(rounds) first")
         rows = self._db.execute("SELECT round, tableno, player FROM seats ORDER BY round, tableno, player")
         games: dict[int, dict[int, list[int]]] = {}
+        away = self.absences()
         for r, t, p in rows:
-            games.setdefault(r, {}).setdefault(t, []).append(p)
+            # Players absent or withdrawn from a round are not at its tables: sheets and slips
+            # printed now leave them out (their slip says "no game" there).
+            table = games.setdefault(r, {}).setdefault(t, [])
+            if (r, p) not in away:
+                table.append(p)
         tables = int(self._db.execute("SELECT value FROM settings WHERE key = 'tables'").fetchone()[0])
         rounds = tuple(tuple(tuple(game[t]) for t in sorted(game)) for _, game in sorted(games.items()))
         return Schedule(len(self.players()), rounds, tables, method="kept")
@@ -380,8 +386,19 @@ class Competition(Qualifying, FinalStage, Attendance):
         seated = self.table(round, table)
         absences = self.absences()
         away = {p: absences[round, p] for p in seated if (round, p) in absences}
-        checked = self._scores_of(scores, [p for p in seated if p not in away], where, away)
         playing = [p for p in seated if p not in away]
+        if not playing:
+            raise CompetitionError(
+                f"{where}: nobody plays there (its players are absent or seated elsewhere), "
+                "so it has no scores to enter"
+            )
+        if len(playing) == 1:
+            # One player alone plays no game, and would keep the whole deck's 27 SETs.
+            raise CompetitionError(
+                f"{where}: only player {playing[0]} plays there, and one player alone plays no game; "
+                f"they would keep the whole deck: mark them absent with absent({round}, {playing[0]})"
+            )
+        checked = self._scores_of(scores, playing, where, away)
         if self._db.execute(
             "SELECT 1 FROM scores WHERE stage = 'round' AND round = ? "
             f"AND player IN ({','.join('?' * len(playing))})",

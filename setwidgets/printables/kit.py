@@ -222,6 +222,7 @@ def score_sheets(path: str | Path, source: Competition | Schedule, *, paper: str
         (r, table, seated)
         for r in range(1, len(plan.rounds) + 1)
         for table, seated in enumerate(plan.rounds[r - 1], 1)
+        if seated  # a table whose players are all away plays no game
     ]
     half = height / 2
     for k, (r, table, seated) in enumerate(sheets):
@@ -392,7 +393,8 @@ def _table_cell(pdf: Canvas, x: float, y: float, w: float, table: int, seated: S
     pdf.setFont("Helvetica-Bold", 9)
     pdf.drawString(x, y, label)
     indent = max(44, stringWidth(label, "Helvetica-Bold", 9) + 4)
-    players = "  ".join(str(p) for p in seated)
+    # A table whose players are all absent keeps its number, and says it has no game.
+    players = "  ".join(str(p) for p in seated) or "no game"
     # Every number must show: a crowded table gets smaller type, not a cut.
     size = min(9, 9 * (w - indent) / max(stringWidth(players, "Helvetica", 9), 1))
     pdf.setFont("Helvetica", size)

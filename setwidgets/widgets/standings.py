@@ -263,7 +263,10 @@ class Standings(VBox):
         round, player = self.round.value, self.player.value
         return self._attempt(
             lambda: self.competition.absent(round, player),
-            lambda _: f"Player {player} is absent in round {round}: 0 there; their table plays without them.",
+            lambda _: (
+                f"Player {player} is absent in round {round}: 0 there; their table plays without them."
+                + self._note()
+            ),
         )
 
     def withdraw(self) -> bool:
@@ -271,8 +274,13 @@ class Standings(VBox):
         player = self.player.value
         return self._attempt(
             lambda: self.competition.withdraw(player),
-            lambda _: f"Player {player} has withdrawn: 0 in the rounds left, and no final.",
+            lambda _: f"Player {player} has withdrawn: 0 in the rounds left, and no final." + self._note(),
         )
+
+    def _note(self) -> str:
+        """The last change's side effects, as its history says them (a player moved, say), or ''."""
+        note = self.competition.history()[-1][3].get("note")
+        return f" {note[0].upper()}{note[1:]}" if note else ""
 
     def register_late(self) -> bool:
         """Register the Late player field's name under the next number; True when accepted.
