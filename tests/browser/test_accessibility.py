@@ -196,3 +196,36 @@ def test_axe_finds_nothing_in_a_class_games_two_views(service, notebook_page) ->
         tree = nb.page.locator(view).first.aria_snapshot()
         (ARTIFACTS / f"a11y-class-{name}.txt").write_text(tree + "\n")
         assert 'list "cards"' in tree, f"the {name}'s view does not name its cards:\n{tree}"
+
+
+def test_a_saved_notebook_opened_untrusted_still_shows_the_named_pictures(
+    lab: Server, lab_root: Path, new_page
+):
+    """A notebook opened from disk is not trusted: JupyterLab refuses its SVG outputs and sanitises
+    its HTML. The <img> with alt text passes that sanitiser, so the cards still show, named."""
+    import nbformat
+
+    from setwidgets import Card
+    from setwidgets.draw import show
+
+    row = show(["1RSO", "2GTS", "3POD"], letters="abc")
+    outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"text/plain": repr(obj), "image/svg+xml": obj._repr_svg_(), "text/html": obj._repr_html_()},
+        )
+        for obj in (Card.parse("2RTO"), row)
+    ]
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("show(...)", outputs=outputs, execution_count=1))
+    nbformat.write(nb, lab_root / "a11y_saved.ipynb")
+    page = NotebookPage(new_page(), lab)
+    page.open("a11y_saved.ipynb", timeout=120)
+    pictures = page.page.locator(f"{OUTPUTS} img.setw-picture")
+    pictures.nth(1).wait_for(timeout=30_000)
+    shown = pictures.evaluate_all("els => els.map(e => [e.alt, e.complete && e.naturalWidth > 0])")
+    assert shown == [["two red striped ovals", True], [row.alt, True]], shown
+    assert page.page.get_by_text("Cannot display an untrusted SVG").count() == 0
+    failing, charts = split_violations(run_axe(page.page))
+    assert not failing and not charts, json.dumps(failing + charts)[:2000]
+    lab.shutdown_kernels()
