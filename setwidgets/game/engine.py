@@ -122,6 +122,7 @@ class Game(GameView):
         self._dealer = Dealer(state, setup.table_size, self._record, self._keep_generator)
         self._clock = clock
         self._latest = -math.inf  # the latest time the game holds (see _now)
+        self._ahead = 0.0  # how far expire(now) moved the game's time ahead of its clock
         self._changes = Callbacks("on_change", "one event dict", example="def redraw(event): ...")
         self._pending: list[dict[str, Any]] = []
         # The generator's state before the current move first drew from it (see State.snapshot).
@@ -259,15 +260,19 @@ class Game(GameView):
         """Give a penalty to each caller whose time to claim has run out.
 
         Returns their indexes, in order. ``now`` defaults to the game's
-        clock. A ``now`` ahead of the clock moves the game's time on: the
-        game's moves and its save then count from that time, not before it.
+        clock. A ``now`` ahead of the game's time moves its clock on by the
+        difference, for good: the game's later moves and its save count from
+        that time as the clock goes on, so that a save loads as a game that plays alike.
         :meth:`call`, :meth:`claim` and :meth:`no_set` do this first on their
         own; a widget may also call it from a timer.
         """
         with self._move():
             when = self._now(now)
-            # The game's time moves on to a time given ahead of its clock (see _now).
-            self._latest = max(self._latest, when)
+            if when > self._now():
+                # The clock itself moves on, not just one moment: a game whose time stood still
+                # until its clock caught up would run slower than the copy its save loads as.
+                self._ahead = when - read_clock(self._clock)
+                self._latest = when
             return self._expire(when)
 
     def no_set(self, player: int | str | None = None) -> NoSet:
@@ -394,7 +399,7 @@ class Game(GameView):
             return a_time(now, "now")
         # A clock that steps back, or a time given to expire() ahead of the clock, must not leave
         # the game holding a moment later than its own time: its save would hold the future.
-        self._latest = max(read_clock(self._clock), self._latest)
+        self._latest = max(read_clock(self._clock) + self._ahead, self._latest)
         return self._latest
 
     def _name(self, index: int, start: bool = True) -> str:
