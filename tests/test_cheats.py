@@ -31,6 +31,7 @@ constant answers).
 from __future__ import annotations
 
 import csv
+import os
 import shutil
 import subprocess
 import time
@@ -589,3 +590,20 @@ def test_without_bubblewrap_autograde_records_no_grade_and_says_why(tmp_path):
     found = report(course, [ONE])
     assert [(f.student, f.cell) for f in found] == [("ana", "whole notebook")]
     assert found[0].reasons[0].startswith("graded without a sandbox")
+    # A course whose grading parts cannot be imported (a missing dependency) grades nothing either:
+    # nbgrader would go on with its defaults (no sandbox) if the configuration raised.
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        gb.update_or_create_student("ben")
+    save(course, "ben", ONE, hand_in(course, ONE, honest))
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "sitecustomize.py").write_text("import sys\nsys.modules['nh3'] = None\n")
+    result = subprocess.run(
+        [str(BIN / "nbgrader"), "autograde", ONE],
+        cwd=course, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "broken")},
+    )  # fmt: skip
+    said = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "The course's grading setup (setwidgets.grading) could not be imported (MissingExtra" in said
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb, pytest.raises(MissingEntry):
+        gb.find_submission(ONE, "ben")
