@@ -351,7 +351,7 @@ def test_the_course_runs_from_the_exercises_folder_as_it_is():
     assert config.ExecutePreprocessor.timeout == 30
     ignored = (ROOT / ".gitignore").read_text().split()
     working_files = ["gradebook.db", "submitted/", "autograded/", "feedback/", "exchange/", "downloaded/"]
-    for working in [*working_files, "students.csv", "grades.csv"]:
+    for working in [*working_files, "students.csv", "grades.csv", "grades_by_student.csv"]:
         assert f"exercises/{working}" in ignored, (
             f"exercises/{working} is the teacher's, not the repository's"
         )
