@@ -1,20 +1,37 @@
 """The competition's file: an SQLite database of the competition's tables, checked before it is used.
 
 :func:`open_file` refuses, each in one sentence that says what to do, a path that cannot
-hold a competition: a folder, a missing folder, an empty or cut-short file, another
-program's database, a file of another version, a file whose tables are missing. Trouble
-with the file later on (busy, read-only, damaged) is put in words by :func:`file_trouble`.
+hold a competition: a folder, a missing folder, a new file in a folder that cannot be written,
+an empty or cut-short file, another program's database, a file of a newer version, a file whose
+tables, columns or contents are not a competition's, a log of changes (``-wal``) left beside a
+file that was replaced since. A file of an earlier version is upgraded in place after a copy of
+it is kept beside it (``class.sqlite.v1.bak``); a file that cannot be written (a copy on a USB
+stick) opens read-only, for the standings. Trouble with the file later on (busy, read-only,
+damaged) is put in words by :func:`file_trouble`.
+
+The versions, each kept by tests/test_competition_file.py as a file it opens:
+
+- version 0 (2026-11-23, 24): the tables settings, players, seats, scores and history, and no
+  version written in the file;
+- version 1 (2026-11-25): the same tables, its version in the settings (``schema``);
+- version 2 (since 2026-11-25): a table of absences too; its version also in SQLite's header
+  (``PRAGMA user_version``), and the header's application id marks the file as setwidgets'.
 The scoreboard itself, kept in this file, is :class:`~setwidgets.competition.store.Competition`.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+import sys
+import time
 from pathlib import Path
 
 from setwidgets import _inputs, _words
 
 __all__ = [
+    "APPLICATION_ID",
     "SCHEMA_VERSION",
     "WAIT_SECONDS",
     "ClosedFile",
@@ -48,13 +65,64 @@ class CompetitionError(ValueError):
 
 
 SCHEMA_VERSION = 2
-"""The version of the file's tables, kept in its settings; a file of another version is refused.
+"""The version of the file's tables, kept in its settings and header; a newer version is refused.
 
-Version 1 had no table of absences; a file of version 1 gets it (empty) when opened.
+A file of an earlier version (see the module's docstring) is upgraded when opened, after a
+copy of it is kept beside it; one that cannot be written opens read-only as it is.
 """
 
+APPLICATION_ID = 0x53657457
+"""SQLite's application id of a competition file ("SetW"): a file with another id is another program's."""
+
 _TABLES = frozenset({"settings", "players", "seats", "scores", "absences", "history"})
-_ADDED_SINCE = {1: frozenset({"absences"})}  # the tables a file of an older version lacks
+# The tables each version's files hold: a file of an earlier version lacks the later ones.
+_VERSION_TABLES = {0: _TABLES - {"absences"}, 1: _TABLES - {"absences"}, 2: _TABLES}
+_COLUMNS = {
+    "settings": ("key", "value"),
+    "players": ("number", "name", "division"),
+    "seats": ("round", "tableno", "player"),
+    "scores": ("stage", "round", "player", "sets", "penalties"),
+    "absences": ("round", "player", "reason"),
+    "history": ("id", "at", "action", "details"),
+}
+# Rows no version of the scoreboard writes, found by SQL when the file is opened, each with
+# what it is in words: a hand-edited or damaged file is refused then, not at a later call.
+_BAD_ROWS = {
+    "players": (
+        "number",
+        "typeof(number) != 'integer' OR number < 1 OR typeof(name) != 'text' "
+        "OR NOT (division IS NULL OR division IN ('A', 'B', 'C', 'D'))",
+        "a player's number, name or division",
+    ),
+    "seats": (
+        "round",
+        "typeof(round) != 'integer' OR typeof(tableno) != 'integer' OR typeof(player) != 'integer' "
+        "OR round < 1 OR tableno < 1 OR player < 1",
+        "a seat's round, table or player",
+    ),
+    "scores": (
+        "round",
+        "stage NOT IN ('round', 'playin', 'final', 'tiebreak') OR typeof(round) != 'integer' "
+        "OR typeof(player) != 'integer' OR typeof(sets) != 'integer' "
+        "OR typeof(penalties) != 'integer' OR sets < 0 OR penalties < 0",
+        "a score's stage, round, player, SETs or penalties",
+    ),
+    "absences": (
+        "round",
+        "typeof(round) != 'integer' OR typeof(player) != 'integer' OR typeof(reason) != 'text'",
+        "an absence's round, player or reason",
+    ),
+    "history": (
+        "id",
+        "typeof(details) != 'text' OR NOT json_valid(details)",
+        "a change's details (not JSON)",
+    ),
+    "settings": (
+        "key",
+        "key = 'tables' AND NOT (value GLOB '[1-9]*' AND value NOT GLOB '*[^0-9]*')",
+        "the number of tables",
+    ),
+}
 WAIT_SECONDS = 5.0
 """How long a change waits for another notebook or program that is writing the same file."""
 
@@ -87,6 +155,11 @@ def check_file(path: Path) -> None:
         raise CompetitionError(f"{where} is a folder; give a file name inside it, like {where}/class.sqlite")
     if not path.parent.is_dir():
         raise CompetitionError(f"the folder of {where} does not exist; make it, or choose another place")
+    if not path.exists() and not os.access(path.parent, os.W_OK):
+        raise CompetitionError(
+            f"the folder of {where} cannot be written (it is read-only), so no new competition "
+            "can be made there; choose a folder you can write"
+        )
     if path.is_file():
         with path.open("rb") as file:
             head = file.read(16)
@@ -96,6 +169,69 @@ def check_file(path: Path) -> None:
                 f"{where} is {what}, so it holds no competition: it may have been cut short or "
                 "overwritten; open a copy saved earlier, or give a new file name"
             )
+        # Checked twice, a moment apart: another notebook copying its log into the file
+        # (a checkpoint) looks, for that moment, like a file replaced under its log.
+        if _stale_log(path) and (time.sleep(0.2) or _stale_log(path)):
+            log = path.name + "-wal"
+            raise CompetitionError(
+                f"{where} was replaced after its log of changes {log!r} was last written, so the log "
+                f"belongs to another state of it and is not used; if you copied a saved copy over it, "
+                f"delete {log!r} and {path.name + '-shm'!r}, then open it again"
+            )
+
+
+_WAL_MAGIC = (0x377F0682, 0x377F0683)
+
+
+def _stale_log(path: Path) -> bool:
+    """True when the file's ``-wal`` holds changes but the file was replaced after they were written.
+
+    SQLite replays every committed frame of the log it finds beside a file; it cannot know that
+    the file was copied over since (a backup put back after a notebook was stopped): the newer
+    scores would come back into the older file. A log belongs to the file when the file has not
+    changed since the log was last written, or when the file's pages are those SQLite itself
+    copied into it from the log (its ``-shm`` says how many frames: a checkpoint).
+    """
+    wal, shm = path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+    try:
+        log = wal.read_bytes()
+        main_changed = path.stat().st_ctime_ns
+        log_written = wal.stat().st_mtime_ns
+    except OSError:
+        return False  # no log: nothing to replay
+    if len(log) < 32 or int.from_bytes(log[:4], "big") not in _WAL_MAGIC:
+        return False  # SQLite ignores a log without a valid header
+    page, salts = int.from_bytes(log[8:12], "big"), log[16:24]
+    if page < 512 or page & (page - 1):
+        return False
+    frames: list[tuple[int, int]] = []  # (page number, where its image starts) of committed frames
+    pending: list[tuple[int, int]] = []
+    at = 32
+    while at + 24 + page <= len(log) and log[at + 8 : at + 16] == salts:
+        pending.append((int.from_bytes(log[at : at + 4], "big"), at + 24))
+        if int.from_bytes(log[at + 4 : at + 8], "big"):  # a commit: its transaction is whole
+            frames += pending
+            pending = []
+        at += 24 + page
+    if not frames or main_changed <= log_written:
+        return False
+    # The file changed after the log: fine only if SQLite did it, copying the log's first frames.
+    try:
+        index = shm.read_bytes()[:136]
+    except OSError:
+        return True
+    if len(index) < 100 or index[32:40] != salts:
+        return True
+    copied = int.from_bytes(index[96:100], sys.byteorder)
+    if not 1 <= copied <= len(frames):
+        return True
+    latest = {number: start for number, start in frames[:copied]}
+    with path.open("rb") as main:
+        for number, start in latest.items():
+            main.seek((number - 1) * page)
+            if main.read(page) != log[start : start + page]:
+                return True
+    return False
 
 
 def file_trouble(error: sqlite3.Error) -> str:
@@ -116,16 +252,20 @@ def file_trouble(error: sqlite3.Error) -> str:
 def open_file(path: str) -> sqlite3.Connection:
     """The competition file at ``path`` (``":memory:"``: in memory only), open, checked and ready.
 
-    A new file gets the tables; an existing one must hold a competition of this version.
-    Anything else is refused with a :class:`CompetitionError` that says why, and the file is
-    left as it was.
+    A new file gets the tables; an existing one must hold a competition of this version or an
+    earlier one, which is upgraded after a copy of it is kept beside it. A file that cannot be
+    written opens read-only: every change is then refused, in words. Anything else is refused
+    with a :class:`CompetitionError` that says why, and the file is left as it was.
     """
+    read_only = False
     if path != ":memory:":
-        check_file(Path(path))
+        where = Path(path)
+        check_file(where)
+        read_only = where.exists() and not (os.access(where, os.W_OK) and os.access(where.parent, os.W_OK))
     db = None
     try:
-        db = sqlite3.connect(path, timeout=WAIT_SECONDS)
-        _prepare(db, path)
+        db = _connect(path, read_only)
+        _prepare(db, path, read_only)
     except (sqlite3.Error, CompetitionError) as error:
         if db is not None:
             db.close()
@@ -135,15 +275,104 @@ def open_file(path: str) -> sqlite3.Connection:
     return db
 
 
-def _prepare(db: sqlite3.Connection, path: str) -> None:
-    """Check that the file is a competition of this version (or new), then make its tables."""
+def _connect(path: str, read_only: bool) -> sqlite3.Connection:
+    """A connection to the file; read-only ones never write, not even SQLite's ``-shm`` beside it."""
+    if not read_only:
+        return sqlite3.connect(path, timeout=WAIT_SECONDS)
+    uri = Path(path).resolve().as_uri()
+    try:
+        db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=WAIT_SECONDS)
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        # A folder that cannot be written holds no -shm, which a file in WAL mode needs; with no
+        # log beside it either, nobody can be changing the file, and SQLite may read it as it is.
+        log = Path(path).with_name(Path(path).name + "-wal")
+        if log.exists() and log.stat().st_size:
+            raise
+        return sqlite3.connect(uri + "?immutable=1", uri=True, timeout=WAIT_SECONDS)
+
+
+def _version(db: sqlite3.Connection, path: str, tables: set[str]) -> int:
+    """The file's version, from its settings (versions 1, 2) or header; 0 for the first files."""
+    row = None
+    if "settings" in tables:
+        row = db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone()
+    header = db.execute("PRAGMA user_version").fetchone()[0]
+    # The settings say the version (1 and 2 wrote it there); a header newer than this one's
+    # is a newer version's file, whatever its settings say.
+    said = str(header) if row is None or header > SCHEMA_VERSION else row[0]
+    if not (isinstance(said, str) and said.isascii() and said.isdigit() and int(said) in _VERSION_TABLES):
+        raise CompetitionError(
+            f"{_inputs.path_text(path)} was written by another version of setwidgets (file "
+            f"version {_inputs.short(said)}, this one reads {SCHEMA_VERSION})"
+        )
+    return int(said)
+
+
+def _check_contents(db: sqlite3.Connection, path: str, tables: set[str]) -> None:
+    """Refuse a table without its columns, or a row no version of the scoreboard writes."""
+    where = _inputs.path_text(path)
+    for table in sorted(tables & set(_COLUMNS)):
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        lacking = [c for c in _COLUMNS[table] if c not in columns]
+        if lacking:
+            raise CompetitionError(
+                f"{where} is damaged: its table {table} has no column {_words.and_list(lacking)}; "
+                "open a copy saved earlier"
+            )
+        key, bad, what = _BAD_ROWS[table]
+        found = db.execute(f"SELECT {key} FROM {table} WHERE {bad} LIMIT 1").fetchone()
+        if found is not None:
+            raise CompetitionError(
+                f"{where} is damaged: its table {table} holds {what} that no competition has "
+                f"({key} {_inputs.short(str(found[0]))}); open a copy saved earlier"
+            )
+
+
+def _keep_copy(db: sqlite3.Connection, path: str, version: int) -> str:
+    """Copy the file, whole and consistent, to ``<name>.v<version>.bak`` beside it (never over one)."""
+    base = Path(path)
+    for n in range(1, 100):
+        target = base.with_name(f"{base.name}.v{version}{'' if n == 1 else f'.{n}'}.bak")
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise CompetitionError(
+            f"{_inputs.path_text(path)}: 99 copies of it are kept beside it; move some away"
+        )
+    copy = sqlite3.connect(target)
+    try:
+        db.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
+        copy.commit()
+    except sqlite3.Error:
+        copy.close()
+        target.unlink(missing_ok=True)
+        raise
+    copy.close()
+    return target.name
+
+
+def _prepare(db: sqlite3.Connection, path: str, read_only: bool = False) -> None:
+    """Check that the file is a competition of this version or an earlier one (or new), then ready it."""
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     others = tables - _TABLES - {"sqlite_sequence"}
-    if others:
-        raise CompetitionError(
-            f"{_inputs.path_text(path)} is another program's database (it holds the tables "
-            f"{_words.and_list(sorted(others)[:4])}): a competition needs a file of its own"
+    app = db.execute("PRAGMA application_id").fetchone()[0]
+    if others or app not in (0, APPLICATION_ID):
+        held = (
+            f"it holds the tables {_words.and_list(sorted(others)[:4])}"
+            if others
+            else f"its application id is {app}"
         )
+        raise CompetitionError(
+            f"{_inputs.path_text(path)} is another program's database ({held}): "
+            "a competition needs a file of its own"
+        )
+    version = SCHEMA_VERSION
     if tables:
         # A damaged page would otherwise go unnoticed until a later write fails on it.
         verdict = db.execute("PRAGMA quick_check").fetchone()[0]
@@ -152,26 +381,43 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
                 f"{_inputs.path_text(path)} is damaged (SQLite finds {_inputs.short(verdict)}); "
                 "open a copy saved earlier"
             )
-        row = None
-        if "settings" in tables:
-            row = db.execute("SELECT value FROM settings WHERE key = 'schema'").fetchone()
-        older = row is not None and row[0] in {str(v) for v in _ADDED_SINCE}
-        if row is not None and row[0] != str(SCHEMA_VERSION) and not older:
-            raise CompetitionError(
-                f"{_inputs.path_text(path)} was written by another version of setwidgets (file "
-                f"version {_inputs.short(row[0])}, this one reads {SCHEMA_VERSION})"
-            )
-        missing = _TABLES - tables - (_ADDED_SINCE[int(row[0])] if older else frozenset())
+        version = _version(db, path, tables)
+        missing = _VERSION_TABLES[version] - tables
         if missing:
             lost = _words.and_list(sorted(missing))
             raise CompetitionError(
                 f"{_inputs.path_text(path)} is damaged: its tables {lost} are missing; "
                 "open a copy saved earlier"
             )
+        _check_contents(db, path, tables)
+    if read_only:
+        # Shown as it is: the tables a later version added stand in empty, in memory only.
+        for table in sorted(_TABLES - tables):
+            db.execute(_create(table).replace("CREATE TABLE IF NOT EXISTS", "CREATE TEMP TABLE"))
+        return
+    kept = (
+        _keep_copy(db, path, version) if tables and version < SCHEMA_VERSION and path != ":memory:" else None
+    )
     if path != ":memory:":
         # Write-ahead logging: a notebook that reads the standings never blocks one that records.
         db.execute("PRAGMA journal_mode=WAL")
     db.executescript(_SCHEMA)
     # A new file is of this version; an older one now has this version's tables too.
-    db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-    db.commit()
+    with db:
+        db.execute(
+            "INSERT OR REPLACE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+        )
+        if kept:
+            details = json.dumps({"copy": kept, "from": version, "to": SCHEMA_VERSION}, sort_keys=True)
+            db.execute(
+                "INSERT INTO history (at, action, details) VALUES (strftime('%Y-%m-%dT%H:%M:%S+00:00'), "
+                "'upgrade', ?)",
+                (details,),
+            )
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def _create(table: str) -> str:
+    """The CREATE statement of one of this version's tables."""
+    return next(part.strip() + ";" for part in _SCHEMA.split(";") if f"EXISTS {table} (" in part)
