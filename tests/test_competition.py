@@ -262,6 +262,7 @@ def test_a_play_in_score_is_corrected_and_the_history_keeps_both():
         "old": [2, 0],
         "new": [5, 1],
         "dropped": {},
+        "note": "player 6 now goes on to the final; player 5 no longer goes on.",
     }
 
 

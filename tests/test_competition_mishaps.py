@@ -168,3 +168,46 @@ def test_the_standings_form_says_who_was_moved_when_a_withdrawal_leaves_one_alon
     assert f"Player {leaving} has withdrawn" in view.message.value
     assert f"player {staying} would have been alone at table {pair}, so plays at table" in view.message.value
     view.close()
+
+
+# -- corrections with side effects ---------------------------------------------------------------
+
+
+def _nine_players(wins: dict[int, int], divisions: dict[int, str] | None = None) -> Competition:
+    """Nine players, three rounds, each player scoring ``wins[player]`` in every round."""
+    event = Competition(":memory:")
+    for n in range(1, 10):
+        event.register(n, f"P{n}", (divisions or {}).get(n))
+    plan = event.plan(3)
+    for r in (1, 2, 3):
+        for t, table in enumerate(plan.rounds[r - 1], 1):
+            event.record(r, t, {p: wins[p] for p in table})
+    return event
+
+
+def test_a_correction_in_one_division_that_brings_back_anothers_play_in_losers_says_so():
+    divisions = dict.fromkeys([1, 2, 3, 4], "A") | dict.fromkeys([5, 6, 7, 8, 9], "B")
+    # Three tied at the top of each division: six would sit at the final, so each group plays in.
+    event = _nine_players({1: 5, 2: 5, 3: 5, 4: 1, 5: 5, 6: 5, 7: 5, 8: 0, 9: 0}, divisions)
+    event.record_play_in({1: 6, 2: 2, 3: 1})  # game 1: division A's, won by player 1
+    event.record_play_in({5: 1, 6: 6, 7: 2})  # game 2: division B's, won by player 6
+    event.record_final({1: 4, 6: 3})
+    assert event.correct(2, 8, 1) is None  # no change to the finalists: nothing more to say
+    assert "note" not in event.history()[-1][3]
+
+    note = event.correct(1, 1, 6)  # player 1 is now ahead in division A: no tie there
+    # Four players fit at the final's table: division B's play-in no longer counts.
+    assert event.finalists() == [1, 5, 6, 7]
+    assert note is not None and event.history()[-1][3]["note"] == note
+    assert "players 5 and 7 now go on to the final" in note
+    assert "play-ins 1 and 2 no longer count" in note
+    assert "names no champion until it is played again (replay_final())" in note
+
+
+def test_a_play_in_correction_that_changes_the_finalists_says_so():
+    event = _nine_players({1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 5, 7: 1, 8: 0, 9: 0})
+    event.record_play_in({5: 4, 6: 2})
+    assert event.finalists() == [1, 2, 3, 4, 5]
+    note = event.correct_play_in(1, 6, 5)
+    assert note == "player 6 now goes on to the final; player 5 no longer goes on."
+    assert event.history()[-1][3]["note"] == note

@@ -112,7 +112,9 @@ class FinalStage:
             "replay final", details, [("DELETE FROM scores WHERE stage IN ('final', 'tiebreak')", ())]
         )
 
-    def _correct(self, stage: str, game: int, player: Any, sets: Any, penalties: Any, where: str) -> None:
+    def _correct(
+        self, stage: str, game: int, player: Any, sets: Any, penalties: Any, where: str
+    ) -> str | None:
         player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
         new = self._score(player, (sets, penalties))
         rows = self._db.execute(
@@ -155,7 +157,11 @@ class FinalStage:
         ]
         statements += [("DELETE FROM scores WHERE stage = ? AND round = ?", (dropping, g)) for g in stale]
         action = "correct play-in" if stage == "playin" else f"correct {stage}"
+        note = self._effect_on_final(statements) if stage == "playin" else None
+        if note:
+            details["note"] = note  # its consequences for the final, said in the history
         self._change(action, details, statements)
+        return note
 
     def _final(self) -> dict[int, int]:
         """The final's scores ``{player: score}``, checked against the finalists as they are now.

@@ -93,12 +93,13 @@ class Qualifying:
         checked = self._scores_of(scores, players, f"play-in {game}")
         self._save_scores("play-in", "playin", game, checked, {})
 
-    def correct_play_in(self, game: int, player: int, sets: int, penalties: int = 0) -> None:
+    def correct_play_in(self, game: int, player: int, sets: int, penalties: int = 0) -> str | None:
         """Change one player's score in play-in ``game`` (from 1); the history keeps both scores.
 
         Later play-ins that the correction makes moot (their players are no longer the tied
         ones) are dropped, and kept in the history. The new SETs must keep the game's total
-        within 27.
+        within 27. When the correction changes who goes on to the final, the sentence saying so
+        is returned and written into the history entry (``"note"``); otherwise None.
         """
         games = sorted({g for g, _ in self.scores("playin")})
         if not games:
@@ -108,7 +109,57 @@ class Qualifying:
             raise CompetitionError(
                 f"the play-ins entered are {_words.and_list([str(g) for g in games])}; got game {game}"
             )
-        self._correct("playin", game, player, sets, penalties, f"play-in {game}")
+        return self._correct("playin", game, player, sets, penalties, f"play-in {game}")
+
+    def _effect_on_final(self, statements: list[tuple[str, tuple]]) -> str | None:
+        """What a correction (its SQL ``statements``) does to the final's players, in a sentence.
+
+        None when it changes nothing there (or the finalists are not known yet). The statements
+        are tried inside a savepoint that is always rolled back: nothing is saved here.
+        """
+
+        def state() -> tuple[set[int], list[int], set[int]] | None:
+            try:
+                going, pending, counted = self._qualify()
+            except CompetitionError:  # the preliminary rounds are not all entered yet
+                return None
+            return set(going), pending[0][1] if pending else [], counted
+
+        before = state()
+        if before is None:
+            return None
+        self._db.execute("SAVEPOINT effect")
+        try:
+            for sql, args in statements:
+                self._db.execute(sql, args)
+            after = state()
+        finally:
+            self._db.execute("ROLLBACK TO effect")
+            self._db.execute("RELEASE effect")
+        if after is None or after == before:
+            return None
+        parts = []
+        came, went = sorted(after[0] - before[0]), sorted(before[0] - after[0])
+        if came:
+            parts.append(f"{_who(came)} now {_words.agree(len(came), 'goes', 'go')} on to the final")
+        if went:
+            parts.append(f"{_who(went)} no longer {_words.agree(len(went), 'goes', 'go')} on")
+        moot = sorted(before[2] - after[2])
+        if moot:
+            games = _words.and_list([str(g) for g in moot])
+            parts.append(
+                f"{_words.agree(len(moot), 'play-in', 'play-ins')} {games} no longer "
+                f"{_words.agree(len(moot), 'counts', 'count')} "
+                f"(the ties {_words.agree(len(moot), 'it', 'they')} settled are now different, or fit at "
+                "the final's table)"
+            )
+        if after[1] and after[1] != before[1]:
+            parts.append(f"{_who(after[1])} must play a play-in first")
+        if (came or went) and self.scores("final"):
+            parts.append(
+                "the final already played names no champion until it is played again (replay_final())"
+            )
+        return "; ".join(parts) + "." if parts else None
 
     def _moot_play_ins(self, game: int, player: int, score: int) -> list[int]:
         """The play-ins after ``game`` that count now and would no longer count with ``score``."""
@@ -159,6 +210,10 @@ class Qualifying:
             else:
                 going += tied
         return sorted(going), pending, counted
+
+
+def _who(players: list[int]) -> str:
+    return f"{'player' if len(players) == 1 else 'players'} {listed(players)}"
 
 
 def _players_of(games: Mapping[tuple[int, int], int], game: int) -> list[int]:

@@ -422,10 +422,13 @@ class Competition(Qualifying, FinalStage, Attendance):
         }
         self._change(action, details, statements)
 
-    def correct(self, round: int, player: int, sets: int, penalties: int = 0) -> None:
+    def correct(self, round: int, player: int, sets: int, penalties: int = 0) -> str | None:
         """Change one preliminary score already entered; the old and new scores go into the history.
 
-        The new SETs must keep the table's total within the 27 SETs of one game.
+        The new SETs must keep the table's total within the 27 SETs of one game. When the
+        correction changes who goes on to the final (in any division: a finished play-in may
+        no longer count), the sentence saying so is returned and written into the history
+        entry (``"note"``); otherwise None.
         """
         round = self._a_round(round)
         player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
@@ -453,17 +456,21 @@ class Competition(Qualifying, FinalStage, Attendance):
             (round, table, player),
         ).fetchall()
         self._check_table_sets(f"round {round}, table {table}", {**dict(others), player: new[0]})
-        self._change(
-            "correct",
-            {"round": round, "player": player, "old": list(old), "new": list(new)},
-            [
-                (
-                    "UPDATE scores SET sets = ?, penalties = ? "
-                    "WHERE stage = 'round' AND round = ? AND player = ?",
-                    (*new, round, player),
-                )
-            ],
-        )
+        statements = [
+            (
+                "UPDATE scores SET sets = ?, penalties = ? "
+                "WHERE stage = 'round' AND round = ? AND player = ?",
+                (*new, round, player),
+            )
+        ]
+        details = {"round": round, "player": player, "old": list(old), "new": list(new)}
+        # A score in one division can change another's finalists (ties that now fit at the
+        # final's table make a finished play-in moot): said in the history, and returned.
+        note = self._effect_on_final(statements)
+        if note:
+            details["note"] = note
+        self._change("correct", details, statements)
+        return note
 
     def scores(self, stage: str = "round") -> dict[tuple[int, int], int]:
         """Every score of a stage ("round", "final", "tiebreak"): ``{(round, player): SETs - penalties}``."""
