@@ -18,8 +18,9 @@ The students, per assignment:
   vectors, triple by triple, without ``third_card``;
 - ``equal`` (exercise 3) returns an object that is equal to everything, and the package's
   ``find_sets`` behind an ``all_sets`` of its own;
-- ``patcher`` (exercise 4) replaces the engine at run time, so that hidden tests taking
-  their answers from the package would agree with the notebook.
+- ``patcher`` (exercise 4) tries to replace the engine at run time, so that hidden tests
+  taking their answers from the package would agree with the notebook; the engine is not in
+  exercise 4's grading kernel at all.
 
 From exercise 5 on, each assignment has four students: ``solver``, ``blank``, ``partial``
 and ``wrapper``, who hands in the package's own answers (``setwidgets.geometry``,
@@ -468,19 +469,14 @@ EXPECTED["04_the_dealer"] = {
         "test_game_over_visible": 1,
         "test_game_over_hidden": 1,
     },
-    # Honest answers, and the engine rewritten in the kernel: the grader's engine, outside, is the
-    # one the answers are compared with, so the rewrite changes nothing and the answers score.
+    # Honest answers after a rewrite of the engine, which is not in the grading kernel: the cell stops
+    # at the import, so take_set and its close_gaps are undefined, and so fail competition_no_set and
+    # play_solitaire, which use them; the other honest answers score.
     "patcher": {
-        "test_take_set_visible": 2,
-        "test_take_set_hidden": 2,
         "test_no_set_visible": 1,
         "test_no_set_hidden": 2,
-        "test_competition_no_set_visible": 1,
-        "test_competition_no_set_hidden": 3,
         "test_game_over_visible": 1,
         "test_game_over_hidden": 1,
-        "test_play_solitaire_visible": 2,
-        "test_play_solitaire_hidden": 3,
     },
 }
 EXPECTED["05_planes"] = {
@@ -551,28 +547,31 @@ EXPECTED["07_caps"] = {
     # setwidgets.caps and find_sets behind the student's names: absent, nothing.
     "wrapper": {},
 }
-# The students who cheat, and what the failed hidden tests tell the teacher.
-HIDDEN = "is not available while this exercise is graded"
+
+
+# The students who cheat, and what the failed tests tell the teacher: what the exercise does not hand
+# out is absent from the grading kernel (setwidgets.grading.handout), so the cheat's import fails.
+def _absent(name: str, module: str = "setwidgets") -> str:
+    return f"cannot import name '{name}' from '{module}'"
+
+
 CHEATS = {
-    ("03_finding_sets", "wrapper"): [f"setwidgets.rules.first_set {HIDDEN}"],
-    ("03_finding_sets", "equal"): ["should be the tuple", f"setwidgets.rules.find_sets {HIDDEN}"],
-    ("04_the_dealer", "wrapper"): [f"setwidgets.game.engine.Game.__init__ {HIDDEN}"],
-    # Rewriting the engine in the kernel changes no verdict: nothing fails, and nothing is gained.
-    ("04_the_dealer", "patcher"): [],
-    ("05_planes", "wrapper"): [
-        f"setwidgets.geometry.plane {HIDDEN}",
-        f"setwidgets.geometry.magic_square {HIDDEN}",
-        f"setwidgets.rules.find_sets {HIDDEN}",
-    ],
+    ("03_finding_sets", "wrapper"): ["module 'setwidgets' has no attribute 'first_set'"],
+    ("03_finding_sets", "equal"): ["should be the tuple", _absent("find_sets")],
+    ("04_the_dealer", "wrapper"): [_absent("Game")],
+    # The engine to rewrite is not there: the patch stops at its import, and so does the take_set
+    # written after it in the same cell (and what needs take_set).
+    ("04_the_dealer", "patcher"): ["No module named 'setwidgets.game'"],
+    ("05_planes", "wrapper"): ["No module named 'setwidgets.geometry'", _absent("find_sets")],
     ("06_probability", "wrapper"): [
-        f"setwidgets.sim.count_sets_many {HIDDEN}",
+        "module 'setwidgets.sim' has no attribute 'count_sets_many'",
         "tables without a SET, not a whole number",
-        f"setwidgets.sim.tally.wilson {HIDDEN}",
+        "module 'setwidgets.sim' has no attribute 'wilson'",
     ],
     ("07_caps", "wrapper"): [
-        f"setwidgets.caps.is_set_free {HIDDEN}",
-        f"setwidgets.rules.find_sets {HIDDEN}",
-        f"setwidgets.caps.largest_set_free {HIDDEN}",
+        "No module named 'setwidgets.caps'",
+        _absent("find_sets"),
+        _absent("caps"),
     ],
 }
 MAX_AUTO = {
@@ -1016,8 +1015,8 @@ def test_feedback_is_html_a_student_can_read_with_the_scores(course, assignment,
     if student == "partial" and assignment == "01_magic_rule":
         # The failed test says which cards and what was expected; the instant check adds its hint.
         assert "odd_one_out(1RSO, 2RSO, 3PSO) should be 'color': two are red and one is purple." in html
-        # The instant check compares with the package's explain, absent while grading: it says so.
-        assert "check_odd_one_out needs the package's own setwidgets.rules.explain" in html
+        # The instant check compares with the package's answers, absent while grading: it says so.
+        assert "check_odd_one_out is set aside while this notebook is graded" in html
     if student != "wrapper":  # the wrapper's play_solitaire stops before its cards are shown
         assert "data:image/svg+xml" in html, "the dealt cards show as a picture (a live canvas is blank)"
 

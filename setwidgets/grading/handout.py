@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -333,6 +334,12 @@ def kernel_package(hand_out: Iterable[str], hide: Iterable[str] = ()) -> dict[st
     not have all the same (:func:`setwidgets.grading.hide.without`). A name that is no such thing
     is an error: a typo would otherwise hand out nothing, or everything.
     """
+    # autograde starts a kernel per notebook, with the same hand-out: the copy is made once.
+    return dict(_kernel_package(tuple(hand_out), tuple(hide)))
+
+
+@functools.cache
+def _kernel_package(hand_out: tuple[str, ...], hide: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     from setwidgets.grading.hide import without
 
     closure = _Closure()
@@ -364,7 +371,7 @@ def kernel_package(hand_out: Iterable[str], hide: Iterable[str] = ()) -> dict[st
         parts = module.split(".")[1:]
         relative = "/".join([*parts, "__init__.py"]) if _is_package(module) else "/".join(parts) + ".py"
         files[relative] = text
-    return files
+    return tuple(files.items())
 
 
 def _split(dotted: str) -> tuple[str, str]:
