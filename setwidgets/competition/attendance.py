@@ -18,6 +18,15 @@ the schedule fair when a class does not turn up as registered. The rules, stated
   to avoid a repeat), then the lowest table numbers; never more than 5 at a table, the guide's
   largest.
 
+- **Nobody plays alone.** An absence or a withdrawal that would leave one player alone at a
+  table (two absent at a table of three, one leaving a table of two) moves that player to
+  another table of the round that has not played yet and seats fewer than 5: where they meet
+  the fewest players met before, then the smallest, then the lowest number. When no table can
+  take them, they are marked absent in that round (0): one player alone would keep the whole
+  deck's 27 SETs. Either way the history entry says so in a sentence (``"note"``), and the
+  kept schedule (``Competition.schedule()``) leaves absent and withdrawn players off their
+  rounds, so that sheets and slips printed again show where everyone plays now.
+
 Absences are kept in the competition's file, in the history too, and refused like any other
 change when they contradict what is there (a player absent from a round they already scored in).
 """
