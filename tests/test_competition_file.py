@@ -6,9 +6,18 @@ remedy of setwidgets.competition.database is checked as the coordinator reads it
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import tempfile
+import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +118,309 @@ def test_a_writer_kept_waiting_is_told_so_after_the_wait_and_not_later(tmp_path,
     event.register(1, "Ada")  # once the file is free, the same change goes in
     assert event.players() == {1: ("Ada", None)}
     event.close()
+
+
+# -- files of every earlier version ------------------------------------------------------------
+
+
+VERSIONS = Path(__file__).parent / "data" / "competition_versions"
+
+
+def _rows(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table of the competition file (read-only), by table."""
+    db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {n: sorted(db.execute(f"SELECT * FROM {n}").fetchall()) for n in names}
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("version", [0, 1, 2])
+def test_a_file_written_by_each_earlier_version_opens_with_its_play_and_a_copy_kept(tmp_path, version):
+    """Each file was written by that version's own code (tests/data/competition_versions/make_files.py).
+
+    Version 0 (2026-11-23, 24: no version written, no table of absences) was refused as
+    "damaged: its tables absences are missing" before issue 36: every copy a teacher had too.
+    """
+    path = tmp_path / "class.sqlite"
+    shutil.copyfile(VERSIONS / f"v{version}.sqlite", path)
+    before = _rows(path)
+    with Competition(path) as event:
+        assert event.players() == {
+            1: ("Ada", "A"), 2: ("Ben", "A"), 3: ("Cleo", "A"),
+            4: ("Dev", "B"), 5: ("Eli", "B"), 6: ("Fay", "B"),
+        }  # fmt: skip
+        assert [(row.name, row.total) for row in event.standings()] == [
+            ("Dev", 6), ("Ada", 5), ("Ben", 3), ("Cleo", 3), ("Eli", 2), ("Fay", 2)
+        ]  # fmt: skip
+        assert event.absences() == ({(2, 5): "absent"} if version == 2 else {})
+        actions = [action for _, _, action, _ in event.history()]
+        assert actions[:9] == ["register"] * 6 + ["plan", "record", "record"]
+        assert "correct" in actions
+        event.absent(3, 4)  # the upgraded file takes this version's changes
+    kept = sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".bak"))
+    after = _rows(path)
+    if version < 2:
+        assert kept == [f"class.sqlite.v{version}.bak"]
+        # The copy is the teacher's file as it was, row for row.
+        assert _rows(tmp_path / kept[0]) == before
+        upgrade = json.loads(after["history"][-2][3])
+        assert after["history"][-2][2] == "upgrade"
+        assert upgrade == {"copy": f"class.sqlite.v{version}.bak", "from": version, "to": 2}
+    else:
+        assert kept == []
+    assert ("schema", "2") in after["settings"]
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    assert db.execute("PRAGMA application_id").fetchone() == (database.APPLICATION_ID,)
+    db.close()
+    # Opened again: nothing more to upgrade, and no second copy.
+    Competition(path).close()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".bak")) == kept
+
+
+def test_a_copy_kept_before_an_upgrade_never_replaces_another(tmp_path):
+    path = tmp_path / "class.sqlite"
+    shutil.copyfile(VERSIONS / "v0.sqlite", path)
+    (tmp_path / "class.sqlite.v0.bak").write_text("the teacher's own copy\n")
+    Competition(path).close()
+    assert (tmp_path / "class.sqlite.v0.bak").read_text() == "the teacher's own copy\n"
+    assert _rows(tmp_path / "class.sqlite.v0.2.bak") == _rows(VERSIONS / "v0.sqlite")
+
+
+@pytest.mark.parametrize(
+    ("pragma", "words"),
+    [
+        (
+            "user_version = 3",
+            "was written by another version of setwidgets (file version '3', this one reads 2)",
+        ),
+        ("application_id = 1234", "is another program's database (its application id is 1234)"),
+    ],
+)
+def test_a_newer_or_foreign_file_is_refused_and_left_as_it_was(tmp_path, pragma, words):
+    path = tmp_path / "class.sqlite"
+    with Competition(path) as event:
+        _six_players(event)
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA {pragma}")
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value).startswith(f"{str(path)!r} {words}")
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            ["ALTER TABLE players DROP COLUMN division"],
+            "is damaged: its table players has no column division; open a copy saved earlier",
+        ),
+        (
+            ["UPDATE history SET details = 'not JSON' WHERE id = 2"],
+            "is damaged: its table history holds a change's details (not JSON) that no competition has "
+            "(id '2'); open a copy saved earlier",
+        ),
+        (
+            ["UPDATE players SET division = 'Z' WHERE number = 3"],
+            "is damaged: its table players holds a player's number, name or division that no competition "
+            "has (number '3'); open a copy saved earlier",
+        ),
+        (
+            ["UPDATE settings SET value = 'two' WHERE key = 'tables'"],
+            "is damaged: its table settings holds the number of tables that no competition has "
+            "(key 'tables'); open a copy saved earlier",
+        ),
+    ],
+)
+def test_contents_no_competition_has_are_refused_on_open_in_a_sentence(tmp_path, change, words):
+    """Before issue 36 each opened, then failed every call ("no such column", a JSONDecodeError)."""
+    path = tmp_path / "class.sqlite"
+    with Competition(path) as event:
+        _six_players(event)
+        event.plan(2)
+    db = sqlite3.connect(path)
+    for statement in change:
+        db.execute(statement)
+    db.commit()
+    db.close()
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == f"{str(path)!r} {words}"
+
+
+# -- read-only copies, as a user who cannot write them -----------------------------------------
+
+
+def _as_a_user_who_cannot_write(script: str, folder: Path) -> str:
+    """Run ``script`` in a Python that cannot write ``folder`` or its files; what it printed.
+
+    As root, permissions stop nothing: the script runs as nobody (uid 65534) instead.
+    """
+    folder.chmod(0o555)
+    for file in folder.iterdir():
+        file.chmod(0o444)
+    options: dict = {}
+    if os.geteuid() == 0:
+        options = {"user": 65534, "group": 65534, "extra_groups": []}
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(root), "HOME": str(folder)},
+        timeout=60,
+        **options,
+    )
+    folder.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def open_folder():
+    """A folder another user may enter (pytest's own are the owner's only)."""
+    folder = Path(tempfile.mkdtemp(prefix="setwidgets-ro-"))
+    folder.chmod(0o755)
+    yield folder
+    folder.chmod(0o755)
+    shutil.rmtree(folder)
+
+
+def test_a_file_that_cannot_be_written_opens_read_only_for_the_standings(open_folder):
+    """A copy on a USB stick: before issue 36 it was refused outright."""
+    path = open_folder / "class.sqlite"
+    with Competition(path) as event:
+        _six_players(event)
+        event.plan(2)
+        event.record(1, 1, {1: 5, 2: 3, 3: 4})
+    before = path.read_bytes()
+    printed = _as_a_user_who_cannot_write(
+        """
+        from setwidgets.competition import Competition, CompetitionError
+        event = Competition("class.sqlite")
+        print([(row.name, row.total) for row in event.standings()][:3])
+        try:
+            event.record(1, 2, {4: 1, 5: 1, 6: 1})
+        except CompetitionError as refused:
+            print(refused)
+        """,
+        open_folder,
+    )
+    assert printed.splitlines() == [
+        "[('Ada', 5), ('Cleo', 4), ('Ben', 3)]",
+        "nothing was saved: the file cannot be written (it is read-only); copy it somewhere you can write",
+    ]
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in open_folder.iterdir()) == ["class.sqlite"]
+
+
+def test_a_file_of_an_earlier_version_that_cannot_be_written_shows_its_standings_unchanged(open_folder):
+    shutil.copyfile(VERSIONS / "v0.sqlite", open_folder / "class.sqlite")
+    printed = _as_a_user_who_cannot_write(
+        """
+        from setwidgets.competition import Competition
+        event = Competition("class.sqlite")
+        print([(row.name, row.total) for row in event.standings()][:2], event.absences())
+        """,
+        open_folder,
+    )
+    assert printed == "[('Dev', 6), ('Ada', 5)] {}\n"
+    assert (open_folder / "class.sqlite").read_bytes() == (VERSIONS / "v0.sqlite").read_bytes()
+
+
+def test_a_new_file_in_a_folder_that_cannot_be_written_is_refused_in_a_sentence(open_folder):
+    printed = _as_a_user_who_cannot_write(
+        """
+        from setwidgets.competition import Competition, CompetitionError
+        try:
+            Competition("new.sqlite")
+        except CompetitionError as refused:
+            print(refused)
+        """,
+        open_folder,
+    )
+    assert printed == (
+        "the folder of 'new.sqlite' cannot be written (it is read-only), so no new competition "
+        "can be made there; choose a folder you can write\n"
+    )
+
+
+# -- a backup put back while a stopped notebook's log lies beside the file ---------------------
+
+_KILLED_WRITER = """
+import os, signal, sys
+from setwidgets.competition import Competition
+event = Competition(sys.argv[1])
+if sys.argv[2] == "checkpoint":
+    event._db.execute("PRAGMA wal_autocheckpoint = 1")  # SQLite copies its log into the file
+for table in (1, 2):
+    event.record(2, table, {p: 1 for p in event.table(2, table)})
+os.kill(os.getpid(), signal.SIGKILL)  # stopped as a notebook's kernel is: nothing closed
+"""
+
+
+def _stopped_after_round_2(path: Path, how: str = "") -> None:
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_WRITER, str(path), how],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+def _round_1_saved(path: Path) -> None:
+    with Competition(path) as event:
+        _six_players(event)
+        event.plan(2, seed=1)
+        event.record(1, 1, {1: 5, 2: 3, 3: 4})
+        event.record(1, 2, {4: 2, 5: 2, 6: 2})
+
+
+def test_a_backup_put_back_beside_a_stopped_notebooks_log_is_refused_not_mixed(tmp_path):
+    """Issue 36: the backup of round 1 reopened with round 2's scores from the log, integrity 'ok'."""
+    path, backup = tmp_path / "class.sqlite", tmp_path / "backup.sqlite"
+    _round_1_saved(path)
+    shutil.copyfile(path, backup)
+    _stopped_after_round_2(path)
+    log = tmp_path / "class.sqlite-wal"
+    assert log.stat().st_size > 32  # the stopped notebook's changes, not yet in the file
+    time.sleep(0.05)
+    shutil.copyfile(backup, path)  # the teacher puts the backup back
+    held = log.read_bytes()
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == (
+        f"{str(path)!r} was replaced after its log of changes 'class.sqlite-wal' was last written, "
+        "so the log belongs to another state of it and is not used; if you copied a saved copy over "
+        "it, delete 'class.sqlite-wal' and 'class.sqlite-shm', then open it again"
+    )
+    assert path.read_bytes() == backup.read_bytes() and log.read_bytes() == held
+    # Doing as told opens the backup as it was: round 1 only.
+    log.unlink()
+    (tmp_path / "class.sqlite-shm").unlink()
+    with Competition(path) as event:
+        assert len(event.scores()) == 6
+
+
+@pytest.mark.parametrize("how", ["", "checkpoint"])
+def test_a_stopped_notebooks_log_beside_its_own_file_is_replayed(tmp_path, how):
+    """No false alarm: the file as the stopped notebook left it opens with all its scores.
+
+    With "checkpoint", SQLite copied the log into the file after each change, so the file
+    changed after the log was written: its pages are the log's, as the -shm says.
+    """
+    path = tmp_path / "class.sqlite"
+    _round_1_saved(path)
+    _stopped_after_round_2(path, how)
+    assert (tmp_path / "class.sqlite-wal").stat().st_size > 32
+    time.sleep(0.05)
+    with Competition(path) as event:
+        assert len(event.scores()) == 12
