@@ -535,3 +535,56 @@ def test_without_nh3_the_module_says_in_one_sentence_how_to_get_it():
         "setwidgets.grading.sanitize needs nh3, which is not installed: "
         "pip install 'setwidgets[course]' adds it."
     )
+
+
+# -- the package's named pictures: their alt reaches the teacher's and the student's pages ------
+
+
+def test_a_named_picture_of_the_package_is_kept_as_the_grader_writes_it_anew():
+    from setwidgets import Card
+    from setwidgets.draw import show
+    from setwidgets.grading.sanitize import named_picture
+
+    card = Card.parse("1RSO")._repr_html_()
+    row = show([Card.parse("1RSO"), Card.parse("2GTS")])._repr_html_()
+    assert named_picture(card) == card and 'alt="one red solid oval"' in card
+    assert named_picture(row) == row
+    output = nbformat.v4.new_output(
+        "display_data", data={"text/html": row, "text/plain": "2 cards"}, metadata={"isolated": True}
+    )
+    assert inert_output(output)["data"] == {"text/html": row, "text/plain": "2 cards"}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda html: html.replace('alt="one', 'onerror="alert(1)" alt="one'),
+        lambda html: html.replace("one red solid oval", '"><script>alert(1)</script>'),
+        lambda html: html.replace('src="data:image/svg+xml', 'src="javascript:alert(1)//data:image/svg+xml'),
+        lambda html: html.replace("base64,", "base64,!!"),
+        lambda html: html + "<script>alert(1)</script>",
+        lambda html: html.replace('class="setw-picture"', 'class="setw-picture x"'),
+    ],
+)
+def test_anything_else_in_a_named_pictures_place_is_dropped(change):
+    from setwidgets import Card
+    from setwidgets.grading.sanitize import named_picture
+
+    assert named_picture(change(Card.parse("1RSO")._repr_html_())) is None
+
+
+def test_a_named_picture_whose_svg_is_active_is_dropped_and_its_words_stay_words():
+    import base64
+
+    from setwidgets.grading.sanitize import named_picture
+
+    active = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect/></svg>'
+    data = base64.b64encode(active.encode()).decode()
+    start = '<img class="setw-picture" alt="x" style="max-width:100%;height:auto" '
+    forged = start + f'src="data:image/svg+xml;base64,{data}">'
+    assert named_picture(forged) is None
+    plain = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect/></svg>'
+    data = base64.b64encode(plain.encode()).decode()
+    words = '<img class="setw-picture" alt="&quot;&gt;&lt;script&gt;" style="max-width:100%;height:auto" '
+    kept = named_picture(words + f'src="data:image/svg+xml;base64,{data}">')
+    assert kept is not None and "<script" not in kept and 'alt="&quot;&gt;&lt;script&gt;"' in kept

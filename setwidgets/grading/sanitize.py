@@ -257,6 +257,42 @@ def _picture(mimetype: str, value: Any) -> bool:
     return data.startswith(PICTURES[mimetype])
 
 
+HTML = "text/html"
+# The package's pictures with their text alternative (setwidgets.draw.svg.picture_html): an <img>
+# whose alt names the cards and whose address holds the SVG itself.
+_NAMED_PICTURE = re.compile(
+    r'<img class="setw-picture" alt="([^"<>&]*(?:&(?:amp|lt|gt|quot|#x27);[^"<>&]*)*)"'
+    r'(?: width="([0-9.]{1,12})" height="([0-9.]{1,12})")? style="max-width:100%;height:auto" '
+    r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/]*={0,2})">'
+)
+
+
+def named_picture(text: Any) -> str | None:
+    """An HTML output that is one of the package's named pictures, made anew by the grader; else None.
+
+    A screen reader reading the feedback hears the cards' names only from such an ``<img alt>``
+    (nbconvert gives an SVG output none). Nothing of the student's HTML is passed on: the alt is
+    read as words and the picture as an SVG that :func:`safe_svg` accepts, and the ``<img>`` is
+    written again from those two by the package's own :func:`~setwidgets.draw.svg.picture_html`.
+    """
+    from setwidgets.draw.svg import picture_html
+
+    if not isinstance(text, str) or len(text) > 4 * 2**20:
+        return None
+    found = _NAMED_PICTURE.fullmatch(text.strip())
+    if found is None:
+        return None
+    words, _, _, data = found.groups()
+    try:
+        svg = base64.b64decode(data, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    words = html.unescape(words).strip()
+    if not words or not svg.lstrip().startswith("<svg") or safe_svg(svg) is None:
+        return None
+    return picture_html(svg, words)
+
+
 def _safe(mimetype: str, value: Any) -> bool:
     """Whether an output's value of this kind is plain text or a picture with nothing active."""
     if not isinstance(value, str):
@@ -277,6 +313,8 @@ def inert_output(output: NotebookNode) -> NotebookNode:
     for mimetype, value in data.items():
         if _safe(mimetype, value):
             kept[mimetype] = value
+        elif mimetype == HTML and (picture := named_picture(value)) is not None:
+            kept[mimetype] = picture
         else:
             dropped.append(mimetype)
     if not kept:
