@@ -948,3 +948,70 @@ def test_a_game_told_times_ahead_of_its_clock_and_its_loaded_copy_play_on_alike(
             ahead += amount
         assert loaded.time_left() == game.time_left()
         assert loaded.to_json() == game.to_json()
+
+
+# -- saved class rooms: every field agrees with the others and with the room's settings ---------
+
+
+def _saved_room() -> tuple[dict, Clock]:
+    from setwidgets.classroom.rooms import Room
+
+    clock = Clock()
+    room = Room("BCDFG", seed=4, clock=clock)
+    for name in ("Ana", "Ben"):
+        room.join(name)
+    return json.loads(json.dumps(room.to_data())), clock
+
+
+def _room_refuses(data: dict, clock: Clock, words: str) -> None:
+    from setwidgets.classroom.rooms import Room, RoomError
+
+    with pytest.raises(RoomError) as refused:
+        Room.from_data(data, clock)
+    assert words in str(refused.value), str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        ({"deck": "mini"}, "its game is dealt from another deck than the room's (full deck)"),
+        (
+            {"variant": "solitaire"},
+            "other rules (solitaire, 5.0 s to claim) than the room's (standard, 5.0 s)",
+        ),
+        (
+            {"claim_seconds": 60.0},
+            "other rules (standard, 60.0 s to claim) than the room's (standard, 5.0 s)",
+        ),
+    ],
+)
+def test_a_saved_room_whose_game_is_not_of_its_settings_is_refused(game, words):
+    """Issue 36: a solitaire or mini-deck game loaded inside a standard full-deck room."""
+    from setwidgets.classroom.rooms import Room
+
+    data, clock = _saved_room()
+    Room.from_data(data, clock)  # as saved, it loads
+    players = ["Ana"] if game.get("variant") == "solitaire" else ["Ana", "Ben"]
+    other = Game(players=players, seed=4, clock=clock, **game)
+    data["game"] = other.to_json()
+    _room_refuses(data, clock, words)
+
+
+@pytest.mark.parametrize("code", [None, 5, "", "AB\x00CD", "bcdfg", "BCD FG", "B" * 17, "ÄBCDE"])
+def test_a_saved_room_code_is_checked(code):
+    data, clock = _saved_room()
+    data["code"] = code
+    _room_refuses(data, clock, "its code must be 1 to 16 capital letters or digits, like 'BCDFG'; got ")
+
+
+@pytest.mark.parametrize("name", ["Ana, Ben", " Ana ", "\u3164", "A\u200bna"])
+def test_a_saved_room_member_name_goes_through_the_name_policy(name):
+    data, clock = _saved_room()
+    data["members"].append([name, "", False, 0])
+    _room_refuses(data, clock, "is damaged: ")
+
+
+def test_a_saved_room_member_removed_as_text_is_refused():
+    data, clock = _saved_room()
+    data["members"][0][2] = "false"
+    _room_refuses(data, clock, "a member is [name, team, removed, last_n]")

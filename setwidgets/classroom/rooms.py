@@ -431,6 +431,20 @@ class Room:
         """
         if not isinstance(data, dict) or data.get("format") not in _FORMATS:
             raise RoomError(f"this is not a saved room: Room.to_data() writes a 'format' of {FORMAT}")
+        code = data.get("code")
+        # A code is a word of capitals and digits (the service deals five consonants): it names
+        # the room in messages and in the store, so nothing else is read as one.
+        if not (
+            isinstance(code, str)
+            and 1 <= len(code) <= 16
+            and code.isascii()
+            and code.isalnum()
+            and code == code.upper()
+        ):
+            raise RoomError(
+                f"this saved room is damaged: its code must be 1 to 16 capital letters or digits, "
+                f"like 'BCDFG'; got {_inputs.short(code)}"
+            )
         try:
             room = cls(
                 data["code"],
@@ -454,6 +468,13 @@ class Room:
             for name, team, removed, last_n in data["members"]:
                 if type(name) is not str or type(team) is not str or type(removed) is not bool:
                     raise ValueError(f"a member is [name, team, removed, last_n]; got {_inputs.short(name)}")
+                # Through the one names policy, as join() takes them: a save is not a way around it.
+                if player_name(name, "a member's name", error=ValueError) != name or (
+                    team and player_name(team, "a member's team", error=ValueError) != team
+                ):
+                    raise ValueError(
+                        f"a member's name or team is not as join() keeps it: {_inputs.short(name)}"
+                    )
                 if name in room.members:
                     raise ValueError(f"{_inputs.short(name)} is a member twice")
                 last_n = _inputs.whole_number(last_n, "last_n", minimum=0)
@@ -491,6 +512,13 @@ class Room:
             return "its players are not those of its game"
         if game is not None and self.number < 1:
             return "it holds a game but counts no game begun"
+        if game is not None and (game.variant, game.claim_seconds) != (self.variant, self.claim_seconds):
+            return (
+                f"its game is played by other rules ({game.variant}, {game.claim_seconds} s to claim) "
+                f"than the room's ({self.variant}, {self.claim_seconds} s)"
+            )
+        if game is not None and set(game.cards) != set(Game(deck=self.deck, players=1, seed=0).cards):
+            return f"its game is dealt from another deck than the room's ({self.deck} deck)"
         if game is None:
             fits: tuple[str, ...] = ("waiting", "ended")
         elif game.over:
