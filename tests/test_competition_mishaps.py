@@ -211,3 +211,42 @@ def test_a_play_in_correction_that_changes_the_finalists_says_so():
     note = event.correct_play_in(1, 6, 5)
     assert note == "player 6 now goes on to the final; player 5 no longer goes on."
     assert event.history()[-1][3]["note"] == note
+
+
+# -- numbers bounded where they enter ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda e: e.record(1, 2, {10**30: 5}), "a player's number must be at most 1000"),
+        (
+            lambda e: e.record(1, 2, dict.fromkeys(e.table(1, 2), (5, 2**62))),
+            "at most 81 penalty points in one",
+        ),
+        (lambda e: e.record(1, 2, dict.fromkeys(e.table(1, 2), (10**30, 0))), "a deck holds only 27 SETs"),
+        (lambda e: e.correct(1, 10**30, 5), "player must be at most 1000"),
+        (lambda e: e.correct(1, 1, 5, 10**5000), "at most 81 penalty points"),
+        (lambda e: e.absent(1, 10**30), "player must be at most 1000"),
+    ],
+)
+def test_numbers_past_any_game_are_refused_in_a_sentence_and_change_nothing(call, words):
+    event = _event(9, 3, seed=0)
+    assert event.table(1, 1) == (1, 2, 3)
+    event.record(1, 1, dict.fromkeys(event.table(1, 1), 2))  # so that correct() has a score to change
+    before = _everything(event)
+    with pytest.raises(CompetitionError, match=words):
+        call(event)
+    assert _everything(event) == before
+
+
+def test_the_form_refuses_a_huge_player_number_in_a_sentence():
+    from setwidgets.widgets.standings import Standings
+
+    event = _event(9, 3, seed=0)
+    view = Standings(event)
+    view.round.value, view.table_number.value = 1, 1
+    view.scores.value = "99999999999999999999: 5"
+    assert view.submit() is False
+    assert "must be at most 1000" in view.message.value and not event.scores()
+    view.close()

@@ -193,7 +193,10 @@ class Attendance:
     def _a_player(self, player: Any) -> int:
         if not self.rounds:
             raise CompetitionError("there is no schedule yet; call plan(rounds) first")
-        player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
+        # Imported here: the store imports this module.
+        from setwidgets.competition.store import player_number
+
+        player = player_number(player, "player")
         if self._player(player) is None:
             raise CompetitionError(f"there is no player {player}; the players are 1 to {len(self.players())}")
         return player

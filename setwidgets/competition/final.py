@@ -115,7 +115,10 @@ class FinalStage:
     def _correct(
         self, stage: str, game: int, player: Any, sets: Any, penalties: Any, where: str
     ) -> str | None:
-        player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
+        # Imported here: the store imports this module.
+        from setwidgets.competition.store import player_number
+
+        player = player_number(player, "player")
         new = self._score(player, (sets, penalties))
         rows = self._db.execute(
             "SELECT player, sets, penalties FROM scores WHERE stage = ? AND round = ?", (stage, game)

@@ -87,6 +87,21 @@ SETS_PER_GAME = 27
 """A game deals the 81 cards of a deck, three to a SET: the SETs kept at one table add up to at most 27."""
 
 
+MOST_PENALTIES = 81
+"""The most penalty points one player gets in one game: one for each card of the deck."""
+
+
+def player_number(value: Any, name: str) -> int:
+    """A player's number, checked: a whole number from 1 to MOST_PLAYERS (refused in a sentence)."""
+    number = _inputs.whole_number(value, name, minimum=1, example="7", error=CompetitionError)
+    if number > MOST_PLAYERS:
+        raise CompetitionError(
+            f"{name} must be at most {MOST_PLAYERS}, the most players a competition has; "
+            f"got {_inputs.short(number)}"
+        )
+    return number
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings: rank (ties share it), player, the round scores and their total.
@@ -334,10 +349,17 @@ class Competition(Qualifying, FinalStage, Attendance):
         if sets < 0 or penalties < 0:
             raise CompetitionError(
                 f"player {player}: SETs and penalty points are counted from 0; "
-                f"got {sets} SETs and {penalties} penalties"
+                f"got {_inputs.short(sets)} SETs and {_inputs.short(penalties)} penalties"
             )
         if sets > 27:
-            raise CompetitionError(f"player {player}: a deck holds only 27 SETs; got {sets}")
+            raise CompetitionError(f"player {player}: a deck holds only 27 SETs; got {_inputs.short(sets)}")
+        if penalties > MOST_PENALTIES:
+            # Bounded where it enters: a number past SQLite's integers, or one that makes the
+            # standings show -4.6e18, is a typing slip, never a game's penalties.
+            raise CompetitionError(
+                f"player {player}: at most {MOST_PENALTIES} penalty points in one game; "
+                f"got {_inputs.short(penalties)}"
+            )
         return int(sets), int(penalties)
 
     def _scores_of(
@@ -351,9 +373,7 @@ class Competition(Qualifying, FinalStage, Attendance):
             )
         checked = {}
         for player, entry in scores.items():
-            number = _inputs.whole_number(
-                player, "a player's number", minimum=1, example="7", error=CompetitionError
-            )
+            number = player_number(player, "a player's number")
             if self._player(number) is None:
                 raise CompetitionError(
                     f"there is no player {number}; the players are 1 to {len(self.players())}"
@@ -431,7 +451,7 @@ class Competition(Qualifying, FinalStage, Attendance):
         entry (``"note"``); otherwise None.
         """
         round = self._a_round(round)
-        player = _inputs.whole_number(player, "player", minimum=1, example="7", error=CompetitionError)
+        player = player_number(player, "player")
         new = self._score(player, (sets, penalties))
         old = self._db.execute(
             "SELECT sets, penalties FROM scores WHERE stage = 'round' AND round = ? AND player = ?",
