@@ -250,3 +250,20 @@ def test_the_form_refuses_a_huge_player_number_in_a_sentence():
     assert view.submit() is False
     assert "must be at most 1000" in view.message.value and not event.scores()
     view.close()
+
+
+def test_the_forms_division_menu_starts_at_choose_once_a_division_exists():
+    from setwidgets.widgets.standings import CHOOSE, Standings
+
+    event = _event(8, 3, seed=0)  # no divisions: a late player needs none
+    view = Standings(event)
+    assert view.late_division.value == "no division"
+    view.late_name.value, view.late_division.value = "Ivo", "C"
+    view.register_late_player.click()
+    assert event.players()[9] == ("Ivo", "C")
+    # Now the competition has a division: the next late player's is chosen, not assumed.
+    assert view.late_division.value == CHOOSE
+    view.late_name.value = "Jun"
+    view.register_late_player.click()
+    assert 10 not in event.players() and "choose the late player's division" in view.message.value
+    view.close()
