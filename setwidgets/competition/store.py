@@ -26,9 +26,12 @@ Several notebooks may open the same file: one that shows the standings never blo
 records (SQLite's write-ahead log), and a writer kept waiting by another for more than a few
 seconds (:data:`~setwidgets.competition.database.WAIT_SECONDS`) is told so and saves nothing.
 While the file is open, recent changes are kept in a second file beside it
-(``class.sqlite-wal``): close the competition before copying the file. A file that holds no
-competition (empty, cut short, another program's database, another version's) is refused with
-the reason, never taken for a new competition.
+(``class.sqlite-wal``): close the competition before copying the file, and before putting a
+copy back (a log left beside a file replaced since is refused, never replayed into it). A file
+that holds no competition (empty, cut short, another program's database, a newer version's) is
+refused with the reason, never taken for a new competition; a file of an earlier version is
+upgraded after a copy of it is kept beside it (``class.sqlite.v1.bak``), and a file that cannot
+be written opens read-only (see :mod:`setwidgets.competition.database`).
 
 Bad input changes nothing and says what was wrong: a score entered twice (use
 :meth:`Competition.correct` to change it), an unknown player, a player who did not
