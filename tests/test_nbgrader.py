@@ -1001,7 +1001,7 @@ def test_the_written_answer_waits_for_the_teacher(course):
         ("04_the_dealer", "wrapper", "13.0 / 18.0"),
         ("05_planes", "solver", "20.0 / 20.0"),
         ("05_planes", "wrapper", "0.0 / 20.0"),
-        ("06_probability", "wrapper", "5.0 / 20.0"),
+        ("06_probability", "wrapper", "3.0 / 20.0"),
         ("07_caps", "solver", "17.0 / 17.0"),
     ],
 )
