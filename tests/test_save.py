@@ -1015,3 +1015,33 @@ def test_a_saved_room_member_removed_as_text_is_refused():
     data, clock = _saved_room()
     data["members"][0][2] = "false"
     _room_refuses(data, clock, "a member is [name, team, removed, last_n]")
+
+
+# -- what a game accepts, it can save ----------------------------------------------------------
+
+
+def test_a_seed_too_large_to_save_is_refused_where_it_enters():
+    """Issue 36: Game(seed=10**5000) was taken, then to_json() failed on Python's 4,300 digits."""
+    with pytest.raises(GameError) as refused:
+        Game(seed=10**5000)
+    assert str(refused.value) == (
+        "seed must be a whole number below 2**128 (39 digits), a random.Random or None; "
+        "got a number of about 5,001 digits"
+    )
+    clock = Clock()
+    largest = Game(players=["Ana", "Ben"], seed=-(2**128) + 1, clock=clock)
+    assert Game.from_json(largest.to_json(), clock=clock).to_json() == largest.to_json()
+
+
+@pytest.mark.parametrize(
+    "reading", [lambda t: __import__("numpy").float32(t), lambda t: __import__("fractions").Fraction(t)]
+)
+def test_a_clock_of_numpy_floats_or_fractions_gives_a_game_that_saves(reading):
+    """Issue 36: a clock returning numpy.float32 made a save fail with 'not JSON serializable'."""
+    clock = Clock(2.5)
+    game = Game(players=["Ana", "Ben"], seed=1, clock=lambda: reading(clock.t))
+    game.call("Ana")
+    clock.advance(1.5)
+    text = game.to_json()
+    loaded = Game.from_json(text, clock=lambda: reading(clock.t))
+    assert loaded.to_json() == text and loaded.time_left() == game.time_left() == 3.5

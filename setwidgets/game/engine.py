@@ -44,6 +44,10 @@ from setwidgets.rules import explain, find_sets, has_set
 __all__ = ["Game"]
 
 
+SEED_LIMIT = 2**128
+"""A game's seed is below this in size: every seed a game takes can be saved and read back."""
+
+
 class Game(GameView):
     """A game of SET in progress: deck, table, players, calls and claims.
 
@@ -98,6 +102,13 @@ class Game(GameView):
         seconds = _inputs.seconds(claim_seconds, "claim_seconds", error=GameError)
         _inputs.clock(clock)
         rng, seed_used = _inputs.rng_and_seed(seed)
+        if seed_used is not None and abs(seed_used) >= SEED_LIMIT:
+            # Bounded where it enters: a seed of 5,000 digits was taken, then its save failed
+            # (Python turns at most 4,300 digits into text).
+            raise GameError(
+                f"seed must be a whole number below 2**128 (39 digits), a random.Random or None; "
+                f"got a number of about {int(abs(seed_used).bit_length() * 0.30103) + 1:,} digits"
+            )
 
         shuffled = list(cards)
         rng.shuffle(shuffled)

@@ -203,7 +203,8 @@ def read_clock(clock: Callable[[], float]) -> float:
         raise GameError(
             f"the game's clock must return a finite time in seconds; it returned {_inputs.short(reading)}"
         )
-    return _inputs.read_clock(lambda: reading, "the game's clock", error=GameError)
+    # As a float: a numpy.float32 or a Fraction is a time, but not one a save can write.
+    return float(_inputs.read_clock(lambda: reading, "the game's clock", error=GameError))
 
 
 def _beyond_floats(value: Any) -> bool:
