@@ -429,3 +429,29 @@ def test_a_stopped_notebooks_log_beside_its_own_file_is_replayed(tmp_path, how):
     time.sleep(0.05)
     with Competition(path) as event:
         assert len(event.scores()) == 12
+
+
+def test_an_upgrade_stopped_half_way_leaves_the_file_as_it_was_and_is_done_again(tmp_path, monkeypatch):
+    path = tmp_path / "class.sqlite"
+    shutil.copyfile(VERSIONS / "v0.sqlite", path)
+    made = database._create
+
+    def disk_fails_at_settings(table):
+        if table == "history":  # the last table: absences is made by then
+            raise sqlite3.OperationalError("disk I/O error")
+        return made(table)
+
+    monkeypatch.setattr(database, "_create", disk_fails_at_settings)
+    with pytest.raises(CompetitionError) as refused:
+        Competition(path)
+    assert str(refused.value) == f"{str(path)!r} cannot be opened: SQLite says 'disk I/O error'"
+    assert _rows(path) == _rows(VERSIONS / "v0.sqlite")  # no absences table, no version: as it was
+    monkeypatch.setattr(database, "_create", made)
+    with Competition(path) as event:
+        assert event.absences() == {} and len(event.players()) == 6
+    assert [action for _, _, action, _ in event_history(path)][-1] == "upgrade"
+
+
+def event_history(path: Path) -> list:
+    with Competition(path) as event:
+        return event.history()

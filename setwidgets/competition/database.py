@@ -401,9 +401,13 @@ def _prepare(db: sqlite3.Connection, path: str, read_only: bool = False) -> None
     if path != ":memory:":
         # Write-ahead logging: a notebook that reads the standings never blocks one that records.
         db.execute("PRAGMA journal_mode=WAL")
-    db.executescript(_SCHEMA)
-    # A new file is of this version; an older one now has this version's tables too.
-    with db:
+    # One transaction: the tables, the version and the note of the upgrade are all in the
+    # file, or (stopped half-way) none of them, and the next opening upgrades it again.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for table in _ORDER:  # as the schema lists them: the pages of a new file come in this order
+            db.execute(_create(table))
+        # A new file is of this version; an older one now has this version's tables too.
         db.execute(
             "INSERT OR REPLACE INTO settings (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
         )
@@ -414,8 +418,15 @@ def _prepare(db: sqlite3.Connection, path: str, read_only: bool = False) -> None
                 "'upgrade', ?)",
                 (details,),
             )
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
+_ORDER = ("settings", "players", "seats", "scores", "absences", "history")
 
 
 def _create(table: str) -> str:
