@@ -87,9 +87,10 @@ try:
     from nbgrader.preprocessors import Execute, GetGrades
 
     from setwidgets.grading.export import SpreadsheetExport
+    from setwidgets.grading.inert import InertLogFormatter
     from setwidgets.grading.mounts import checkout_folders
     from setwidgets.grading.preprocessors import GradingExecute, HideHiddenTests, WrapFeedbackLines
-    from setwidgets.grading.report import DropTeacherNotes, FlagSuspiciousCells, InertLogFormatter
+    from setwidgets.grading.report import DropTeacherNotes, FlagSuspiciousCells
     from setwidgets.grading.sandbox import SandboxedKernelManager, preflight
     from setwidgets.grading.sanitize import InertOutputs
     from setwidgets.grading.submissions import RefuseLinks, RestoreMetadata, SafeCollect

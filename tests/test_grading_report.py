@@ -18,6 +18,8 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 
+from setwidgets.grading.inert import InertLogFormatter, inert
+from setwidgets.grading.notes import GraderNote, MalformedNote, grader_note
 from setwidgets.grading.preprocessors import STOPPED, WATCHED
 from setwidgets.grading.report import (
     MALFORMED_NOTE,
@@ -28,14 +30,9 @@ from setwidgets.grading.report import (
     DropTeacherNotes,
     Finding,
     FlagSuspiciousCells,
-    GraderNote,
-    InertLogFormatter,
-    MalformedNote,
     code_reasons,
     findings,
-    grader_note,
     handed_out,
-    inert,
     main,
     mark,
     output_reasons,

@@ -38,7 +38,7 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExportPlugin
 from traitlets import Unicode
 
-from setwidgets.grading.report import inert
+from setwidgets.grading.inert import inert
 
 KEYS = [
     "assignment",
@@ -78,7 +78,7 @@ def _written(value: Any) -> str:
     """A student's text for the spreadsheet: inert (escapes visible), never read as a formula.
 
     Names, ids and emails come from the class list or from the exchange's folder names: a control
-    character shows as its escape (:func:`setwidgets.grading.report.inert`), and a leading ``=``,
+    character shows as its escape (:func:`setwidgets.grading.inert.inert`), and a leading ``=``,
     ``+``, ``-`` or ``@`` gets an apostrophe before it, which spreadsheets read as "this is text".
     """
     text = inert(_text(value))

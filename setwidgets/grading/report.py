@@ -33,7 +33,7 @@ prints the same findings for every autograded submission::
     01_magic_rule  ana   magic_rule  is_set_answer  changes how cells run (input_transformers_post)
 
 The report also lists, as a ``whole notebook``, a submitted notebook with no graded copy (not
-JSON, or a step of autograde failed on it). Everything it prints is inert (:func:`inert`):
+JSON, or a step of autograde failed on it). Everything it prints is inert (:func:`setwidgets.grading.inert.inert`):
 control characters, terminal escapes and bidirectional overrides that a student put in code, a
 file name or a folder name show as visible escapes. In the student's feedback,
 :class:`DropTeacherNotes` leaves the flags' note out of the comments.
@@ -45,8 +45,6 @@ need.
 from __future__ import annotations
 
 import ast
-import copy
-import logging
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -58,11 +56,11 @@ import nbformat
 from nbformat import NotebookNode
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
-from tornado.log import LogFormatter
 from traitlets import Bool
 
 from setwidgets import _words
-from setwidgets.grading.judge import JUDGED
+from setwidgets.grading.inert import inert
+from setwidgets.grading.notes import MalformedNote, grader_note
 from setwidgets.grading.preprocessors import SANDBOXED, STOPPED, WATCHED, FeedbackStep, locked
 
 REFERENCES = frozenset(
@@ -183,65 +181,9 @@ class Finding:
     reasons: tuple[str, ...]
 
     def __str__(self) -> str:
-        """One line of the report, every part of it made inert for a terminal (see :func:`inert`)."""
+        """One line of the report, every part of it made inert for a terminal (see :func:`setwidgets.grading.inert.inert`)."""
         parts = (self.assignment, self.student, self.notebook, self.cell, "; ".join(self.reasons))
         return "  ".join(inert(part) for part in parts)
-
-
-def inert(text: str) -> str:
-    r"""``text`` as a terminal can print it without obeying it: one line of visible characters.
-
-    An allow-list: the space and the characters Unicode calls printable (letters, marks, digits,
-    punctuation, symbols, in any script: Chloé, Nguyễn) are kept. Every other character (control
-    characters such as ESC, carriage return and newline, the bidirectional overrides and other
-    format characters, unassigned and private code points) is shown as its Python escape
-    (``\x1b``, ``\u202e``), and a backslash is doubled, so that a student's text can neither
-    clear the screen, move the cursor, reorder a line nor pass itself off as an escape.
-
-    >>> print(inert("Chloé\x1b[2J\u202eok\\x1b"))
-    Chloé\x1b[2J\u202eok\\x1b
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"inert() expects a str, not {type(text).__name__}")
-    return "".join(_kept(char, "\\") for char in text)
-
-
-def _kept(char: str, escape_too: str = "") -> str:
-    """The character, if printable (or a space) and not in ``escape_too``; else its escape."""
-    if char == " " or (char.isprintable() and char not in escape_too):
-        return char
-    return _escaped(char)
-
-
-def inert_lines(text: str) -> str:
-    """``text`` made inert line by line, as :func:`inert` does, backslashes aside: for a log.
-
-    A traceback keeps its lines, and a report line already made inert is printed as it is.
-    """
-    return "\n".join("".join(_kept(char) for char in line) for line in text.split("\n"))
-
-
-class InertLogFormatter(LogFormatter):
-    """nbgrader's log format, with every message and traceback made inert (see :func:`inert_lines`).
-
-    nbgrader's own lines quote what students wrote: a file name it skips, an error's message.
-    ``exercises/nbgrader_config.py`` makes this the format of the console, so that those lines
-    cannot clear the teacher's screen either; the log's own colours are kept.
-    """
-
-    def format(self, record: logging.LogRecord) -> str:
-        record = copy.copy(record)
-        record.msg, record.args = inert_lines(record.getMessage()), None
-        return super().format(record)
-
-    def formatException(self, ei: Any) -> str:  # noqa: N802 - the name logging.Formatter calls
-        return inert_lines(super().formatException(ei))
-
-
-def _escaped(char: str) -> str:
-    if char == "\\":
-        return "\\\\"
-    return char.encode("unicode_escape").decode("ascii")
 
 
 def _nbgrader(cell: NotebookNode) -> dict:
@@ -374,80 +316,6 @@ def output_reasons(cell: NotebookNode) -> list[str]:
         elif output.get("ename") == "MemoryError":
             reasons.append("ran out of the grader's memory")
     return reasons
-
-
-@dataclass(frozen=True)
-class GraderNote:
-    """What the grader noted on a graded test cell, under the ``setwidgets`` key of its metadata.
-
-    ``student_code_ran``: whether any of the student's code ran while the test did;
-    ``names``: the functions it expected to run; ``judged``: for a test judged outside the kernel,
-    whether it passed and the judge's flags for the teacher (None for a watched test).
-    """
-
-    student_code_ran: bool
-    names: tuple[str, ...]
-    judged: bool
-    flags: tuple[str, ...]
-
-
-MAX_NOTE_ITEMS = 64
-"""The most names or flags a grader's note holds: the grader writes a few of each."""
-
-MAX_NOTE_TEXT = 1000
-"""The most characters of one name or flag in a grader's note."""
-
-
-def _texts(value: object) -> tuple[str, ...] | None:
-    """A list of short strings, as a tuple, or None for anything else."""
-    if type(value) is not list or len(value) > MAX_NOTE_ITEMS:
-        return None
-    if not all(type(item) is str and len(item) <= MAX_NOTE_TEXT for item in value):
-        return None
-    return tuple(value)
-
-
-class MalformedNote(ValueError):
-    """A cell's ``setwidgets`` metadata does not match the grader's note."""
-
-
-def grader_note(cell: NotebookNode) -> GraderNote | None:
-    """The grader's note on ``cell``, read through its schema; None if the cell has none.
-
-    The schema is an allow-list: a dict with the keys ``student_code_ran`` (a bool), ``names``
-    (a list of strings, optional) and, on a judged test, ``judged``: a dict with ``passed`` (a
-    bool), ``seed`` (an int, optional) and ``flags`` (a list of strings, optional). Anything else
-    (another key, another type, a list of a thousand names) raises :class:`MalformedNote`, whose
-    message says what is expected: the grader never writes such a note, so the caller flags the
-    cell for the teacher instead of trusting or ignoring it. The student's own ``setwidgets``
-    metadata never gets this far: :class:`~setwidgets.grading.submissions.RestoreMetadata` drops
-    it before the notebook is graded.
-    """
-    metadata = cell.get("metadata")
-    if not isinstance(metadata, dict) or WATCHED not in metadata:
-        return None
-    note = metadata[WATCHED]
-    expected = (
-        "grader_note() expects the cell's 'setwidgets' metadata to be a dict with 'student_code_ran' "
-        "(a bool), 'names' (a list of strings) and, for a judged test, 'judged' (a dict with 'passed', "
-        "a bool, 'seed', an int, and 'flags', a list of strings)"
-    )
-    if not isinstance(note, dict) or not set(note) <= {"student_code_ran", "names", JUDGED}:
-        raise MalformedNote(expected)
-    ran = note.get("student_code_ran")
-    names = _texts(note.get("names", []))
-    if type(ran) is not bool or names is None:
-        raise MalformedNote(expected)
-    if JUDGED not in note:
-        return GraderNote(ran, names, False, ())
-    judged = note[JUDGED]
-    if not isinstance(judged, dict) or not set(judged) <= {"passed", "seed", "flags"}:
-        raise MalformedNote(expected)
-    flags = _texts(judged.get("flags", []))
-    seed = judged.get("seed", 0)
-    if type(judged.get("passed")) is not bool or flags is None or type(seed) is not int:
-        raise MalformedNote(expected)
-    return GraderNote(ran, names, True, flags)
 
 
 def watch_reasons(cell: NotebookNode) -> list[str]:
