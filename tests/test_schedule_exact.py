@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from setwidgets.cards import mini_deck
-from setwidgets.competition import fewest_repeats, misprints, schedule
+from setwidgets.competition import designs, fewest_repeats, misprints, schedule
 from setwidgets.competition import schedules as sch
 from setwidgets.competition.schedules import Schedule
 from setwidgets.competition.search import _Search, round_patterns, search_rounds
@@ -87,7 +87,7 @@ def test_a_schedules_meetings_count_each_pair():
 
 
 def test_kirkmans_construction_seats_fifteen_in_seven_rounds_where_every_pair_meets_once():
-    rounds = sch._kirkman()
+    rounds = designs._kirkman()
     assert len(rounds) == 7
     assert all(sorted(map(len, game)) == [3] * 5 for game in rounds)
     assert everyone_sits_once_a_round(rounds, 15) and every_pair_meets_once(rounds, 15)
@@ -96,7 +96,7 @@ def test_kirkmans_construction_seats_fifteen_in_seven_rounds_where_every_pair_me
 
 def test_kirkmans_rounds_turn_the_first_round_one_step_at_a_time():
     """Round k + 1 adds k (mod 7) to each girl of the first round, row by row; 15 stays put."""
-    rounds = sch._kirkman()
+    rounds = designs._kirkman()
     assert rounds[0] == ((15, 1, 8), (2, 3, 5), (4, 9, 13), (6, 12, 14), (7, 10, 11))
     assert rounds[1] == ((15, 2, 9), (3, 4, 6), (5, 10, 14), (7, 13, 8), (1, 11, 12))
     assert rounds[6] == ((15, 7, 14), (1, 2, 4), (3, 8, 12), (5, 11, 13), (6, 9, 10))
