@@ -1,8 +1,11 @@
-"""A room's game history of bounded length: failed calls folded into counts of penalties.
+"""A room as saved: its game's history of bounded length, and what a loaded room must agree with.
+
+Failed calls are folded into counts of penalties (:func:`fold`, :func:`unfold`); a room read
+back is checked against its game (:func:`disagreement`).
 
 The engine's save holds every event of its history and checks it against the state; a room
 (:mod:`setwidgets.classroom.rooms`) shortens that history itself, past its ``HISTORY_LIMIT``
-events, so these three functions reach into the game's state (the only code outside
+events, so the folding functions reach into the game's state (the only code outside
 setwidgets.game that does), each in the one way written here. Scores, SETs, the table and the
 queue of callers stay as they are: a room's save stays small however long a class plays.
 """
@@ -98,3 +101,36 @@ def unfold(game: Game | None, saved: Any) -> dict[str, int]:
             "scores": {n: s - folded.get(n, 0) for n, s in end["scores"].items()},
         }
     return folded
+
+
+def disagreement(room: Any, most_n: int) -> str | None:
+    """What in a loaded room does not agree with its game, in words, or None (``most_n``: the
+    highest message number)."""
+    game = room.game
+    seated = set() if game is None else {p.name for p in game.players}
+    if not seated <= set(room.members):
+        return "its players are not those of its game"
+    if game is not None and room.number < 1:
+        return "it holds a game but counts no game begun"
+    if game is not None and (game.variant, game.claim_seconds) != (room.variant, room.claim_seconds):
+        return (
+            f"its game is played by other rules ({game.variant}, {game.claim_seconds} s to claim) "
+            f"than the room's ({room.variant}, {room.claim_seconds} s)"
+        )
+    if game is not None and set(game.cards) != set(Game(deck=room.deck, players=1, seed=0).cards):
+        return f"its game is dealt from another deck than the room's ({room.deck} deck)"
+    if game is None:
+        fits: tuple[str, ...] = ("waiting", "ended")
+    elif game.over:
+        fits = ("over", "ended")
+    else:
+        fits = ("open", "paused", "ended")
+    if room.status not in fits:
+        return f"its status {room.status} does not fit {'no game' if game is None else 'its game'}"
+    if room.status == "paused" and room.paused_at is None:
+        return "it is paused without the time its pause began"
+    if room.teacher_n > most_n or any(m.last_n > most_n for m in room.members.values()):
+        return "a message number is above 2**53"
+    if not set(room.folded) <= seated:
+        return "it folds penalties of someone who does not play its game"
+    return None

@@ -488,7 +488,7 @@ class Room:
             raise RoomError(
                 f"the saved room {_inputs.short(data.get('code'))} is damaged: {damaged}"
             ) from None
-        problem = room._disagreement()
+        problem = folding.disagreement(room, MAX_N)
         if problem is not None:
             raise RoomError(f"the saved room {room.code} is damaged: {problem}")
         return room
@@ -503,37 +503,6 @@ class Room:
         if again.code != self.code:
             raise RoomError(f"room {self.code} cannot become the saved room {again.code}")
         self.__dict__.update(again.__dict__)
-
-    def _disagreement(self) -> str | None:
-        """What in a loaded room does not agree with its game, in words, or None."""
-        game = self.game
-        seated = set() if game is None else {p.name for p in game.players}
-        if not seated <= set(self.members):
-            return "its players are not those of its game"
-        if game is not None and self.number < 1:
-            return "it holds a game but counts no game begun"
-        if game is not None and (game.variant, game.claim_seconds) != (self.variant, self.claim_seconds):
-            return (
-                f"its game is played by other rules ({game.variant}, {game.claim_seconds} s to claim) "
-                f"than the room's ({self.variant}, {self.claim_seconds} s)"
-            )
-        if game is not None and set(game.cards) != set(Game(deck=self.deck, players=1, seed=0).cards):
-            return f"its game is dealt from another deck than the room's ({self.deck} deck)"
-        if game is None:
-            fits: tuple[str, ...] = ("waiting", "ended")
-        elif game.over:
-            fits = ("over", "ended")
-        else:
-            fits = ("open", "paused", "ended")
-        if self.status not in fits:
-            return f"its status {self.status} does not fit {'no game' if game is None else 'its game'}"
-        if self.status == "paused" and self.paused_at is None:
-            return "it is paused without the time its pause began"
-        if self.teacher_n > MAX_N or any(m.last_n > MAX_N for m in self.members.values()):
-            return "a message number is above 2**53"
-        if not set(self.folded) <= seated:
-            return "it folds penalties of someone who does not play its game"
-        return None
 
     # -- the machinery --------------------------------------------------------------------------
 

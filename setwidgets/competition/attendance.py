@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from setwidgets import _inputs
-from setwidgets.competition.database import CompetitionError
+from setwidgets.competition.database import CompetitionError, player_number
 
 NO_DIVISION = "no division"
 """The name of the group of players registered without a division when others have one."""
@@ -193,8 +193,6 @@ class Attendance:
     def _a_player(self, player: Any) -> int:
         if not self.rounds:
             raise CompetitionError("there is no schedule yet; call plan(rounds) first")
-        # Imported here: the store imports this module.
-        from setwidgets.competition.store import player_number
 
         player = player_number(player, "player")
         if self._player(player) is None:

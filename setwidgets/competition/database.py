@@ -27,8 +27,10 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from setwidgets import _inputs, _words
+from setwidgets.competition.schedules import MOST_PLAYERS
 
 __all__ = [
     "APPLICATION_ID",
@@ -62,6 +64,17 @@ CREATE TABLE IF NOT EXISTS history (
 
 class CompetitionError(ValueError):
     """Something the scoreboard cannot accept; the message says what and what to do instead."""
+
+
+def player_number(value: Any, name: str) -> int:
+    """A player's number, checked: a whole number from 1 to MOST_PLAYERS (refused in a sentence)."""
+    number = _inputs.whole_number(value, name, minimum=1, example="7", error=CompetitionError)
+    if number > MOST_PLAYERS:
+        raise CompetitionError(
+            f"{name} must be at most {MOST_PLAYERS}, the most players a competition has; "
+            f"got {_inputs.short(number)}"
+        )
+    return number
 
 
 SCHEMA_VERSION = 2

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets.competition.database import CompetitionError
+from setwidgets.competition.database import CompetitionError, player_number
 
 __all__ = ["FinalStage", "best", "listed"]
 
@@ -115,8 +115,6 @@ class FinalStage:
     def _correct(
         self, stage: str, game: int, player: Any, sets: Any, penalties: Any, where: str
     ) -> str | None:
-        # Imported here: the store imports this module.
-        from setwidgets.competition.store import player_number
 
         player = player_number(player, "player")
         new = self._score(player, (sets, penalties))

@@ -69,7 +69,13 @@ from typing import Any
 from setwidgets import _inputs, _words
 from setwidgets._events import Callbacks
 from setwidgets.competition.attendance import NO_DIVISION, Attendance
-from setwidgets.competition.database import ClosedFile, CompetitionError, file_trouble, open_file
+from setwidgets.competition.database import (
+    ClosedFile,
+    CompetitionError,
+    file_trouble,
+    open_file,
+    player_number,
+)
 from setwidgets.competition.final import FinalStage, listed
 from setwidgets.competition.playin import Qualifying
 from setwidgets.competition.schedules import MOST_PLAYERS, Schedule, schedule
@@ -92,17 +98,6 @@ SETS_PER_GAME = 27
 
 MOST_PENALTIES = 81
 """The most penalty points one player gets in one game: one for each card of the deck."""
-
-
-def player_number(value: Any, name: str) -> int:
-    """A player's number, checked: a whole number from 1 to MOST_PLAYERS (refused in a sentence)."""
-    number = _inputs.whole_number(value, name, minimum=1, example="7", error=CompetitionError)
-    if number > MOST_PLAYERS:
-        raise CompetitionError(
-            f"{name} must be at most {MOST_PLAYERS}, the most players a competition has; "
-            f"got {_inputs.short(number)}"
-        )
-    return number
 
 
 @dataclass(frozen=True)
