@@ -33,10 +33,10 @@ prints the same findings for every autograded submission::
     01_magic_rule  ana   magic_rule  is_set_answer  changes how cells run (input_transformers_post)
 
 The report also lists, as a ``whole notebook``, a submitted notebook with no graded copy (not
-JSON, or a step of autograde failed on it). Everything it prints is inert (:func:`setwidgets.grading.inert.inert`):
-control characters, terminal escapes and bidirectional overrides that a student put in code, a
-file name or a folder name show as visible escapes. In the student's feedback,
-:class:`DropTeacherNotes` leaves the flags' note out of the comments.
+JSON, or a step of autograde failed on it). Everything it prints is inert
+(:func:`setwidgets.grading.inert.inert`): control characters, terminal escapes and bidirectional
+overrides that a student put in code, a file name or a folder name show as visible escapes. In
+the student's feedback, :class:`DropTeacherNotes` leaves the flags' note out of the comments.
 
 Ordinary answers, right or wrong, raise no flag: the scan looks at what the exercises never
 need.
@@ -181,7 +181,8 @@ class Finding:
     reasons: tuple[str, ...]
 
     def __str__(self) -> str:
-        """One line of the report, every part of it made inert for a terminal (see :func:`setwidgets.grading.inert.inert`)."""
+        """One line of the report, every part of it made inert for a terminal (see
+        :func:`setwidgets.grading.inert.inert`)."""
         parts = (self.assignment, self.student, self.notebook, self.cell, "; ".join(self.reasons))
         return "  ".join(inert(part) for part in parts)
 
