@@ -110,12 +110,14 @@ def output_of(obj) -> nbformat.NotebookNode:
 
 
 @pytest.mark.parametrize("obj", [Card.parse("2GTS"), show(["1RSO", "2GTS", "3POD"], letters="abc")])
-def test_the_graders_sanitiser_keeps_the_named_svg_and_drops_the_img(obj):
-    """nbgrader's feedback shows the SVG inline: it must pass the sanitiser with its names."""
+def test_the_graders_sanitiser_keeps_the_named_svg_and_the_img_it_writes_anew(obj):
+    """The feedback and the Formgrader show the named <img> (its alt), which the grader writes anew
+    from its words and a checked SVG; the SVG passes the sanitiser with its names too."""
     from setwidgets.grading.sanitize import inert_output
 
     kept = inert_output(output_of(obj))["data"]
-    assert set(kept) == {"text/plain", "image/svg+xml"}, "the HTML twin is dropped, the picture kept"
+    assert set(kept) == {"text/plain", "image/svg+xml", "text/html"}
+    assert kept["text/html"] == obj._repr_html_() and 'alt="' in kept["text/html"]
     root = ElementTree.fromstring(kept["image/svg+xml"])
     names = [el.text for el in root.iter("{http://www.w3.org/2000/svg}title")]
     assert names and all(names)
