@@ -192,7 +192,9 @@ def test_the_image_and_tljh_get_the_packages_the_guide_promises(guide) -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     course = {re.split(r"[<>=!~ \[]", r, maxsplit=1)[0] for r in extras["course"]} - {"setwidgets"}
     assert course == {"jupyterlab", "notebook", "nbgrader", "voila", "nh3"}
-    promised = "`course` extra\n   (JupyterLab, Notebook, nbgrader, Voila, and nh3 for the grader's sanitiser)"  # noqa: E501
+    promised = (
+        "`course` extra\n   (JupyterLab, Notebook, nbgrader, Voila, and nh3 for the grader's sanitiser)"  # noqa: E501
+    )
     assert promised in guide
     assert course <= names, "environment.yml misses packages of the course extra"
     # The hub's major version, the chart's, and the one repo2docker's jupyterhub-singleuser matches.
