@@ -151,3 +151,15 @@ def test_each_source_notebook_runs_without_an_error_in_its_grading_kernel(assign
     )
     failed = [(cells[i][:60], text[-300:]) for i, text in enumerate(outputs) if "Error" in text]
     assert failed == []
+
+
+def test_exercise_3_hands_out_no_simulation_engine_and_no_search_for_sets():
+    """Issue 33: sim.kernels.first_set_at answered first_set; exercise 3's kernel has no sim at all."""
+    files = _package("03_finding_sets")
+    assert not any(path.startswith(("sim/", "caps", "geometry/", "game/")) for path in files)
+    assert not re.search(
+        r"\bdef (first_set|find_sets|has_set|count_sets|first_set_at)\b", "".join(files.values())
+    )
+    assert re.search(r"\bdef third_card\b", files["rules.py"]), (
+        "exercise 3 builds on the package's third_card"
+    )
