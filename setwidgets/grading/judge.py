@@ -53,6 +53,13 @@ TESTS_FILE = "hidden_tests.py"
 JUDGED = "judged"
 """The key, in a judged test cell's ``setwidgets`` metadata, of what the judge noted."""
 
+MAX_KEPT = 10
+"""The most failed cases the judge keeps of one test, for the teacher's class insight
+(:mod:`setwidgets.grading.insight`): the first ones, in the test's order."""
+
+MAX_KEPT_CHARS = 30_000
+"""The most characters of cases (as JSON) the judge keeps of one failed test."""
+
 
 class Failed(Exception):
     """A judged test failed; the message says why, in words for the student."""
@@ -223,6 +230,8 @@ class Run:
         self._rng = random.Random(self.seed)
         self.random = False
         self.flags: list[str] = []
+        self.kept: list[dict[str, Any]] = []
+        self._last: tuple[str, list[Case], list[Answer]] | None = None
 
     @property
     def rng(self) -> random.Random:
@@ -240,7 +249,35 @@ class Run:
         each case are counted (done in the kernel, so a count is advice, never a verdict).
         """
         cases = list(cases)
-        return parse_reply(self._ask(_request(function, cases, after, count)), len(cases))
+        answers = parse_reply(self._ask(_request(function, cases, after, count)), len(cases))
+        self._last = (function, cases, answers)
+        return answers
+
+    def failed(
+        self, function: str, case: Case, answer: Answer, want: Any = None, *, known: bool = True
+    ) -> None:
+        """Keep one case the student's function got wrong, for the teacher's class insight.
+
+        Kept as plain data (card codes, numbers, short text; see :func:`kept_case`), at most
+        :data:`MAX_KEPT` per test; ``known`` says whether ``want`` is the answer wanted (a test that
+        only checks a property of the answer has none to give). Nothing kept reaches the student.
+        """
+        if len(self.kept) < MAX_KEPT:
+            self.kept.append(kept_case(function, case, answer, want, known=known))
+
+    def keep_last_call(self) -> None:
+        """Keep the cases of the last call, as far as :data:`MAX_KEPT_CHARS` allows, answers wanted
+        unknown: what the judge keeps of a failed test that named no failed case itself."""
+        if self.kept or self._last is None:
+            return
+        function, cases, answers = self._last
+        size = 0
+        for case, answer in zip(cases, answers):
+            kept = kept_case(function, case, answer, None, known=False)
+            size += len(json.dumps(kept))
+            if size > MAX_KEPT_CHARS:
+                break
+            self.kept.append(kept)
 
     def flag(self, reason: str) -> None:
         """Note something the teacher should look at; it costs no points by itself."""
@@ -302,6 +339,8 @@ class Verdict:
     message: str
     flags: list[str]
     seed: int
+    cases: list[dict[str, Any]] = field(default_factory=list, compare=False)
+    """The failed cases kept for the teacher (see :meth:`Run.failed`); never shown to the student."""
 
 
 def judge(test: TestFunction, ask: Callable[[str], str], seed: int | None = None) -> Verdict:
@@ -310,10 +349,68 @@ def judge(test: TestFunction, ask: Callable[[str], str], seed: int | None = None
     try:
         message = test(run)
     except Failed as failure:
-        return Verdict(False, str(failure), run.flags, run.seed)
+        run.keep_last_call()
+        return Verdict(False, str(failure), run.flags, run.seed, run.kept)
     except NoAnswer as failure:
-        return Verdict(False, f"The grader got no answer from your notebook: {failure}.", run.flags, run.seed)
+        message = f"The grader got no answer from your notebook: {failure}."
+        return Verdict(False, message, run.flags, run.seed, run.kept)
     return Verdict(True, message, run.flags, run.seed)
+
+
+MAX_KEPT_VALUE = 4_000
+"""The most characters (as JSON) of one kept value; a bigger one is kept as a short text."""
+
+
+def kept_value(value: Any) -> Any:
+    """A value of a case, as plain JSON data for the teacher's files: cards as ``{"card": code}``,
+    tuples, sets and fractions as :func:`encode_request` writes them, anything else as
+    ``{"object": [type, short text]}``; bounded by :data:`MAX_KEPT_VALUE`."""
+    try:
+        data = _plain(value, 0)
+        if len(json.dumps(data)) <= MAX_KEPT_VALUE:
+            return data
+    except (TypeError, ValueError, RecursionError):
+        pass
+    return {"object": [type(value).__name__[:80], show(value, 200)]}
+
+
+def _plain(value: Any, depth: int) -> Any:
+    if depth > compute.MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    if value is None or isinstance(value, (bool, int)):
+        return value if not isinstance(value, int) or value.bit_length() <= 64 else str(value)[:40]
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else repr(value)
+    if isinstance(value, str):
+        return value[:300]
+    if isinstance(value, Opaque):
+        return {"object": [value.type, value.text]}
+    if isinstance(value, (Card, Seed, random.Random, Fraction)):
+        return encode_request(value)
+    if isinstance(value, tuple):
+        return {"tuple": [_plain(item, depth + 1) for item in value]}
+    if isinstance(value, list):
+        return [_plain(item, depth + 1) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return {"set": [_plain(item, depth + 1) for item in value]}
+    if isinstance(value, dict):
+        return {"dict": [[_plain(k, depth + 1), _plain(v, depth + 1)] for k, v in value.items()]}
+    raise TypeError(type(value).__name__)
+
+
+def kept_case(function: str, case: Case, answer: Answer, want: Any, *, known: bool = True) -> dict[str, Any]:
+    """One case as the judge keeps it: the function, its arguments, what it returned or raised,
+    and the answer wanted when ``known``."""
+    kept: dict[str, Any] = {"function": function[:80], "args": [kept_value(arg) for arg in case]}
+    if answer.error is not None:
+        kept["error"] = answer.error[:300]
+    else:
+        kept["got"] = kept_value(answer.value)
+    if answer.args is not None:
+        kept["after"] = kept_value(answer.args)
+    if known:
+        kept["want"] = kept_value(want)
+    return kept
 
 
 # -- what tests use to compare and to say what went wrong ------------------------------------
@@ -379,13 +476,21 @@ def compare(
     The message names the call, the answer wanted and why (``why(case)``), what the function
     did, and the seed of the run (so that a student can try the same cards).
     """
+    first: str | None = None
     for case, answer, want in zip(cases, answers, wants):
         if answer.error is None and equal(answer.value, want):
             continue
-        reason = f": {why(case)}" if why is not None else ""
-        seed = f" (Cards drawn with the grader's seed {run.seed}.)" if run.random else ""
-        wanted = f"{call_text(function, case)} should be {show(want)}{reason}."
-        raise Failed(f"{wanted} Your function {returned(answer)}.{seed}")
+        # The first failed case is the student's message; the next few are kept for the teacher.
+        run.failed(function, case, answer, want)
+        if first is None:
+            reason = f": {why(case)}" if why is not None else ""
+            seed = f" (Cards drawn with the grader's seed {run.seed}.)" if run.random else ""
+            wanted = f"{call_text(function, case)} should be {show(want)}{reason}."
+            first = f"{wanted} Your function {returned(answer)}.{seed}"
+        if len(run.kept) >= MAX_KEPT:
+            break
+    if first is not None:
+        raise Failed(first)
 
 
 def expect(condition: bool, message: str) -> None:

@@ -33,7 +33,7 @@ from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Bool, Integer, List, Unicode
 
 from setwidgets.grading import route
-from setwidgets.grading.judge import JUDGED, NoAnswer, TestFunction, Tests, judge, load
+from setwidgets.grading.judge import JUDGED, NoAnswer, TestFunction, Tests, Verdict, judge, load
 from setwidgets.grading.sandbox import GIB, SandboxedKernelManager
 
 WATCHED = "setwidgets"
@@ -120,7 +120,9 @@ class GradingExecute(Execute):
             }
             self._student = [c.source for c in nb.cells if c.cell_type == "code" and not locked(c)]
         self._sandboxed = False
+        self._verdicts: dict[str, Verdict] = {}
         nb, resources = super().preprocess(nb, resources, km)
+        self._keep_cases(resources)
         # Written by the grader after every cell ran: whatever the student put there is replaced.
         nb.metadata[WATCHED] = {SANDBOXED: self._sandboxed}
         return nb, resources
@@ -196,6 +198,7 @@ class GradingExecute(Execute):
             return self._ask(request)
 
         verdict = judge(test, ask)
+        self._verdicts[_nbgrader(cell)["grade_id"]] = verdict
         if verdict.passed:
             cell.outputs = [NotebookNode(output_type="stream", name="stdout", text=verdict.message + "\n")]
         else:
@@ -208,6 +211,22 @@ class GradingExecute(Execute):
             "names": foreign or sorted(called),
             JUDGED: {"passed": verdict.passed, "seed": verdict.seed, "flags": verdict.flags},
         }
+
+    def _keep_cases(self, resources: Any) -> None:
+        """The judged tests' failed cases, for the teacher's class insight, beside the gradebook
+        (:mod:`setwidgets.grading.insight.cases`); never in the notebook, which the feedback shows."""
+        info = (resources or {}).get("nbgrader", {})
+        if not self._verdicts or not {"student", "assignment", "notebook"} <= set(info):
+            return
+        from nbgrader.coursedir import CourseDirectory
+
+        from setwidgets.grading.insight import cases
+
+        root = CourseDirectory(config=self.config).root
+        try:
+            cases.write(root, info["student"], info["assignment"], info["notebook"], self._verdicts)
+        except (OSError, ValueError) as error:  # the grades stand without the teacher's insight
+            self.log.warning("The failed cases of this notebook were not kept: %s", error)
 
     def _ask(self, request: str) -> str:
         """The kernel's reply to a request of :func:`setwidgets.grading.compute.call`, or NoAnswer."""
