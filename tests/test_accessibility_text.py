@@ -155,3 +155,73 @@ def test_every_card_menu_of_every_widget_has_a_label():
         "Card 2 shape",
         "Card 2 shading",
     ]
+
+
+def img_alts(page: str) -> list[str | None]:
+    """The alt of every <img> of an HTML page, as a browser reads them."""
+    from html.parser import HTMLParser
+
+    alts: list[str | None] = []
+
+    class Images(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "img":
+                alts.append(dict(attrs).get("alt"))
+
+    Images().feed(page)
+    return alts
+
+
+def test_a_chart_shows_as_an_img_whose_alt_says_what_it_shows_and_is_shown_once():
+    """A lesson's matplotlib chart (setwidgets.draw.chart): an <img alt> with its PNG, in the notebook
+    and in nbconvert's pages (Voila's and the feedback's templates pick the HTML the same way)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from nbconvert import HTMLExporter
+
+    from setwidgets.draw import chart
+
+    fig, ax = plt.subplots(figsize=(4, 2))
+    ax.bar([0, 1], [2, 1])
+    shown = chart(ax, 'Bar chart: two bars, 2 and 1 "high"')
+    assert not plt.fignum_exists(fig.number), (
+        "the figure is closed: the inline backend shows it no second time"
+    )
+    html = shown._repr_html_()
+    assert html.startswith('<img class="setw-chart" alt="Bar chart: two bars, 2 and 1 &quot;high&quot;"')
+    prefix = 'src="data:image/png;base64,'
+    assert base64.b64decode(html.split(prefix)[1].rstrip('">')) == shown._repr_png_() == shown.png
+    assert shown.png.startswith(b"\x89PNG")
+    data = {"text/plain": repr(shown), "image/png": base64.b64encode(shown.png).decode(), "text/html": html}
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(
+        nbformat.v4.new_code_cell("chart(...)", outputs=[nbformat.v4.new_output("display_data", data=data)])
+    )
+    for template in ("lab", "classic"):
+        page, _ = HTMLExporter(template_name=template).from_notebook_node(nb)
+        assert img_alts(page) == [shown.alt], template
+        assert "No description has been provided" not in page
+
+
+@pytest.mark.parametrize(
+    ("figure", "alt", "error", "words"),
+    [
+        ("a figure", "words", TypeError, "chart() takes a matplotlib Figure or Axes to show; got str"),
+        (None, "  ", ValueError, "chart() needs alt, the words a screen reader says for the chart"),
+        (None, None, ValueError, "chart() needs alt"),
+    ],
+)
+def test_chart_refuses_what_is_not_a_figure_or_has_no_words(figure, alt, error, words):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from setwidgets.draw import chart
+
+    fig = plt.figure() if figure is None else figure
+    with pytest.raises(error, match=re.escape(words)):
+        chart(fig, alt)
+    plt.close("all")
