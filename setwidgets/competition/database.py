@@ -31,6 +31,7 @@ from typing import Any
 
 from setwidgets import _inputs, _words
 from setwidgets.competition.schedules import MOST_PLAYERS
+from setwidgets.game import inputs as game_inputs
 
 __all__ = [
     "APPLICATION_ID",
@@ -38,9 +39,11 @@ __all__ = [
     "WAIT_SECONDS",
     "ClosedFile",
     "CompetitionError",
+    "LONGEST_NAME",
     "check_file",
     "file_trouble",
     "open_file",
+    "player_name",
 ]
 
 _SCHEMA = """
@@ -75,6 +78,21 @@ def player_number(value: Any, name: str) -> int:
             f"got {_inputs.short(number)}"
         )
     return number
+
+
+LONGEST_NAME = 60
+"""The longest name a competition takes, in characters: on paper it shrinks and wraps to fit."""
+
+
+def player_name(value: Any, name: str) -> str:
+    """A player's name, checked by the class game's names policy (:func:`setwidgets.game.inputs.player_name`).
+
+    Letters of any script with their accents, digits, single spaces and ``' - .`` between them,
+    a zero-width joiner or non-joiner inside a word (Persian, Sinhala); at most
+    :data:`LONGEST_NAME` characters. Refused in a sentence naming the character: what a reader
+    cannot see or tell apart, and emoji, which the class game refuses too.
+    """
+    return game_inputs.player_name(value, name, CompetitionError, longest=LONGEST_NAME)
 
 
 SCHEMA_VERSION = 2
@@ -288,13 +306,23 @@ def open_file(path: str) -> sqlite3.Connection:
     return db
 
 
+# One connection serves every thread of the kernel. JupyterLab 4.6 sends a widget's messages
+# (a click on the Standings' division picker, its "Enter scores") to a kernel *subshell*, which
+# ipykernel 7 runs in a thread of its own; with SQLite's default check, every call made from a
+# widget raised "SQLite objects created in a thread can only be used in that same thread", and
+# the traitlets observer that raised left the picker changed and the table as it was. Python's
+# sqlite3 is built serialized almost everywhere (sqlite3.threadsafety == 3), which makes sharing
+# safe; a build that is not keeps the check (the widget then fails as before, rather than corrupt).
+_SHARED = {"timeout": WAIT_SECONDS, "check_same_thread": sqlite3.threadsafety != 3}
+
+
 def _connect(path: str, read_only: bool) -> sqlite3.Connection:
     """A connection to the file; read-only ones never write, not even SQLite's ``-shm`` beside it."""
     if not read_only:
-        return sqlite3.connect(path, timeout=WAIT_SECONDS)
+        return sqlite3.connect(path, **_SHARED)
     uri = Path(path).resolve().as_uri()
     try:
-        db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=WAIT_SECONDS)
+        db = sqlite3.connect(uri + "?mode=ro", uri=True, **_SHARED)
         db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.OperationalError:
@@ -303,7 +331,7 @@ def _connect(path: str, read_only: bool) -> sqlite3.Connection:
         log = Path(path).with_name(Path(path).name + "-wal")
         if log.exists() and log.stat().st_size:
             raise
-        return sqlite3.connect(uri + "?immutable=1", uri=True, timeout=WAIT_SECONDS)
+        return sqlite3.connect(uri + "?immutable=1", uri=True, **_SHARED)
 
 
 def _version(db: sqlite3.Connection, path: str, tables: set[str]) -> int:

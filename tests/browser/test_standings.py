@@ -59,3 +59,33 @@ def test_a_score_entered_in_the_form_changes_the_standings(notebook_page, tmp_pa
     message = nb.wait_text(".setw-standings .setw-standings-message", "already has scores")
     assert "round 1, table 2 already has scores" in message
     assert nb.text(VIEW) == after
+
+
+def test_the_division_picker_changes_the_table_at_every_pick(notebook_page, tmp_path) -> None:
+    # JupyterLab sends a widget's messages to a kernel subshell, another thread than the one that
+    # opened the competition file: before the file's connection served every thread, the first
+    # pick worked and the later ones raised inside the picker's observer, leaving the table alone.
+    nb = notebook_page(
+        "standings_picks.ipynb",
+        python_cells(
+            f"""
+            from setwidgets.competition import Competition
+            from setwidgets.widgets.standings import Standings
+
+            event = Competition({str(tmp_path / "class.sqlite")!r})
+            for number in range(1, 10):
+                event.register(number, f"P{{number}}", "A" if number <= 5 else "B")
+            Standings(event)
+            """
+        ),
+    )
+    caption = f"{VIEW} caption"
+    nb.wait_text(caption, "All players")
+    buttons = nb.page.locator(".setw-standings .widget-toggle-buttons button")
+    for label, title, rows in (("A", "Division A", 5), ("B", "Division B", 4), ("Overall", "All players", 9)):
+        shown = nb.text(VIEW)
+        buttons.get_by_text(label, exact=True).click()
+        table = nb.wait_text(VIEW, title, differs_from=shown)
+        body = [line for line in table.splitlines() if line[:1].isdigit()]
+        assert len(body) == rows, f"after the pick {label!r}, the table shows:\n{table}"
+    nb.screenshot("standings-02-after-three-picks", selector=".setw-standings")
