@@ -208,12 +208,13 @@ class Server:
 def timed_service(argv: list[str]) -> int:
     """The room service as ``python -m setwidgets.classroom`` runs it, with clocks on its work.
 
-    Store.save (the room written and committed), Classroom.broadcast (the view, and each
-    socket's copy of it written) and RoomSocket.on_message (a move served, those two included)
-    add up the seconds they take; SIGUSR1 writes the sums to timings.json in the classroom
-    folder. Two clock readings a call: the service's own work is unchanged."""
+    Store.write (the room written and committed, in the store's threads, off the loop),
+    Store.text (the room as JSON, on the loop), Classroom.broadcast (the view, and each
+    socket's copy of it written), Room.play and Room.teach (a move served) and Room.expire (a
+    timer) add up the seconds they take; SIGUSR1 writes the sums to timings.json in the
+    classroom folder. Two clock readings a call: the service's own work is unchanged."""
     from setwidgets.classroom import __main__ as entry
-    from setwidgets.classroom import service, store
+    from setwidgets.classroom import rooms, service, store
 
     spent: dict[str, list[float]] = {}
 
@@ -231,10 +232,12 @@ def timed_service(argv: list[str]) -> int:
 
         setattr(owner, name, timed)
 
-    clocked(store.Store, "save", "save")
+    clocked(store.Store, "write", "save")
+    clocked(store.Store, "text", "text")
     clocked(service.Classroom, "broadcast", "broadcast")
-    clocked(service.RoomSocket, "on_message", "message")
-    clocked(service.Classroom, "expire", "timer")
+    clocked(rooms.Room, "play", "message")
+    clocked(rooms.Room, "teach", "message")
+    clocked(rooms.Room, "expire", "timer")
 
     def write(signum: int, frame: Any) -> None:
         folder = Path(os.environ["SETWIDGETS_CLASSROOM_HOME"])
@@ -666,8 +669,9 @@ def summary(claims: list[Claim]) -> dict[str, Any]:
 def loop_figures(
     before: dict[str, list[float]], after: dict[str, list[float]], wall: float
 ) -> dict[str, Any]:
-    """What the service's one event loop did between two of its timings: ms per save, per
-    broadcast and per move served, and the share of the time it was busy serving moves and timers."""
+    """What the service did between two of its timings: ms per save (in the store's threads), per
+    broadcast and per move served on its loop (the move, the room's text and its broadcast), and
+    the share of the time its one event loop was busy with moves and timers."""
 
     def spent(key: str) -> tuple[float, int]:
         then = before.get(key, [0.0, 0])
@@ -675,12 +679,13 @@ def loop_figures(
         return now[0] - then[0], int(now[1] - then[1])
 
     (save, saves), (cast, casts) = spent("save"), spent("broadcast")
-    (move, moves), (timer, _) = spent("message"), spent("timer")
+    (move, moves), (timer, _), (text, _) = spent("message"), spent("timer"), spent("text")
+    on_loop = move + timer + text + cast
     return {
         "save_ms": round(save * 1000 / max(saves, 1), 2),
         "broadcast_ms": round(cast * 1000 / max(casts, 1), 2),
-        "move_ms": round(move * 1000 / max(moves, 1), 2),
-        "loop_busy_share": round((move + timer) / wall, 3),
+        "move_ms": round((move + text + cast) * 1000 / max(moves, 1), 2),
+        "loop_busy_share": round(on_loop / wall, 3),
     }
 
 
@@ -895,8 +900,9 @@ def breakdown(sizes: tuple[int, ...], repeats: int = 15) -> dict[str, dict[str, 
     """Where one change's time goes in the service, for rooms of each size: timed in this process
     with the service's own Room and Store (a SQLite file on the same disk as the service's).
 
-    The service does this for every change, in its one event loop: Store.save (the room's whole
-    save, committed), Room.view, then for each socket Room.you and json.dumps of the view with it."""
+    The service does this for every change: Store.save (the room's whole save, committed; in the
+    store's threads), then in its one event loop Room.view written once as JSON, and for each
+    socket Room.you written and joined to it."""
     from setwidgets import find_sets
     from setwidgets.classroom import rooms as service_rooms
     from setwidgets.classroom.store import Store
@@ -930,8 +936,8 @@ def breakdown(sizes: tuple[int, ...], repeats: int = 15) -> dict[str, dict[str, 
         figures = {
             "save_ms": timed(lambda: store.save(room)),  # noqa: B023 - called at once
             "view_ms": timed(room.view),
-            "pushes_ms": timed(lambda: [json.dumps({**view, "you": room.you(n)}) for n in names]),  # noqa: B023
-            "pushes_dumps_only_ms": timed(lambda: [json.dumps({**view, "you": {}}) for n in names]),  # noqa: B023
+            "pushes_ms": timed(lambda: pushes(room, names)),  # noqa: B023
+            "pushes_dumps_only_ms": timed(lambda: json.dumps(view)),  # noqa: B023
         }
         figures["change_ms"] = round(figures["save_ms"] + figures["view_ms"] + figures["pushes_ms"], 2)
         store.close()
@@ -940,6 +946,12 @@ def breakdown(sizes: tuple[int, ...], repeats: int = 15) -> dict[str, dict[str, 
         os.rmdir(folder)
         found[str(size)] = figures
     return found
+
+
+def pushes(room: Any, names: list[str]) -> list[str]:
+    """What the service's broadcast writes for one change: the view once, each player's part joined."""
+    text = json.dumps(room.view())
+    return [text[:-1] + ', "you": ' + json.dumps(room.you(n)) + "}" for n in names]
 
 
 def estimate(rooms: dict[str, Any]) -> dict[str, Any]:
@@ -1009,8 +1021,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     print(
         f"  service: {room['service_cpu_ms_per_change']:.2f} ms CPU per change"
         f" ({room['service_cpu_share']:.0%} of a core); its loop busy {room['loop_busy_share']:.0%}:"
-        f" {room['move_ms']:.1f} ms a move served, of which save {room['save_ms']:.1f} ms"
-        f" and broadcast {room['broadcast_ms']:.1f} ms; RSS {room['memory_mib']:.1f} MiB"
+        f" {room['move_ms']:.1f} ms a move served on it, of which broadcast {room['broadcast_ms']:.1f} ms;"
+        f" a save {room['save_ms']:.1f} ms in the store's threads; RSS {room['memory_mib']:.1f} MiB"
         f" (peak {room['peak_memory_mib']:.1f}) against {idle['rss']:.1f} idle",
         flush=True,
     )
@@ -1036,8 +1048,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for size, figures in cost.items():
         print(
             f"  {size:>3} players: save {figures['save_ms']:6.2f} ms   view {figures['view_ms']:6.2f} ms"
-            f"   {size} pushes {figures['pushes_ms']:6.2f} ms (of which json.dumps"
-            f" {figures['pushes_dumps_only_ms']:.2f})   = {figures['change_ms']:.2f} ms of its loop"
+            f"   {size} pushes {figures['pushes_ms']:6.2f} ms (of which the view's json.dumps, once,"
+            f" {figures['pushes_dumps_only_ms']:.2f})   = {figures['change_ms']:.2f} ms of its work"
         )
     guess = estimate(rooms)
     print(

@@ -149,3 +149,56 @@ def running(tmp_path: Path, monkeypatch: Any) -> Iterator[Service]:
     monkeypatch.delenv("SETWIDGETS_CLASSROOM_URL", raising=False)
     with service:
         yield service
+
+
+STALL = 1.0
+"""Seconds a stalled room's save sleeps before it writes (:func:`in_process`)."""
+
+
+def in_process(tmp_path: Path, monkeypatch: Any) -> Iterator[tuple[str, str, Any, set[str]]]:
+    """The service in a thread of this process, on a SQLite file and a free port; yields its url, the
+    teacher's token, its Store, and a set of room codes whose saves stall ``STALL`` seconds
+    (SQLAlchemy's ``before_cursor_execute`` hook, where a stalled disk would hold them).
+
+    For tests that need the service's insides (its store's engine); others start it as a teacher
+    does, with :func:`running`."""
+    import asyncio
+    import secrets
+    import threading
+
+    import sqlalchemy as sa
+
+    from setwidgets.classroom.identity import LocalTokens
+    from setwidgets.classroom.service import Classroom, make_app
+    from setwidgets.classroom.store import Store
+
+    monkeypatch.setenv("SETWIDGETS_CLASSROOM_HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    store = Store(f"sqlite:///{tmp_path / 'rooms.sqlite'}")
+    stalled: set[str] = set()
+
+    def stall(connection: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
+        # Where a stalled disk would hold a save: before the write, in the store's thread.
+        if statement.lstrip().upper().startswith("UPDATE") and any(c in str(parameters) for c in stalled):
+            time.sleep(STALL)
+
+    sa.event.listen(store.engine, "before_cursor_execute", stall)
+    teacher, port = secrets.token_urlsafe(16), free_port()
+    started, loop_box = threading.Event(), {}  # type: ignore[var-annotated]
+
+    async def serve() -> None:
+        classroom = Classroom(store, LocalTokens(store, teacher))
+        make_app(classroom).listen(port, "127.0.0.1")
+        classroom.start()
+        loop_box["stop"] = asyncio.Event()
+        loop_box["loop"] = asyncio.get_running_loop()
+        started.set()
+        await loop_box["stop"].wait()
+
+    thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    yield f"http://127.0.0.1:{port}/", teacher, store, stalled
+    loop_box["loop"].call_soon_threadsafe(loop_box["stop"].set)
+    thread.join(10)
+    store.close()

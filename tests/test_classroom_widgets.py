@@ -501,3 +501,44 @@ def test_a_card_in_the_view_is_a_card_of_the_deck(room, widgets):
     ada = student(widgets, room, "Ada")
     assert ada.table == as_cards(ada.view["table"])
     assert ada.letters[:3] == ["q", "a", "z"]
+
+
+def test_the_teacher_locks_answers_the_door_hands_a_second_code_and_deletes_with_buttons(room, widgets):
+    ada = student(widgets, room, "Ada")
+    assert room.buttons["lock"].description == "Lock" and room.buttons["let_in"].disabled
+    room.buttons["lock"].click()
+    wait_until(lambda: room.view.get("locked") and room.buttons["lock"].description == "Unlock")
+    assert "Locked: nobody new joins by the code." in room._door_widget.value
+    for name in ("Ben", "Cleo"):
+        with pytest.raises(ClassroomError, match=f"asked to let {name} in"):
+            student(widgets, room, name)
+    wait_until(lambda: room.waiting_picker.options == ("Ben", "Cleo"), what="the names waiting")
+    assert "Waiting to be let in: Ben, Cleo." in room._door_widget.value
+    room.buttons["let_in"].click()  # nothing picked: nothing sent
+    assert room.status == "Pick a name waiting first." and room.waiting == ["Ben", "Cleo"]
+    room.waiting_picker.value = "Cleo"
+    room.buttons["refuse"].click()
+    assert room.status == "Cleo was not let in."
+    room.waiting_picker.value = "Ben"
+    room.buttons["let_in"].click()
+    assert room.status == "Ben was let in."
+    wait_until(lambda: room.players == ["Ada", "Ben"] and room.waiting_picker.options == ())
+    assert room.buttons["let_in"].disabled and room.buttons["refuse"].disabled
+    ben = student(widgets, room, "Ben")
+    with pytest.raises(ClassroomError, match="did not let you into"):
+        student(widgets, room, "Cleo")
+    room.buttons["second_code"].click()
+    second = room.status.split("code for one late player: ")[1][:5]
+    dan = student(widgets, second, "Dan")
+    assert dan.code == room.code
+    in_step(room, ada, ben, dan)
+    # Delete room: the first click only asks for a second; another button in between disarms it.
+    room.buttons["delete"].click()
+    assert room.status.startswith(f"Click Delete room again to delete room {room.code}")
+    room.buttons["lock"].click()  # unlock
+    room.buttons["delete"].click()
+    assert room.status.startswith("Click Delete room again") and room.players == ["Ada", "Ben", "Dan"]
+    room.buttons["delete"].click()
+    assert room.status == f"Room {room.code} was deleted."
+    assert not room.connected and all(button.disabled for button in room.buttons.values())
+    wait_until(lambda: ada._connection.gone, what="the students' notebooks told")

@@ -260,7 +260,9 @@ class Seat(_Connection):
 
     ``Seat("BCDFG", name="Ada")`` joins room BCDFG as Ada (on the hub, the name is your hub
     user's and ``name`` may be left out). The seat's token is kept in the classroom folder,
-    so a restarted kernel takes the same seat again.
+    so a restarted kernel takes the same seat again. A room the teacher locked answers with a
+    :class:`ClassroomError` saying the teacher was asked to let you in: ask again (run the same
+    line) once they have. A second code from the teacher joins in place of the room's code.
     """
 
     def __init__(self, room: str, name: str | None = None, team: str = "", url: str | None = None) -> None:
@@ -275,11 +277,20 @@ class Seat(_Connection):
         body: dict[str, Any] = {"team": team}
         if name is not None:
             body["name"] = name
+        if tokens.get(key + " ticket"):  # waiting at a locked room's door: ask again with the ticket
+            body["ticket"] = tokens[key + " ticket"]
         answer = _request(url + f"api/rooms/{code}/join", token, "POST", body)
+        if answer.get("waiting"):
+            tokens[key + " ticket"] = answer["ticket"]
+            _write_tokens(tokens)
+            raise ClassroomError(answer["message"])
+        tokens[key + " ticket"] = ""  # answered: the ticket is used up
+        # Joined with a second code, the seat is the room's own code's from now on.
+        code = answer.get("code") or code
         if answer.get("token"):
             token = answer["token"]
-            tokens[key] = token
-            _write_tokens(tokens)
+            tokens[key] = tokens[f"{url} {code} {name}"] = token
+        _write_tokens(tokens)
         self.name: str = answer["name"]
         self.welcome: str = answer["message"]
         super().__init__(url, code, token)
@@ -304,7 +315,8 @@ class Seat(_Connection):
 
 class Desk(_Connection):
     """The teacher's hold on a room: open it, then pause, resume, end, start a new game, remove a
-    player, lock it against new joins, or delete it.
+    player, lock it against new joins (and let late players in: :attr:`waiting`, :meth:`let_in`,
+    :meth:`refuse`, :meth:`second_code`), or delete it.
 
     ``Desk.open(variant="standard")`` opens a new room and returns its desk; ``Desk("BCDFG")``
     takes an open room again. The teacher's token comes from ``token``, else the classroom
@@ -357,6 +369,29 @@ class Desk(_Connection):
     def unlock(self) -> dict[str, Any]:
         """Let new players join the room again."""
         return self.send({"type": "unlock"})
+
+    @property
+    def waiting(self) -> list[str]:
+        """The names waiting at the locked room's door for your answer (:meth:`let_in`, :meth:`refuse`)."""
+        return list(self.view.get("you", {}).get("waiting", []))
+
+    def let_in(self, name: str) -> dict[str, Any]:
+        """Let ``name``, waiting at the locked room's door, join the room."""
+        return self._door({"action": "let_in", "name": name})
+
+    def refuse(self, name: str) -> dict[str, Any]:
+        """Tell ``name``, waiting at the locked room's door, that they do not join."""
+        return self._door({"action": "refuse", "name": name})
+
+    def second_code(self) -> dict[str, Any]:
+        """A second code for one late player (in ``["code"]``): it lets them into the locked room once."""
+        return self._door({"action": "second_code"})
+
+    def _door(self, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return _request(self.url + f"api/rooms/{self.code}/door", self.token, "POST", body, tries=1)
+        except ClassroomError as refused:
+            return {"ok": False, "message": str(refused)}
 
     def delete(self) -> dict[str, Any]:
         """Delete the room: every connection to it is closed, and its players' tokens are forgotten."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import secrets
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,8 +51,8 @@ class LocalTokens:
         self.teacher_token = teacher_token
         self.known: dict[str, Identity] = {}
 
-    def identify(self, token: str | None) -> Identity | None:
-        """The identity ``token`` gives, or None."""
+    def identify(self, token: str | None) -> Identity | None | Awaitable[Identity | None]:
+        """The identity ``token`` gives, or None (to be awaited when it must be read from the database)."""
         if not token:
             return None
         if secrets.compare_digest(token, self.teacher_token):
@@ -59,7 +60,11 @@ class LocalTokens:
         found = self.known.get(token)
         if found is not None:
             return found
-        seat = self.store.seat(token)
+        return self._look_up(token)
+
+    async def _look_up(self, token: str) -> Identity | None:
+        """A token not in memory, read from the database in the store's threads (off the loop)."""
+        seat = await self.store.off_loop(self.store.seat, token)
         if seat is None:
             return None  # not remembered: made-up tokens must not fill the memory
         if len(self.known) >= self.KNOWN:

@@ -21,6 +21,9 @@ from typing import Any
 from tornado import httpserver, iostream, web
 
 __all__ = [
+    "CODE_LENGTH",
+    "LETTERS",
+    "MAX_ROOMS",
     "COOL_DOWN",
     "ENDED_KEEP_SECONDS",
     "IDLE_SECONDS",
@@ -42,6 +45,13 @@ __all__ = [
 ]
 
 log = logging.getLogger("setwidgets.classroom")
+
+LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
+"""The letters of a join code: consonants only, so that no code spells a word."""
+
+CODE_LENGTH = 5
+MAX_ROOMS = 1000
+"""The rooms one service holds; a teacher opens a new room per game session."""
 
 MAX_MESSAGE = 4096
 """The longest message a client may send, in bytes (a move is some 80)."""

@@ -19,6 +19,8 @@ The routes, under the service's prefix (``/`` alone, or the hub's ``/services/cl
 
 Every request names its sender by a token, in an ``Authorization: token ...`` header (or a
 ``token`` query parameter). Each change is saved in the store before anyone is told of it.
+The saves are written in the store's own threads (:meth:`Store.off_loop`): while one room's
+save is under way, that room's next move waits for it, and every other room is served.
 
 What one sender may cost the others is bounded by who they are, never by how many connections
 they open: :mod:`setwidgets.classroom.limits` holds the limits, docs/classroom.md states them.
@@ -38,6 +40,7 @@ from tornado import web, websocket
 from tornado.ioloop import IOLoop, PeriodicCallback
 
 from setwidgets import _inputs
+from setwidgets.classroom.door import Doors
 from setwidgets.classroom.identity import (
     NO_TOKEN,
     Identity,
@@ -46,11 +49,14 @@ from setwidgets.classroom.identity import (
 )
 from setwidgets.classroom.identity import admit as _admit
 from setwidgets.classroom.limits import (
+    CODE_LENGTH,
     COOL_DOWN,
     ENDED_KEEP_SECONDS,
     IDLE_SECONDS,
+    LETTERS,
     MAX_CONNECTIONS,
     MAX_MESSAGE,
+    MAX_ROOMS,
     NUMBER_FIELD,
     PING_SECONDS,
     RATE,
@@ -65,21 +71,13 @@ from setwidgets.classroom.limits import (
     log_request,
     read_json,
     server,
-    summary,
 )
 from setwidgets.classroom.limits import Bucket as _Bucket
-from setwidgets.classroom.rooms import Room, RoomError
+from setwidgets.classroom.rooms import Room
+from setwidgets.classroom.routes import DoorHandler, JoinHandler, RoomHandler, RoomsHandler, _Base
 from setwidgets.classroom.store import Store, StoreError
-from setwidgets.game.inputs import player_name
 
 __all__ = ["LETTERS", "MAX_ROOMS", "Classroom", "Identity", "LocalTokens", "make_app"]
-
-LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
-"""The letters of a join code: consonants only, so that no code spells a word."""
-
-CODE_LENGTH = 5
-MAX_ROOMS = 1000
-"""The rooms one service holds; a teacher opens a new room per game session."""
 
 
 class Classroom:
@@ -100,6 +98,17 @@ class Classroom:
         # When each ended room was seen ended (on the wall clock): it is deleted ENDED_KEEP_SECONDS later.
         self.ended: dict[str, float] = {}
         self.ended_keep = ENDED_KEEP_SECONDS
+        # One lock per room, held from a change to its commit: the room's next move, and anyone
+        # reading its view, waits for the save, while the loop serves the other rooms.
+        self.guards: dict[str, asyncio.Lock] = {}
+        self.doors = Doors()  # who waits at a locked room's door, and the second codes handed out
+
+    def guard(self, code: str) -> asyncio.Lock:
+        """The lock of room ``code``: ``async with classroom.guard(code):`` around a change and its save."""
+        found = self.guards.get(code)
+        if found is None:
+            found = self.guards[code] = asyncio.Lock()
+        return found
 
     def allows(self, sender: str) -> bool:
         """True when ``sender`` (an identity or an address) may send one more request now."""
@@ -137,16 +146,28 @@ class Classroom:
             if room.status != "ended":
                 self.ended.pop(code, None)
             elif now - self.ended.setdefault(code, now) >= self.ended_keep:
-                try:
-                    self.delete(code)
-                except StoreError as failed:
-                    log.error("%s", failed)  # the room stays; the next sweep tries again
+                IOLoop.current().spawn_callback(self._expired, code, room)
         for key in [k for k, b in self.messages.items() if k not in self.held and b.full()]:
             del self.messages[key]
 
-    def delete(self, code: str) -> None:
-        """Forget room ``code``: its sockets are closed, its timer stopped, its saved copy deleted."""
-        self.store.delete(code)  # first: a room the store could not delete stays, in memory as on disk
+    async def _expired(self, code: str, room: Room) -> None:
+        try:
+            await self.delete(code, room)
+        except StoreError as failed:
+            log.error("%s", failed)  # the room stays; the next sweep tries again
+
+    async def delete(self, code: str, room: Room | None = None) -> None:
+        """Forget room ``code``: its sockets are closed, its timer stopped, its saved copy deleted.
+
+        With ``room``: only if ``code`` is still that room once its save under way is done."""
+        async with self.guard(code):
+            if code not in self.rooms or (room is not None and self.rooms[code] is not room):
+                return
+            # First: a room the store could not delete stays, in memory as on disk.
+            await self.store.off_loop(self.store.delete, code)
+            self._forget(code)
+
+    def _forget(self, code: str) -> None:
         forget = getattr(self.authority, "forget", None)
         if forget is not None:
             forget(code)  # its players' tokens are no longer anyone's
@@ -155,24 +176,28 @@ class Classroom:
         if old is not None:
             IOLoop.current().remove_timeout(old)
         self.ended.pop(code, None)
+        self.guards.pop(code, None)  # those waiting on it find the room gone
+        self.doors.forget(code)
         for socket in list(self.sockets.pop(code, ())):
             socket.close(1001, f"room {code} was deleted by the teacher")
 
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(LETTERS) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and code not in self.store.set_aside:
+            if code not in self.rooms and code not in self.store.set_aside and code not in self.doors.codes:
                 return code
 
-    def changed(self, room: Room, seat: tuple[str, str] | None = None) -> str | None:
+    async def changed(self, room: Room, seat: tuple[str, str] | None = None) -> str | None:
         """Save ``room`` (with a new player's ``seat``: token and name), then tell every socket of it.
 
-        Returns None when saved. When the store refuses (a full disk, say), the room goes back
-        to what was last saved, so that the room served is the one on disk and nobody is told
-        of a change a restart would lose; the sentence returned says so, for the sender.
+        The caller holds the room's :meth:`guard` from the change until this returns. Returns
+        None when saved. When the store refuses (a full disk, say), the room goes back to what
+        was last saved, so that the room served is the one on disk and nobody is told of a
+        change a restart would lose; the sentence returned says so, for the sender.
         """
         try:
-            self.store.save(room, seat)
+            # The text is taken here, on the loop where the room lives; only the writing waits.
+            await self.store.off_loop(self.store.write, room.code, self.store.text(room), seat)
         except StoreError as failed:
             log.error("%s", failed)
             self.undo(room)
@@ -197,6 +222,14 @@ class Classroom:
                 teacher = teacher or _written(room.view(teacher=True))
             socket.push(teacher if socket.identity.teacher else public)
 
+    def tell_teacher(self, room: Room) -> None:
+        """Send the teacher's sockets of ``room`` its view again: who waits at its door changed."""
+        teacher = None
+        for socket in list(self.sockets.get(room.code, ())):
+            if socket.identity.teacher:
+                teacher = teacher or _written(room.view(teacher=True))
+                socket.push(teacher)
+
     def schedule(self, room: Room) -> None:
         """Wake up when the caller holding the call runs out of time."""
         old = self.timers.pop(room.code, None)
@@ -209,203 +242,24 @@ class Classroom:
             self.timers[room.code] = loop.call_later(wait, self.expire, room)
 
     def expire(self, room: Room) -> None:
+        """The timer of ``room`` rang: its late callers lose a point, once the room's save in hand is done."""
         self.timers.pop(room.code, None)
-        if not room.expire():
-            self.schedule(room)
-        elif self.changed(room) is not None:
-            # Not saved, so not given: try again in a second (the disk may have room by then).
-            self.timers[room.code] = IOLoop.current().call_later(1.0, self.expire, room)
+        IOLoop.current().spawn_callback(self._expire, room)
+
+    async def _expire(self, room: Room) -> None:
+        async with self.guard(room.code):
+            if self.rooms.get(room.code) is not room or room.code in self.timers:
+                return  # deleted meanwhile, or a move meanwhile set the timer again
+            if not room.expire():
+                self.schedule(room)
+            elif await self.changed(room) is not None:
+                # Not saved, so not given: try again in a second (the disk may have room by then).
+                self.timers[room.code] = IOLoop.current().call_later(1.0, self.expire, room)
 
 
 def _written(view: dict[str, Any]) -> str:
     """A view as JSON text, ending in ``}`` so that each client's own part is added once written."""
     return json.dumps(view)
-
-
-@web.stream_request_body
-class _Base(web.RequestHandler):
-    """A request of the API; its body is read only once the headers showed it short enough."""
-
-    def initialize(self, classroom: Classroom) -> None:
-        self.classroom = classroom
-        self.found: Identity | None = None
-        self._chunks: list[bytes] = []
-        self._size = 0
-
-    def check_xsrf_cookie(self) -> None:
-        """Requests carry a token, never a cookie: there is nothing for another site to forge."""
-
-    def set_default_headers(self) -> None:
-        self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.set_header("Cache-Control", "no-store")
-
-    def _request_summary(self) -> str:
-        return summary(self.request)
-
-    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
-        if isinstance(value, web.HTTPError):
-            return  # a refusal: its sentence went to the sender, and log_request notes its status
-        if isinstance(value, StoreError):
-            log.error("%s: %s", summary(self.request), value)  # a sentence, no traceback
-            return
-        log.error("an error on %s", summary(self.request), exc_info=(typ, value, tb))
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
-        if status_code >= 500 or not reason:
-            reason = "the classroom service failed to serve this request; the teacher's terminal says why"
-        self.finish(json.dumps({"ok": False, "message": reason}))
-
-    async def prepare(self) -> None:
-        length = self.request.headers.get("Content-Length", "0")
-        if not length.isdigit() or int(length) > MAX_MESSAGE:
-            raise web.HTTPError(413, f"a request holds at most {MAX_MESSAGE} bytes")
-        self.found = await _admit(self, self.classroom, join=isinstance(self, JoinHandler))
-
-    def data_received(self, chunk: bytes) -> None:
-        self._size += len(chunk)
-        if self._size > MAX_MESSAGE:
-            raise web.HTTPError(413, f"a request holds at most {MAX_MESSAGE} bytes")
-        self._chunks.append(chunk)
-
-    def identity(self) -> Identity:
-        if self.found is None:
-            raise web.HTTPError(401, NO_TOKEN)
-        return self.found
-
-    def teacher(self) -> Identity:
-        found = self.identity()
-        if not found.teacher:
-            raise web.HTTPError(403, "only the teacher may do this")
-        return found
-
-    def room(self, code: str) -> Room:
-        room = self.classroom.rooms.get(code.upper())
-        if room is None:
-            raise web.HTTPError(404, f"there is no room {_inputs.short(code)}; check the code on the board")
-        return room
-
-    def body(self) -> dict[str, Any]:
-        text = b"".join(self._chunks) or b"{}"
-        try:
-            data = read_json(text, "the request's body")
-        except ValueError as refused:
-            raise web.HTTPError(
-                400, str(refused).replace('{"n": 1, "type": "call"}', '{"name": "Ada"}')
-            ) from None
-        if not isinstance(data, dict):
-            raise web.HTTPError(400, f"the request's body must be a JSON object; got {_inputs.what(data)}")
-        return data
-
-    def answer(self, data: dict[str, Any], status: int = 200) -> None:
-        self.set_status(status)
-        self.finish(json.dumps(data))
-
-
-class RoomsHandler(_Base):
-    async def get(self) -> None:
-        self.teacher()
-        rooms = [
-            {
-                "code": r.code,
-                "status": r.status,
-                "game": r.number,
-                "players": len(r.members),
-                "locked": getattr(r, "locked", False),
-            }
-            for r in self.classroom.rooms.values()
-        ]
-        # Rooms the store could not load at start: the teacher sees why here too, not only in the terminal.
-        aside = [{"code": code, "message": why} for code, why in self.classroom.store.set_aside.items()]
-        self.answer({"ok": True, "rooms": rooms, "set_aside": aside})
-
-    async def post(self) -> None:
-        self.teacher()
-        body = self.body()
-        if len(self.classroom.rooms) >= MAX_ROOMS:
-            raise web.HTTPError(
-                409,
-                f"this service holds {MAX_ROOMS} rooms already; delete the rooms you no longer need "
-                "(Desk.delete(), or DELETE api/rooms/CODE)",
-            )
-        settings = ("variant", "deck", "claim_seconds", "scores_shown", "seed")
-        unknown = sorted(set(body) - set(settings), key=str)
-        if unknown:
-            raise web.HTTPError(400, f"a room has no setting {_inputs.short(unknown[0])}")
-        try:
-            room = Room(self.classroom.new_code(), clock=self.classroom.clock, **body)
-        except (TypeError, ValueError) as refused:
-            raise web.HTTPError(400, str(refused)) from None
-        self.classroom.rooms[room.code] = room
-        failed = self.classroom.changed(room)
-        if failed is not None:
-            self.answer({"ok": False, "message": failed}, 503)
-            return
-        self.answer({"ok": True, "code": room.code, "room": room.view()}, 201)
-
-
-class RoomHandler(_Base):
-    async def get(self, code: str) -> None:
-        found = self.identity()
-        if not found.teacher and found.code not in (None, code.upper()):
-            # A player's token is for their own room: whether another code is a room is not theirs to learn.
-            raise web.HTTPError(403, f"you have not joined room {_inputs.short(code)[1:-1]}")
-        room = self.room(code)
-        if not found.teacher and found.name not in room.members:
-            raise web.HTTPError(403, f"you have not joined room {room.code}")
-        self.answer({"ok": True, "room": room.view(teacher=found.teacher)})
-
-    async def delete(self, code: str) -> None:
-        self.teacher()
-        room = self.room(code)
-        try:
-            self.classroom.delete(room.code)
-        except StoreError as failed:
-            self.answer({"ok": False, "message": f"room {room.code} was not deleted: {failed}"}, 503)
-            return
-        self.answer({"ok": True, "message": f"Room {room.code} was deleted."})
-
-
-class JoinHandler(_Base):
-    async def post(self, code: str) -> None:
-        # Everything that does not depend on the room is checked before the room is looked up: junk
-        # gets the same answer whether the code is a room's or not.
-        body = self.body()
-        authority, found = self.classroom.authority, self.found
-        unknown = sorted(set(body) - {"name", "team"}, key=str)
-        if unknown:
-            raise web.HTTPError(
-                400, f"joining takes a name and a team; there is no {_inputs.short(unknown[0])}"
-            )
-        try:
-            name = authority.join_name(found, body)
-        except PermissionError as refused:
-            raise web.HTTPError(401, str(refused)) from None
-        try:
-            name = player_name(name, "name")
-            team = player_name(body.get("team"), "team") if body.get("team") not in ("", None) else ""
-        except (TypeError, ValueError) as refused:
-            raise web.HTTPError(400, str(refused)) from None
-        room = self.room(code)
-        if found is not None and found.name in room.members and found.code in (None, room.code):
-            if room.members[found.name].removed:
-                raise web.HTTPError(403, f"the teacher took you out of room {room.code}")
-            # The same player again (a restarted kernel): they keep their seat.
-            self.answer(
-                {"ok": True, "message": f"Welcome back, {found.name}.", "name": found.name, "code": room.code}
-            )
-            return
-        try:
-            reply = room.join(name, team)
-        except (TypeError, ValueError) as refused:
-            raise web.HTTPError(409 if isinstance(refused, RoomError) else 400, str(refused)) from None
-        token = authority.new_token()
-        # The seat and the room are saved together: a join is kept whole, or not at all.
-        failed = self.classroom.changed(room, None if token is None else (token, reply["name"]))
-        if failed is not None:
-            self.answer({"ok": False, "message": failed}, 503)
-            return
-        self.answer({**reply, "code": room.code, "token": token}, 201)
 
 
 class RoomSocket(websocket.WebSocketHandler):
@@ -462,9 +316,11 @@ class RoomSocket(websocket.WebSocketHandler):
         # Counted now, before the upgrade: sockets opened together cannot all pass the check.
         self.classroom.held.setdefault(key, set()).add(self)
 
-    def open(self, code: str) -> None:
+    async def open(self, code: str) -> None:
         self.classroom.sockets.setdefault(self.room.code, set()).add(self)
-        self.push(_written(self.room.view(teacher=self.identity.teacher)))
+        async with self.classroom.guard(self.room.code):  # the room as saved, not a change being written
+            if self.classroom.rooms.get(self.room.code) is self.room:
+                self.push(_written(self.room.view(teacher=self.identity.teacher)))
 
     def on_connection_close(self) -> None:
         self._let_go()
@@ -489,7 +345,8 @@ class RoomSocket(websocket.WebSocketHandler):
     def push(self, view: str) -> None:
         """Send ``view`` (JSON text from :func:`_written`) with what only this client is told."""
         if self.identity.teacher:
-            you = {"teacher": True, "last_n": self.room.teacher_n}
+            waiting = self.classroom.doors.names(self.room.code)
+            you = {"teacher": True, "last_n": self.room.teacher_n, "waiting": waiting}
         else:
             you = self.room.you(self.identity.name)
         try:
@@ -497,7 +354,7 @@ class RoomSocket(websocket.WebSocketHandler):
         except websocket.WebSocketClosedError:
             self.on_close()
 
-    def on_message(self, text: str | bytes) -> None:
+    async def on_message(self, text: str | bytes) -> None:
         # The budget is taken first, for every frame: a malformed one costs as much as a move.
         if self.closing:
             return  # closed already: a frame that was under way is not served
@@ -527,15 +384,21 @@ class RoomSocket(websocket.WebSocketHandler):
             self.reply(None, {"ok": False, "message": str(refused)})
             return
         n = message.get("n") if isinstance(message, dict) else None
-        version = self.room.version
-        if self.identity.teacher:
-            answer = self.room.teach(message)
-        else:
-            answer = self.room.play(self.identity.name, message)
-        if self.room.version != version:
-            failed = self.classroom.changed(self.room)
-            if failed is not None:
-                answer = {"ok": False, "message": failed}
+        room = self.room
+        # Tornado serves this socket's next message once this one is answered; other sockets' go on.
+        async with self.classroom.guard(room.code):
+            if self.classroom.rooms.get(room.code) is not room:
+                answer = {"ok": False, "message": f"room {room.code} was deleted by the teacher"}
+            else:
+                version = room.version
+                if self.identity.teacher:
+                    answer = room.teach(message)
+                else:
+                    answer = room.play(self.identity.name, message)
+                if room.version != version:
+                    failed = await self.classroom.changed(room)
+                    if failed is not None:
+                        answer = {"ok": False, "message": failed}
         self.reply(n, answer)
 
     def reply(self, n: Any, answer: dict[str, Any]) -> None:
@@ -556,6 +419,7 @@ def make_app(classroom: Classroom, prefix: str = "/") -> web.Application:
             (prefix + "api/rooms", RoomsHandler, options),
             (prefix + f"api/rooms/{code}", RoomHandler, options),
             (prefix + f"api/rooms/{code}/join", JoinHandler, options),
+            (prefix + f"api/rooms/{code}/door", DoorHandler, options),
             (prefix + f"api/rooms/{code}/socket", RoomSocket, options),
         ],
         websocket_max_message_size=MAX_MESSAGE,

@@ -13,7 +13,9 @@ The store refuses rather than loses:
   not SQLite or is damaged, another program's database, a table of ours in another shape,
   or a file of a newer version is refused with a :class:`StoreError` that says what to do;
   nothing is added to such a file. A file of the service's first version (our two tables and
-  nothing else, no ``application_id``) is taken on and stamped.
+  nothing else, no ``application_id``) is taken on and stamped, after a copy of it as it was is
+  kept beside it (``rooms.sqlite.v0.bak``, :attr:`Store.kept`). Rooms saved in every earlier
+  form are read (:meth:`Room.from_data`), and written in today's at their next change.
 - **One service per file.** A lock file beside the database (``rooms.sqlite.lock``) is held
   while the store is open; a second service on the same file is refused, with the process
   number of the first.
@@ -24,6 +26,9 @@ The store refuses rather than loses:
   :class:`StoreError` when the database refuses the change (a full disk, a read-only file,
   another program holding it); :meth:`Store.saved` gives back the room as last committed, so
   the service can put the room in memory back as it is on disk.
+- **Off the service's loop.** The service writes through :meth:`Store.off_loop`, in the store's
+  own threads (:data:`THREADS`), so that a slow write of one room (a disk that stalls, a long
+  checkpoint) leaves the other rooms served; the service keeps each room's changes in order.
 
 >>> store = Store("sqlite://")  # in memory, for this example
 >>> from setwidgets.classroom.rooms import Room
@@ -34,10 +39,14 @@ The store refuses rather than loses:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
+import sqlite3
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +61,15 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
     import msvcrt
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "WAIT_SECONDS", "Store", "StoreError", "database_url"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "THREADS",
+    "WAIT_SECONDS",
+    "Store",
+    "StoreError",
+    "database_url",
+]
 
 APPLICATION_ID = 0x53657457  # "SetW"
 """What a SQLite file of the room service holds in ``PRAGMA application_id``."""
@@ -63,8 +80,14 @@ SCHEMA_VERSION = 1
 WAIT_SECONDS = 0.5
 """How long a save waits for another program that holds the SQLite file (a database browser).
 
-The service saves in its one event loop, so every room waits with it: a short wait, then the
-move is refused with a sentence and can be sent again, rather than a class frozen for seconds."""
+The room whose save waits waits with it (its later moves are served after): a short wait, then
+the move is refused with a sentence and can be sent again, rather than a room frozen for seconds."""
+
+THREADS = 4
+"""The threads that write to the database for the service (:meth:`Store.off_loop`).
+
+More than one, so that a room whose write is slow (a disk that stalls) does not hold up the
+others' writes; SQLite itself still lets one write commit at a time."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -222,6 +245,34 @@ def _check_file(path: Path) -> None:
         )
 
 
+def _keep_copy(path: Path, version: int) -> Path:
+    """Copy the file, whole and consistent, to ``<name>.v<version>.bak`` beside it (never over one)."""
+    for n in range(1, 100):
+        target = path.with_name(f"{path.name}.v{version}{'' if n == 1 else f'.{n}'}.bak")
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise StoreError(f"{_inputs.path_text(path)}: 99 copies of it are kept beside it; move some away")
+    source, copy = sqlite3.connect(path), sqlite3.connect(target)
+    try:
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
+        copy.commit()
+    except sqlite3.Error as error:
+        target.unlink(missing_ok=True)
+        raise StoreError(
+            f"{_inputs.path_text(path)} is of an earlier version and a copy of it could not be kept "
+            f"beside it before the upgrade: {trouble(error)}"
+        ) from None
+    finally:
+        source.close()
+        copy.close()
+    return target
+
+
 class Store:
     """The rooms and the players' tokens, in the database at ``url``.
 
@@ -240,7 +291,13 @@ class Store:
         """Rooms that could not be loaded, by code: the reason, in one sentence each."""
         self._saved: dict[str, str] = {}  # each room's text as last committed
         self._lock: _Lock | None = None
+        self.kept: Path | None = None
+        """The copy of an earlier version's file kept beside it before it was upgraded, if one was."""
+        self._threads: ThreadPoolExecutor | None = None
         self.engine: sa.engine.Engine | None = None
+        # SQLite in memory is one database per thread (SQLAlchemy's pool for it): its work stays
+        # on the caller's thread; it touches no disk, so it never holds up the loop for long.
+        self.in_memory = parsed.get_backend_name() == "sqlite" and self.path is None
         try:
             if self.path is not None:
                 if self.path.parent.is_dir() and not self.path.is_dir():
@@ -312,6 +369,9 @@ class Store:
         # Only now, the file known to be ours (or new), is it put in write-ahead logging: that mode
         # is written into the file itself, which another program's file must never be.
         self.engine.dispose()
+        if application == 0 and tables and self.path is not None:
+            # A file of the first version is stamped below: the teacher keeps it as it was.
+            self.kept = _keep_copy(self.path, version)
         sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         with self.engine.begin() as db:
             # A new file, or one of the first version (our tables, no application_id), is stamped
@@ -377,25 +437,44 @@ class Store:
         Committed when this returns; when the database refuses, :class:`StoreError` says why
         and nothing was written (see :meth:`saved` for the room as it was last saved).
         """
+        self.write(room.code, self.text(room), seat)
+
+    def text(self, room: Room) -> str:
+        """``room`` as the text :meth:`write` keeps (taken where the room lives: the service's loop)."""
         if room.code in self.set_aside:
             raise StoreError(f"room {room.code} was set aside when the service started; it takes no change")
         try:
-            data = json.dumps(room.to_data(), allow_nan=False)
+            return json.dumps(room.to_data(), allow_nan=False)
         except (TypeError, ValueError) as error:  # never expected; refused like a failed write
             raise StoreError(f"room {room.code} could not be written as JSON: {error}") from None
 
+    def write(self, code: str, data: str, seat: tuple[str, str] | None = None) -> None:
+        """Commit room ``code`` as ``data`` (from :meth:`text`), with a new ``seat``; any thread."""
+
         def write(db: Any) -> None:
             done = db.execute(
-                sa.update(_ROOMS).where(_ROOMS.c.code == room.code).values(data=data, updated=time.time())
+                sa.update(_ROOMS).where(_ROOMS.c.code == code).values(data=data, updated=time.time())
             )
             if done.rowcount == 0:
-                db.execute(sa.insert(_ROOMS).values(code=room.code, data=data, updated=time.time()))
+                db.execute(sa.insert(_ROOMS).values(code=code, data=data, updated=time.time()))
             if seat is not None:
                 token, name = seat
-                db.execute(sa.insert(_SEATS).values(token_hash=_digest(token), code=room.code, name=name))
+                db.execute(sa.insert(_SEATS).values(token_hash=_digest(token), code=code, name=name))
 
-        self._run(write, f"save room {room.code}", commit=True)
-        self._saved[room.code] = data
+        self._run(write, f"save room {code}", commit=True)
+        self._saved[code] = data
+
+    async def off_loop(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``await store.off_loop(store.write, ...)``: the store's work in its own threads.
+
+        The event loop serves other rooms meanwhile. The caller keeps one room's changes in order
+        (the service awaits a room's save before it serves that room's next move).
+        """
+        if self.in_memory:
+            return work(*args)
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(THREADS, thread_name_prefix="classroom-store")
+        return await asyncio.get_running_loop().run_in_executor(self._threads, work, *args)
 
     def saved(self, code: str) -> dict[str, Any] | None:
         """Room ``code`` as last committed (for :meth:`Room.restore`), or None when it never was."""
@@ -433,6 +512,9 @@ class Store:
 
     def close(self) -> None:
         """Let the database and its lock go (the service calls this when it stops)."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)  # a write under way is committed or refused first
+            self._threads = None
         if self.engine is not None:
             self.engine.dispose()
         if self._lock is not None:

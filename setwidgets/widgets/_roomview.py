@@ -13,7 +13,10 @@ from __future__ import annotations
 import threading
 import urllib.parse
 from collections.abc import Callable, Mapping
+from html import escape
 from typing import Any
+
+from ipywidgets import Dropdown, Layout
 
 from setwidgets import _inputs, wording
 from setwidgets.cards import Card, as_cards
@@ -32,7 +35,10 @@ __all__ = [
     "STATE_STYLE",
     "RoomView",
     "room_code",
+    "join_html",
+    "name_picker",
     "service_url",
+    "standings_html",
     "text_or_none",
 ]
 
@@ -44,6 +50,70 @@ STATE_STYLE["ended"] = STATE_STYLE["over"]
 LEFT = "This notebook left the room: the table shows the room as it was then."
 BIG = "font-size:1.35em;line-height:1.4"
 """The projector's lines of text: read from the back of the room."""
+
+
+def standings_html(view: Mapping[str, Any]) -> str:
+    """The projector's final standings, once the game is over (or the room ended); '' before."""
+    if view.get("status") not in ("over", "ended") or not view.get("game"):
+        return ""
+    rows = words.standings(view)
+    if not rows:
+        then = (
+            "The scores stayed hidden." if view.get("status") == "ended" else "Show scores for the standings."
+        )
+        return wording.html(f"{words.scoreboard(view)}. {then}", "div", BIG)
+    cell = "padding:2px 14px;text-align:left"
+    head = "".join(f'<th style="{cell}">{h}</th>' for h in ("Place", "Player", "Score", "SETs", "Penalties"))
+    # A player the teacher took out keeps the points scored before, and is marked so.
+    out = {p.get("name") for p in view.get("players", ()) if not p.get("present", True)}
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td style="{cell}">{escape(str(v))}{" (taken out)" if i == 1 and v in out else ""}</td>'
+            for i, v in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    winner = escape(words.winners(rows))
+    return (
+        f'<div style="{BIG}"><b>Final standings.</b> {winner}'
+        f'<table style="border-collapse:collapse;margin-top:4px"><tr>{head}</tr>{body}</table></div>'
+    )
+
+
+def join_html(code: str, ended: bool, address: str) -> str:
+    """The projector's join code, large, with how to join (and the service's address when one is needed)."""
+    return (
+        '<div style="display:flex;align-items:baseline;gap:24px;flex-wrap:wrap">'
+        f'<span style="font-size:1.6em">{"Room" if ended else "Join room"}</span>'
+        f'<span style="font:bold 4em monospace;letter-spacing:0.12em">{escape(code)}</span>'
+        + (
+            '<span style="font-size:1.2em">(ended: nobody joins it any more)</span>'
+            if ended
+            else f'<code style="font-size:1.1em">ClassBoard("{escape(code)}", name="your name")</code>'
+        )
+        + "</div>"
+        + (
+            '<div class="setw-class-address" style="font-size:1.35em">On another computer, add '
+            f'<code style="font-size:1.1em;font-weight:bold">url="{escape(address)}"</code></div>'
+            if address
+            else ""
+        )
+    )
+
+
+def name_picker(label: str) -> Dropdown:
+    """A list of names to pick one from, for the buttons beside it (a player, or one waiting)."""
+    picker = Dropdown(
+        options=[],
+        value=None,
+        description=label,
+        layout=Layout(width="240px", height="40px", margin="0 8px 0 0"),
+    )
+    picker.add_class("setw-class-picker" if label == "Player" else f"setw-class-{label.lower()}-picker")
+    picker.style.description_width = "60px"
+    return picker
 
 
 def room_code(room: Any) -> str:

@@ -29,7 +29,9 @@ from setwidgets import _words
 from setwidgets.wording import variant_rule
 
 __all__ = [
+    "TEACHER_BUTTONS",
     "address",
+    "delete_again",
     "callers",
     "place",
     "players",
@@ -38,9 +40,25 @@ __all__ = [
     "scoreboard",
     "sentence",
     "standings",
+    "waiting",
     "winners",
     "your_score",
 ]
+
+TEACHER_BUTTONS: dict[str, tuple[str, str]] = {
+    "pause": ("Pause", "Stop the play, or let it go on"),
+    "new_game": ("New game", "Deal a new game to everyone in the room"),
+    "end": ("End", "End the room: nothing more is played in it"),
+    "scores": ("Hide scores", "Show the scoreboard, or only the SETs found"),
+    "lock": ("Lock", "Let nobody new join by the room's code (late players then wait for you)"),
+    "second_code": ("Second code", "A code that lets one late player into the locked room"),
+    "delete": ("Delete room", "Delete the room and everything in it (click twice)"),
+    "remove": ("Remove", "Take the player picked out of the room"),
+    "let_in": ("Let in", "Let the player picked in the waiting list join the room"),
+    "refuse": ("Refuse", "Tell the player picked in the waiting list that they do not join"),
+}
+"""The projector's buttons: what each says, and its tooltip (the Lock button says Unlock when locked;
+Pause says Resume when paused; Hide scores says Show scores when hidden)."""
 
 
 def sentence(text: Any) -> str:
@@ -225,3 +243,28 @@ def winners(rows: Sequence[tuple[int, str, int, int, int]]) -> str:
         return ""
     verb = "wins" if len(first) == 1 else "tie"
     return f"{_words.and_list(first)} {verb} with {_words.count(rows[0][2], 'point')}."
+
+
+def waiting(names: Sequence[str], locked: bool) -> str:
+    """Who waits at the locked room's door for the teacher's answer ('' when nobody does).
+
+    >>> waiting(["Ben", "Cleo"], True)
+    'Locked. Waiting to be let in: Ben, Cleo.'
+    >>> waiting([], True), waiting([], False)
+    ('Locked: nobody new joins by the code.', '')
+    """
+    if names:
+        return f"{'Locked. ' if locked else ''}Waiting to be let in: {', '.join(names)}."
+    return "Locked: nobody new joins by the code." if locked else ""
+
+
+def delete_again(code: str) -> str:
+    """What the first click of Delete room says: a room is deleted by a second click only.
+
+    >>> delete_again("BCDFG")[:40]
+    'Click Delete room again to delete room B'
+    """
+    return (
+        f"Click Delete room again to delete room {code} for good: its game, its players and their "
+        "seats are gone. Any other button keeps it."
+    )

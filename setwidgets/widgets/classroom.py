@@ -23,14 +23,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from html import escape
 from typing import Any
 
 from ipywidgets import HTML, Button, Dropdown, HBox, Layout
 
 from setwidgets import _inputs, _words, wording
 from setwidgets.cards import Card
-from setwidgets.classroom import Desk, Seat
+from setwidgets.classroom import ClassroomError, Desk, Seat
 from setwidgets.classroom.client import network_url
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import MAX_NAME
@@ -42,8 +41,11 @@ from setwidgets.widgets._roomview import (
     REFUSED_STYLE,
     STATE_STYLE,
     RoomView,
+    join_html,
+    name_picker,
     room_code,
     service_url,
+    standings_html,
     text_or_none,
 )
 from setwidgets.widgets._scheduler import Loop
@@ -355,31 +357,23 @@ class ClassRoom(RoomView):
         self._scores_widget = self._line("setw-scores")
         self._standings_widget = HTML()
         self._standings_widget.add_class("setw-class-standings")
-        buttons = {
-            "pause": Button(description="Pause", tooltip="Stop the play, or let it go on"),
-            "new_game": Button(description="New game", tooltip="Deal a new game to everyone in the room"),
-            "end": Button(description="End", tooltip="End the room: nothing more is played in it"),
-            "scores": Button(
-                description="Hide scores", tooltip="Show the scoreboard, or only the SETs found"
-            ),
-        }
+        self._door_widget = self._line("setw-class-door")
+        buttons = {n: Button(description=d, tooltip=t) for n, (d, t) in words.TEACHER_BUTTONS.items()}
         moves = {
             "pause": self._pause_or_resume,
             "new_game": self.new_game,
             "end": self.end,
             "scores": lambda: self.show_scores(not self._view.get("scores_shown", True)),
+            "lock": lambda: self.unlock() if self._view.get("locked") else self.lock(),
+            "second_code": self.second_code,
+            "delete": self._delete_clicked,
+            "remove": lambda: self._picked(self.picker, self.remove, "Pick a player to take out first."),
+            "let_in": lambda: self._picked(self.waiting_picker, self.let_in, "Pick a name waiting first."),
+            "refuse": lambda: self._picked(self.waiting_picker, self.refuse, "Pick a name waiting first."),
         }
-        # Taking a player out: a name picked, then its own button, away from the others.
-        self.picker = Dropdown(
-            options=[],
-            value=None,
-            description="Player",
-            layout=Layout(width="240px", height="40px", margin="0 8px 0 0"),
-        )
-        self.picker.add_class("setw-class-picker")
-        self.picker.style.description_width = "50px"
-        buttons["remove"] = Button(description="Remove", tooltip="Take the player picked out of the room")
-        moves["remove"] = self._remove_picked
+        # Taking a player out, or answering one waiting at the door: a name picked, then a button.
+        self.picker, self.waiting_picker = name_picker("Player"), name_picker("Waiting")
+        self._delete_armed = False  # Delete room deletes on a second click only
         self.buttons = self._wire(buttons, {n: (lambda m=m: self._by_loop(m)) for n, m in moves.items()})
         for button in self.buttons.values():
             button.layout = Layout(width="140px", height="40px")
@@ -396,8 +390,16 @@ class ClassRoom(RoomView):
                 self._status_widget,
                 HBox(
                     [
-                        HBox([b for n, b in self.buttons.items() if n != "remove"]),
+                        HBox([self.buttons[n] for n in ("pause", "new_game", "end", "scores")]),
                         HBox([self.picker, self.buttons["remove"]]),
+                    ],
+                    layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
+                ),
+                self._door_widget,
+                HBox(
+                    [
+                        HBox([self.buttons[n] for n in ("lock", "second_code", "delete")]),
+                        HBox([self.waiting_picker, self.buttons["let_in"], self.buttons["refuse"]]),
                     ],
                     layout=Layout(justify_content="space-between", width="100%", flex_flow="row wrap"),
                 ),
@@ -446,15 +448,62 @@ class ClassRoom(RoomView):
         """Take ``name`` out of the room."""
         return self._answer(self.desk.remove(name))
 
-    def _remove_picked(self) -> dict[str, Any] | None:
-        """The Remove button: take out the player picked (nothing is sent while none is)."""
-        name = self.picker.value
-        if not name:
+    def lock(self) -> dict[str, Any]:
+        """Let nobody new join by the room's code: late players wait for :meth:`let_in`."""
+        return self._answer(self.desk.lock())
+
+    def unlock(self) -> dict[str, Any]:
+        """Let new players join by the room's code again."""
+        return self._answer(self.desk.unlock())
+
+    @property
+    def waiting(self) -> list[str]:
+        """The names waiting at the locked room's door, in the order they came."""
+        return list(self._view.get("you", {}).get("waiting", []))
+
+    def let_in(self, name: str) -> dict[str, Any]:
+        """Let ``name``, waiting at the door, join the room."""
+        return self._answer(self.desk.let_in(name))
+
+    def refuse(self, name: str) -> dict[str, Any]:
+        """Tell ``name``, waiting at the door, that they do not join."""
+        return self._answer(self.desk.refuse(name))
+
+    def second_code(self) -> dict[str, Any]:
+        """A code for one late player to join the locked room with (shown in the message line)."""
+        return self._answer(self.desk.second_code())
+
+    def delete(self) -> dict[str, Any]:
+        """Delete the room: every notebook in it is told, and this widget stops following it."""
+        try:
+            answer = self.desk.delete()
+        except ClassroomError as refused:
+            return self._answer({"ok": False, "message": str(refused)})
+        self.leave()
+        return self._answer(answer)
+
+    def _delete_clicked(self) -> dict[str, Any] | None:
+        """The Delete room button: the first click asks for a second, which deletes."""
+        if self._delete_armed:
+            return self.delete()
+        with self._lock:
+            self._delete_armed = True
+            self._message, self._refused = words.delete_again(self._connection.code), True
+            self._update_text()
+        return None
+
+    def _picked(self, picker: Dropdown, move: Callable[[str], dict[str, Any]], first: str) -> Any:
+        """A button acting on the name picked (nothing is sent while none is)."""
+        if not picker.value:
             with self._lock:
-                self._message, self._refused = "Pick a player to take out first.", True
+                self._message, self._refused = first, True
                 self._update_text()
             return None
-        return self.remove(name)
+        return move(picker.value)
+
+    def _answer(self, reply: Any) -> dict[str, Any]:
+        self._delete_armed = False  # any other move disarms Delete room
+        return super()._answer(reply)
 
     def _pause_or_resume(self) -> dict[str, Any]:
         return self.resume() if self._view.get("status") == "paused" else self.pause()
@@ -466,23 +515,7 @@ class ClassRoom(RoomView):
         ended = view.get("status") == "ended"
         url = network_url(self._connection.url) or self._connection.url
         address = "" if ended else words.address(url, on_hub=_on_hub())
-        self._join_widget.value = (
-            '<div style="display:flex;align-items:baseline;gap:24px;flex-wrap:wrap">'
-            f'<span style="font-size:1.6em">{"Room" if ended else "Join room"}</span>'
-            f'<span style="font:bold 4em monospace;letter-spacing:0.12em">{escape(code)}</span>'
-            + (
-                '<span style="font-size:1.2em">(ended: nobody joins it any more)</span>'
-                if ended
-                else f'<code style="font-size:1.1em">ClassBoard("{escape(code)}", name="your name")</code>'
-            )
-            + "</div>"
-            + (
-                '<div class="setw-class-address" style="font-size:1.35em">On another computer, add '
-                f'<code style="font-size:1.1em;font-weight:bold">url="{escape(address)}"</code></div>'
-                if address
-                else ""
-            )
-        )
+        self._join_widget.value = join_html(code, ended, address)
         self._players_widget.value = wording.html(words.players(view), "span", "font-size:1.2em")
         self._state_widget.value = self._state_html()
         rules = wording.html(words.rules(view), "small", wording.RULES_STYLE)
@@ -492,7 +525,7 @@ class ClassRoom(RoomView):
         style = f"{BIG};{REFUSED_STYLE}" if self._refused else BIG
         self._status_widget.value = wording.html(self._message, "span", style)
         self._scores_widget.value = wording.html(self.scores, "b", BIG)
-        self._standings_widget.value = self._standings_html()
+        self._standings_widget.value = standings_html(view)
         status = view.get("status")
         self.buttons["pause"].description = "Resume" if status == "paused" else "Pause"
         self.buttons["pause"].button_style = "warning" if status == "paused" else ""
@@ -503,11 +536,17 @@ class ClassRoom(RoomView):
             "Hide scores" if view.get("scores_shown", True) else "Show scores"
         )
         self.buttons["scores"].disabled = status == "ended"
+        locked = bool(view.get("locked"))
+        self.buttons["lock"].description = "Unlock" if locked else "Lock"
+        self.buttons["lock"].button_style = "warning" if locked else ""
+        self.buttons["lock"].disabled = self.buttons["second_code"].disabled = status == "ended"
+        self.buttons["delete"].button_style = "danger" if self._delete_armed else ""
+        self._door_widget.value = wording.html(words.waiting(self.waiting, locked), "span", BIG)
         self._update_picker(status)
         if not self.connected:
             for button in self.buttons.values():
                 button.disabled = True
-            self.picker.disabled = True
+            self.picker.disabled = self.waiting_picker.disabled = True
 
     def _update_picker(self, status: Any) -> None:
         """The players one may take out: those in the room now; the name picked stays while it is."""
@@ -517,6 +556,14 @@ class ClassRoom(RoomView):
             self.picker.options = names
             self.picker.value = picked if picked in names else None
         self.picker.disabled = self.buttons["remove"].disabled = status == "ended" or not names
+        waiting = tuple(self.waiting)
+        if tuple(self.waiting_picker.options) != waiting:
+            picked = self.waiting_picker.value
+            self.waiting_picker.options = waiting
+            self.waiting_picker.value = picked if picked in waiting else None
+        self.waiting_picker.disabled = status == "ended" or not waiting
+        for name in ("let_in", "refuse"):
+            self.buttons[name].disabled = self.waiting_picker.disabled
 
     def _state_html(self) -> str:
         # The standings under it name the winners: the state line says only how the room stands.
@@ -524,40 +571,6 @@ class ClassRoom(RoomView):
         said = words.room_status(self._view)
         return wording.html(
             said, "span", ";".join(filter(None, [BIG, STATE_STYLE.get(self._view.get("status", ""))]))
-        )
-
-    def _standings_html(self) -> str:
-        """The final standings, once the game is over (or the room ended)."""
-        view = self._view
-        if view.get("status") not in ("over", "ended") or not view.get("game"):
-            return ""
-        rows = words.standings(view)
-        if not rows:
-            then = (
-                "The scores stayed hidden."
-                if view.get("status") == "ended"
-                else "Show scores for the standings."
-            )
-            return wording.html(f"{words.scoreboard(view)}. {then}", "div", BIG)
-        cell = "padding:2px 14px;text-align:left"
-        head = "".join(
-            f'<th style="{cell}">{h}</th>' for h in ("Place", "Player", "Score", "SETs", "Penalties")
-        )
-        # A player the teacher took out keeps the points scored before, and is marked so.
-        out = {p.get("name") for p in view.get("players", ()) if not p.get("present", True)}
-        body = "".join(
-            "<tr>"
-            + "".join(
-                f'<td style="{cell}">{escape(str(v))}{" (taken out)" if i == 1 and v in out else ""}</td>'
-                for i, v in enumerate(row)
-            )
-            + "</tr>"
-            for row in rows
-        )
-        winner = escape(words.winners(rows))
-        return (
-            f'<div style="{BIG}"><b>Final standings.</b> {winner}'
-            f'<table style="border-collapse:collapse;margin-top:4px"><tr>{head}</tr>{body}</table></div>'
         )
 
     def _static_text(self) -> list[str]:
