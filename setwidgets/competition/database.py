@@ -313,16 +313,18 @@ def open_file(path: str) -> sqlite3.Connection:
 # the traitlets observer that raised left the picker changed and the table as it was. Python's
 # sqlite3 is built serialized almost everywhere (sqlite3.threadsafety == 3), which makes sharing
 # safe; a build that is not keeps the check (the widget then fails as before, rather than corrupt).
-_SHARED = {"timeout": WAIT_SECONDS, "check_same_thread": sqlite3.threadsafety != 3}
+SAME_THREAD_ONLY = sqlite3.threadsafety != 3
 
 
 def _connect(path: str, read_only: bool) -> sqlite3.Connection:
     """A connection to the file; read-only ones never write, not even SQLite's ``-shm`` beside it."""
     if not read_only:
-        return sqlite3.connect(path, **_SHARED)
+        return sqlite3.connect(path, timeout=WAIT_SECONDS, check_same_thread=SAME_THREAD_ONLY)
     uri = Path(path).resolve().as_uri()
     try:
-        db = sqlite3.connect(uri + "?mode=ro", uri=True, **_SHARED)
+        db = sqlite3.connect(
+            uri + "?mode=ro", uri=True, timeout=WAIT_SECONDS, check_same_thread=SAME_THREAD_ONLY
+        )
         db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.OperationalError:
@@ -331,7 +333,9 @@ def _connect(path: str, read_only: bool) -> sqlite3.Connection:
         log = Path(path).with_name(Path(path).name + "-wal")
         if log.exists() and log.stat().st_size:
             raise
-        return sqlite3.connect(uri + "?immutable=1", uri=True, **_SHARED)
+        return sqlite3.connect(
+            uri + "?immutable=1", uri=True, timeout=WAIT_SECONDS, check_same_thread=SAME_THREAD_ONLY
+        )
 
 
 def _version(db: sqlite3.Connection, path: str, tables: set[str]) -> int:
