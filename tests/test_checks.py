@@ -778,9 +778,16 @@ def test_the_students_checks_do_not_offer_the_graders_referee():
 # -- planes (exercise 5) ------------------------------------------------------------------------
 
 
+def refuse_no_plane(a, b, c):
+    """The ValueError the exercise asks for: it names a card given twice, or says the cards form a SET."""
+    if len({a, b, c}) < 3:
+        raise ValueError(f"{a if a in (b, c) else b} is given twice")
+    if third_card(a, b) == c:
+        raise ValueError(f"{a}, {b} and {c} form a SET")
+
+
 def vector_plane(a, b, c):
-    if len({a, b, c}) < 3 or third_card(a, b) == c:
-        raise ValueError("no plane")
+    refuse_no_plane(a, b, c)
     va, vb, vc = a.vector, b.vector, c.vector
     return [
         Card.from_vector([(x + s * (y - x) + t * (z - x)) % 3 for x, y, z in zip(va, vb, vc)])
@@ -790,8 +797,7 @@ def vector_plane(a, b, c):
 
 
 def square_by_third_cards(a, b, c):
-    if len({a, b, c}) < 3 or third_card(a, b) == c:
-        raise ValueError("no plane")
+    refuse_no_plane(a, b, c)
     square = [[a, b, third_card(a, b)], [c, None, None], [third_card(a, c), None, None]]
     square[1][1] = third_card(square[0][2], square[2][0])
     square[2][1] = third_card(b, square[1][1])
@@ -952,11 +958,23 @@ def test_a_rate_that_ignores_the_seed_or_the_tables_is_caught(capsys):
     assert "the rates should differ" in message(capsys)
 
 
-def test_a_numpy_rate_is_asked_for_a_float(capsys):
+def test_a_numpy_rate_is_read_as_the_grader_reads_it(capsys):
     import numpy as np
 
+    from setwidgets import sim
+
+    # The grader reads numpy's float64 as the float it holds: a simulation's mean passes both.
+    def numpy_mean(size, tables, seed):
+        return (~sim.has_set_many(sim.deal_tables(tables, size, seed=seed))).mean()
+
+    assert check_simulate_no_set_rate(numpy_mean)
+    assert type(numpy_mean(12, 10, 1)) is np.float64
+    message(capsys)
+    # A fixed rate is refused for what it is, not for its type.
     assert not check_simulate_no_set_rate(lambda size, tables, seed: np.float64(NO_SET_RATES[size]))
-    assert "not float64 (float(...) turns a numpy number into one)" in message(capsys)
+    assert "not a whole number" in message(capsys)
+    assert not check_simulate_no_set_rate(lambda size, tables, seed: "0.03")
+    assert "should return a float (a rate such as 0.0323), not str." in message(capsys)
 
 
 def test_the_normal_approximation_is_told_to_use_wilson(capsys):

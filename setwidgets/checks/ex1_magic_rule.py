@@ -106,7 +106,7 @@ def check_is_set(
             return _why_set(cards)
 
         cases.append(Case(cards, f"{name}({codes(cards)})", judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "True or False (a bool)")
 
 
 # -- odd_one_out ----------------------------------------------------------------------
@@ -162,4 +162,4 @@ def check_odd_one_out(
             return f"{name} should return a feature name (one of {FEATURES}) or None; {reason}"
 
         cases.append(Case(cards, f"{name}({codes(cards)})", judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, f"a feature name (one of {FEATURES}) or None")

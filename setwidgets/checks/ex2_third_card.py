@@ -89,7 +89,7 @@ def check_third_card(
             return None if got == expected else _why_third(a, b, got, expected)
 
         cases.append(Case((a, b), label, judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a Card")
 
 
 # -- third_vector --------------------------------------------------------------------
@@ -175,7 +175,7 @@ def check_third_vector(
             return None if _same_vector(seen, expected) else _why_vector(u, v, seen, expected)
 
         cases.append(Case((u, v), f"{name}({u}, {v})", judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a tuple of the numbers 0, 1 and 2")
 
 
 # -- count_sets ----------------------------------------------------------------------
@@ -227,7 +227,7 @@ def check_count_sets(
         # A copy per call, so a function that changes its list cannot spoil later cases.
         cases.append(Case((list(cards),), table_label(name, cards, what), judge))
     cases.append(_pairs_case(name, func))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a whole number (an int)")
 
 
 def _helpers(func: Callable) -> list[FunctionType]:

@@ -77,7 +77,7 @@ def check_first_set(
 
         cases.append(Case((list(cards),), table_label(name, cards), judge))
     cases.append(_calls_case(name, func, "first_set", lambda n: 1))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a tuple of three Cards, or None")
 
 
 @set_aside_while_graded
@@ -110,7 +110,7 @@ def check_all_sets(func: Callable[[list[Card]], Any], seconds: float | None = DE
 
         cases.append(Case((list(cards),), table_label(name, cards), judge))
     cases.append(_calls_case(name, func, "all_sets", lambda n: n * (n - 1) // 2))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a list of tuples of three Cards")
 
 
 def _calls_case(name: str, func: Callable, exercise: str, most: Callable[[int], int]) -> Case:

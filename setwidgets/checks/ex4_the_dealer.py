@@ -42,6 +42,10 @@ __all__ = [
     "engine_moves",
 ]
 
+TABLE_AND_DECK = "a tuple (table, deck) of two lists of Cards"
+# The lists a dealer's function is given: the graded tests fail a function that changes them.
+GIVEN = ("table", "deck")
+
 
 def engine_moves(
     variant: str, seed: int, game_class: type | None = None, finder: Callable | None = None
@@ -153,9 +157,10 @@ def check_take_set(func: Callable[..., Any], seconds: float | None = DEFAULT_SEC
                 (list(table), list(deck), move["cards"]),
                 _dealer_label(name, table, deck, f", ({codes(move['cards'])})"),
                 _table_and_deck_judge(name, move["after"], why),
+                GIVEN,
             )
         )
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, TABLE_AND_DECK)
 
 
 @set_aside_while_graded
@@ -177,6 +182,7 @@ def check_no_set(func: Callable[..., Any], seconds: float | None = DEFAULT_SECON
                 (list(table), list(deck)),
                 _dealer_label(name, table, deck),
                 _table_and_deck_judge(name, move["after"], why),
+                GIVEN,
             )
         )
     for move in [m for m in _moves("online", range(1, 8)) if m["dealt"] and m["kind"] != "start"]:
@@ -191,9 +197,10 @@ def check_no_set(func: Callable[..., Any], seconds: float | None = DEFAULT_SECON
                 (list(table), list(deck), True),
                 _dealer_label(name, table, deck, ", online=True"),
                 _table_and_deck_judge(name, move["after"], why),
+                GIVEN,
             )
         )
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, TABLE_AND_DECK)
 
 
 def competition_by_engine(
@@ -258,9 +265,10 @@ def check_competition_no_set(
                 (list(table), list(deck), rng),
                 _dealer_label(name, table, deck, ", rng"),
                 _table_and_deck_judge(name, after, why),
+                GIVEN,
             )
         )
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, TABLE_AND_DECK)
 
 
 @set_aside_while_graded
@@ -295,8 +303,10 @@ def check_game_over(func: Callable[..., Any], seconds: float | None = DEFAULT_SE
             )
             return f"a SET can still be made {where}, so the game goes on."
 
-        cases.append(short_case(func, (list(table), list(deck)), _dealer_label(name, table, deck), judge))
-    return run(name, func, cases, seconds)
+        cases.append(
+            short_case(func, (list(table), list(deck)), _dealer_label(name, table, deck), judge, GIVEN)
+        )
+    return run(name, func, cases, seconds, "True or False (a bool)")
 
 
 @set_aside_while_graded
@@ -338,4 +348,4 @@ def check_play_solitaire(func: Callable[[int], Any], seconds: float | None = DEF
             return None
 
         cases.append(short_case(func, (seed,), f"{name}({seed})", judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a tuple (sets, table, lost)")

@@ -221,7 +221,7 @@ def check_set_probability(
                 raises_hint="fewer than three cards make no triple, so there is no probability to give.",
             )
         )
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "an exact Fraction")
 
 
 @set_aside_while_graded
@@ -247,7 +247,7 @@ def check_expected_sets(func: Callable[[int], Any], seconds: float | None = DEFA
             return None if got == expected else f"{why}."
 
         cases.append(Case((k,), f"{name}({k})", judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "an exact Fraction")
 
 
 def _rate_case(name: str, func: Callable, size: int, tables: int, seed: int) -> Case:
@@ -256,10 +256,8 @@ def _rate_case(name: str, func: Callable, size: int, tables: int, seed: int) -> 
 
     def judge(got: Any) -> str | None:
         if type(got) is not float:
-            kind = type(got).__name__
-            return (
-                f"{name} should return a Python float, not {kind} (float(...) turns a numpy number into one)."
-            )
+            # (numpy's floats reach here as Python floats, as the grader reads them.)
+            return f"{name} should return a float (a rate such as 0.0323), not {type(got).__name__}."
         if abs(got - p) <= tolerance:
             return whole_count_problem(got, tables)
         if abs(got - (1 - p)) <= tolerance and p not in (0.0, 0.5):
@@ -309,7 +307,7 @@ def check_simulate_no_set_rate(
 
     for first, tables in zip((6, 106), SPREAD_TABLES):
         cases.append(_spread_case(name, func, tables, first))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a float")
 
 
 def _spread_case(name: str, func: Callable, tables: int, first: int) -> Case:
@@ -378,4 +376,4 @@ def check_confidence_interval(
             return interval_problem(got, hits, trials)
 
         cases.append(Case((hits, trials), f"{name}({hits}, {trials})", judge))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a tuple (low, high) of two floats")

@@ -147,7 +147,7 @@ def check_is_set_free(
             call=lambda cards: third_card_calls(func, (cards,)),
         )
     )
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "True or False (a bool)")
 
 
 def _cap_decks() -> list[tuple[list[Card], str]]:
@@ -208,7 +208,7 @@ def check_greedy_cap(
         )
 
     cases.append(Case((full_deck(), 8), f"{name}(full_deck(), seed) for four seeds", judge_seeds, call=seeds))
-    return run(name, func, cases, seconds)
+    return run(name, func, cases, seconds, "a list of Cards")
 
 
 @set_aside_while_graded
@@ -222,4 +222,4 @@ def check_largest_mini_cap(func: Callable[[], Any], seconds: float | None = DEFA
             problem += " Try greedy_cap(mini_deck(), seed) for many seeds and keep a largest one."
         return problem
 
-    return run(name, func, [short_case(func, (), f"{name}()", judge)], seconds)
+    return run(name, func, [short_case(func, (), f"{name}()", judge)], seconds, "a list of 9 Cards")

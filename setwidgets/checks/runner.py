@@ -10,12 +10,15 @@ SETs the way every check's messages write them.
 from __future__ import annotations
 
 import functools
+import math
 import random
 import signal
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from setwidgets import _inputs, _words
@@ -26,6 +29,9 @@ __all__ = [
     "HELPER_NAMES",
     "SET_ASIDE",
     "Case",
+    "Unread",
+    "brief",
+    "graded",
     "CheckResult",
     "ReferenceHidden",
     "codes",
@@ -90,6 +96,10 @@ class Case:
     raises: type[BaseException] | None = None  # the exception the call should raise instead
     raises_hint: str = ""  # why it should raise, or a hint shown when it raises unexpectedly
     call: Callable | None = None  # calls this instead of the student's function, when given
+    # When the call raised what it should: what is wrong with the error's message, or None.
+    raises_message: Callable[[str], str | None] | None = None
+    # The names of the list arguments the call must leave as they are ("table", "deck").
+    unchanged: tuple[str, ...] = ()
 
 
 class _OutOfTime(BaseException):
@@ -133,10 +143,117 @@ def codes(cards: Sequence[Card]) -> str:
 
 
 def show(value: Any) -> str:
-    """How a returned value reads in a message: a card by code and name, cards inside others by code."""
-    if isinstance(value, Card):
+    """How a returned value reads in a message: a card by code and name, cards inside others by code.
+
+    A long value is quoted in short (its start and how many items it has), and a value the grader
+    does not read (:class:`Unread`) by what it is.
+    """
+    if type(value) is Card:
         return f"{value.code} ({value.name})"
-    return written(value)
+    return brief(value)
+
+
+_WIDTH = 160  # characters of a returned value a message quotes
+
+
+def brief(value: Any, width: int = _WIDTH) -> str:
+    """A value as the course writes it (cards by their codes), cut to ``width`` characters.
+
+    >>> brief([Card.parse("1RSO")] * 100)[-30:]
+    '1RSO, 1RSO, ... (100 items)'
+    """
+    try:
+        text = written(value, _inputs.short)
+    except Exception:  # a container of the student's whose items cannot be read one by one
+        text = _inputs.short(value)
+    if len(text) <= width:
+        return text
+    size = f" ({len(value)} items)" if type(value) in (list, tuple, set, frozenset, dict) else ""
+    cut = text[: width - len(size) - 5]
+    return cut[: cut.rfind(", ") + 2 if ", " in cut else len(cut)] + "..." + size
+
+
+class Unread:
+    """A returned value that the grader does not read as an answer: it equals nothing.
+
+    The graded tests receive a student's answers as plain data (None, True and False, whole
+    numbers, finite floats, strings, Cards, Fractions, and tuples, lists, sets and dicts of them;
+    numpy's numbers and arrays as the plain values they hold). Anything else, such as an object
+    of a class of the notebook that says it equals everything, or an integer too long to send,
+    reaches the grader as an opaque value that is never right. :func:`graded` turns such a value
+    into an ``Unread``, so that the checks judge what the grader judges.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"<{self.text}>"
+
+
+_MAX_INT_BITS = 13_000  # the largest integer the grader receives as a number (about 3,900 digits)
+_MAX_DEPTH = 12  # how deeply an answer may nest for the grader
+
+
+def graded(value: Any, depth: int = 0) -> Any:
+    """``value`` as the graded tests see it: plain values kept, numpy's made plain, others :class:`Unread`.
+
+    The same rule as the grader's reading of an answer (``setwidgets.grading.compute``): exact
+    types only, so a subclass of tuple or int is not a tuple or an int here either.
+    """
+    kind = type(value)
+    if depth > _MAX_DEPTH:
+        return Unread(f"a value nested more than {_MAX_DEPTH} levels deep")
+    if kind is int and value.bit_length() > _MAX_INT_BITS:
+        return Unread(_inputs.short(value))
+    if value is None or kind in (bool, int, str, Card, Fraction):
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else Unread(f"the float {value!r}")
+    if kind in (tuple, list):
+        return kind(graded(item, depth + 1) for item in value)
+    if kind in (set, frozenset):
+        return kind(graded(item, depth + 1) for item in value)
+    if kind is dict:
+        return {graded(k, depth + 1): graded(v, depth + 1) for k, v in value.items()}
+    if kind.__module__ == "numpy" and hasattr(value, "tolist"):
+        # numpy's numbers and arrays are what a right answer often returns: the grader reads their values.
+        return graded(value.tolist(), depth)
+    return Unread(_unread_text(value))
+
+
+def _unread_text(value: Any) -> str:
+    kind = type(value)
+    plain = next(
+        (base for base in (bool, int, float, str, tuple, list, set, dict) if isinstance(value, base)), None
+    )
+    if plain is not None:
+        return (
+            f"an object of the class {kind.__name__} (a subclass of {plain.__name__}, not a {plain.__name__})"
+        )
+    return f"an object of the class {kind.__name__}"
+
+
+def first_unread(value: Any) -> Unread | None:
+    """The first :class:`Unread` inside a value :func:`graded` returned, or None."""
+    if type(value) is Unread:
+        return value
+    if type(value) in (tuple, list, set, frozenset):
+        return next((found for item in value if (found := first_unread(item)) is not None), None)
+    if type(value) is dict:
+        return next(
+            (found for pair in value.items() if (found := first_unread(list(pair))) is not None), None
+        )
+    return None
 
 
 def require_function(exercise: str, func: Any) -> str:
@@ -149,8 +266,17 @@ def require_function(exercise: str, func: Any) -> str:
     return _name_of(func, exercise)
 
 
-def run(name: str, func: Callable, cases: Sequence[Case], seconds: float | None) -> CheckResult:
-    """Call ``func`` on each case until one goes wrong; print and return the result."""
+PLAIN = "plain values (True or False, numbers, text, Cards, and lists and tuples of them)"
+
+
+def run(
+    name: str, func: Callable, cases: Sequence[Case], seconds: float | None, expects: str = PLAIN
+) -> CheckResult:
+    """Call ``func`` on each case until one goes wrong; print and return the result.
+
+    ``expects`` says what ``func`` should return ("True or False (a bool)"): the sentence for an
+    answer of a kind the grader does not read, or one the case's judge cannot look into.
+    """
     seconds = _inputs.seconds(seconds, "seconds=")
     checked = 0
     message = ""
@@ -158,7 +284,7 @@ def run(name: str, func: Callable, cases: Sequence[Case], seconds: float | None)
     try:
         with _time_limit(seconds):
             for case in cases:
-                message = _one_case(name, func, case)
+                message = _one_case(name, func, case, expects)
                 if message:
                     break
                 checked += 1
@@ -176,10 +302,12 @@ def run(name: str, func: Callable, cases: Sequence[Case], seconds: float | None)
     return result
 
 
-def _one_case(name: str, func: Callable, case: Case) -> str:
+def _one_case(name: str, func: Callable, case: Case, expects: str = PLAIN) -> str:
     """Return '' when the case passes, else the sentence that explains what went wrong."""
+    before = [list(arg) if type(arg) is list else arg for arg in case.args]
     try:
-        got = (case.call or func)(*case.args)
+        raw = (case.call or func)(*case.args)
+        got = graded(raw)
     except NotImplementedError as error:
         unwritten = _raised_in(error) or name
         uses = "" if unwritten in (name, "<lambda>") else f" ({name} calls it)"
@@ -188,20 +316,59 @@ def _one_case(name: str, func: Callable, case: Case) -> str:
             "with your code, then run that cell again."
         )
     except Exception as error:
-        if case.raises is not None and isinstance(error, case.raises):
-            return ""
-        raised = f"{case.label} raised {type(error).__name__}: {str(error).rstrip('.')}."
-        if case.raises is not None:
-            return f"{raised} It should raise a {case.raises.__name__}: {case.raises_hint}"
-        return f"{raised} {case.raises_hint}".rstrip()
+        return _raised(case, error)
     if case.raises is not None:
         should = f"it should raise a {case.raises.__name__}: {case.raises_hint}"
         return f"{case.label} returned {show(got)}, but {should}"
-    problem = case.judge(got)
+    odd = first_unread(got)
+    if odd is not None:
+        what = odd.text if odd is got else f"{show(got)}, with {odd.text} inside"
+        return (
+            f"{case.label} returned {what}, which the grader cannot read as an answer: "
+            f"{name} should return {expects}."
+        )
+    try:
+        problem = case.judge(got)
+    except Exception:  # an answer of a shape the judge cannot look into
+        return f"{case.label} returned {_returned(raw, got)}, but {name} should return {expects}."
     if not problem:
-        return ""
+        return _changed(name, case, before)
     # A case with its own call (such as counting calls) writes the whole sentence itself.
-    return problem if case.call else f"{case.label} returned {show(got)}, but {problem}"
+    return problem if case.call else f"{case.label} returned {_returned(raw, got)}, but {problem}"
+
+
+def _returned(raw: Any, got: Any) -> str:
+    """What the function returned, in a message; a numpy array is named, with what the grader reads."""
+    if type(raw).__module__ == "numpy" and type(got) is list:
+        return f"a numpy array, which the grader reads as the list {show(got)}"
+    return show(got)
+
+
+def _raised(case: Case, error: Exception) -> str:
+    """'' when the case wanted this error, else what is wrong with it."""
+    text = _inputs.clipped(str(error).rstrip("."))
+    raised = f"{case.label} raised {type(error).__name__}: {text}."
+    if case.raises is None:
+        return f"{raised} {case.raises_hint}".rstrip()
+    wanted = case.raises.__name__
+    if type(error) is not case.raises:
+        # The grader reads the error's name: a class of the notebook's own is not the one asked for.
+        kind = f", a kind of {wanted}," if isinstance(error, case.raises) else ""
+        return f"{raised[:-1]}{kind} but it should raise {wanted} itself: {case.raises_hint}"
+    problem = case.raises_message(str(error)) if case.raises_message else None
+    return f"{raised[:-1]}, but {problem}" if problem else ""
+
+
+def _changed(name: str, case: Case, before: list[Any]) -> str:
+    """'' when the call left its list arguments as they were, else the sentence that says which it changed."""
+    for what, arg, was in zip(case.unchanged, case.args, before):
+        if type(arg) is list and arg != was:
+            return (
+                f"{case.label} gave the right answer but changed the {what} it was given "
+                f"({_words.count(len(was), 'card')} before, {len(arg)} after): {name} must leave its "
+                f"arguments as they are and return new lists (start with {what} = list({what}))."
+            )
+    return ""
 
 
 def _raised_in(error: BaseException) -> str | None:
@@ -327,6 +494,14 @@ def sets_problem(
         return f"write each SET with {first} first: ({first}, b, c)."
     if len(got) == repeats * len(expected) and expected:
         return f"{there}: {repeated}"
+    listed = Counter(frozenset(s) for s in got)
+    if len(got) > len(expected) and set(listed) == {frozenset(s) for s in expected}:
+        # The right SETs, one or more of them more than once.
+        times = set(listed.values())
+        if len(times) == 1:
+            return f"each SET is listed {_times(times.pop())}: {there}{where}, and each belongs once."
+        again = next(s for s in got if listed[frozenset(s)] > 1)
+        return f"({codes(again)}) is listed {_times(listed[frozenset(again)])}: each SET belongs once."
     if sorted(got) == sorted(expected):
         return f"the right SETs, but {order}: {sets_label(expected[:3])}..."
     if {frozenset(s) for s in got} == {frozenset(s) for s in expected} and len(got) == len(expected):
@@ -334,7 +509,15 @@ def sets_problem(
     missing = [s for s in expected if s not in got]
     if missing:
         return f"{there}{where}; {sets_label(missing[:1])} is missing."
-    return f"{there}{where}; {sets_label([s for s in got if s not in expected][:1])} should not be there."
+    extra = [s for s in got if s not in expected]
+    if extra:
+        return f"{there}{where}; {sets_label(extra[:1])} should not be there."
+    again = next(s for s in got if got.count(s) > 1)
+    return f"{there}{where}; ({codes(again)}) is listed {_times(got.count(again))}: each SET belongs once."
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{_words.number_word(n) if n < 10 else n} times"
 
 
 # -- results too long to print ---------------------------------------------------------------------
@@ -355,17 +538,26 @@ def short_result(got: Any) -> str:
         return f"a table of {_words.count(len(got[0]), 'card')} and a deck of {len(got[1])}"
     if type(got) is tuple and len(got) == 3 and type(got[0]) is list and type(got[1]) is list:
         return f"{_words.count(len(got[0]), 'SET')}, a table of {len(got[1])} cards and lost={got[2]!r}"
-    return _inputs.short(got)
+    return brief(got)
 
 
-def short_case(func: Callable, args: tuple, label: str, judge: Callable[[Any], str | None]) -> Case:
-    """A case whose message names the result in a few words (a whole deck would fill the screen)."""
+def short_case(
+    func: Callable,
+    args: tuple,
+    label: str,
+    judge: Callable[[Any], str | None],
+    unchanged: tuple[str, ...] = (),
+) -> Case:
+    """A case whose message names the result in a few words (a whole deck would fill the screen).
+
+    ``unchanged`` names the list arguments the call must leave as they are.
+    """
 
     def whole(got: Any) -> str | None:
         problem = judge(got)
         return problem and f"{label} returned {short_result(got)}, but {problem}"
 
-    return Case(args, label, whole, call=func)
+    return Case(args, label, whole, call=func, unchanged=unchanged)
 
 
 # -- while a notebook is graded ---------------------------------------------------------------

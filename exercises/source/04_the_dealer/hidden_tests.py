@@ -308,7 +308,8 @@ def game_over_visible(run: Run) -> str:
 
 @tests("test_game_over_hidden")
 def game_over_hidden(run: Run) -> str:
-    """Every state of seeded standard games, and the cards left at the ends of random deals."""
+    """Every state of seeded standard games, and the cards left at the ends of random deals (some of
+    them still in the deck)."""
     cases, wants = [], []
     for seed in [*range(6), _fresh(run)]:
         for m in engine_moves("standard", seed):
@@ -318,6 +319,11 @@ def game_over_hidden(run: Run) -> str:
         for k in range(0, 22, 3):
             cases.append((left[:k], []))
             wants.append(not has_set(left[:k]))
+            if k:
+                # The same cards, three of them still in the deck: over when no SET can be made
+                # from all of them, whatever lies on the table.
+                cases.append((left[: k - 3], left[k - 3 : k]))
+                wants.append(not has_set(left[:k]))
     assert any(wants) and not all(wants)
     _over_cases(run, cases, wants, [""] * len(cases))
     return f"game_over passed the hidden tests ({len(cases)} states)."
