@@ -13,6 +13,7 @@ queue of callers stay as they are: a room's save stays small however long a clas
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from setwidgets import _inputs
@@ -101,6 +102,78 @@ def unfold(game: Game | None, saved: Any) -> dict[str, int]:
             "scores": {n: s - folded.get(n, 0) for n, s in end["scores"].items()},
         }
     return folded
+
+
+# The fields of a saved room, by form (Room.to_data's "format"). Some came later than their form:
+# a save without them reads as never paused (form 1 of 2026-11-26) or unlocked (form 2 before 11-27).
+_FORM_1 = (
+    "code variant deck claim_seconds scores_shown seed number status version teacher_n last members game"
+)
+FIELDS = {
+    "setwidgets-room/1": ("format", *_FORM_1.split(), "paused_at", "paused_for"),
+    "setwidgets-room/2": ("format", *_FORM_1.split(), "paused_at", "paused_for", "locked", "folded"),
+}
+LATER = ("paused_at", "paused_for", "locked")
+
+
+def fields_problem(data: dict[str, Any]) -> str | None:
+    """What is missing from a saved room, or there besides its form's fields, in words; or None."""
+    fields = FIELDS[data["format"]]
+    missing = [key for key in fields if key not in data and key not in LATER]
+    if missing:
+        return f"the field {missing[0]!r} is missing"
+    unknown = [key for key in data if key not in fields]
+    if unknown:
+        return f"it has a field {_inputs.short(unknown[0])} that a saved room of its form does not"
+    return None
+
+
+def counter(value: Any, name: str, most: int) -> int:
+    """A count a room keeps (games, changes, the teacher's messages), checked: 0 to ``most``."""
+    number = _inputs.whole_number(value, name, minimum=0)
+    if number > most:
+        raise ValueError(f"{name} must be at most 2**53; got {_inputs.short(number)}")
+    return number
+
+
+def last_move(value: Any, version: int) -> dict[str, Any] | None:
+    """The latest move as told: none before the first change, else a move of the room's ``version``."""
+    if value is None and version == 0:
+        return None
+    if (
+        type(value) is not dict
+        or not isinstance(value.get("type"), str)
+        or not isinstance(value.get("message"), str)
+        or value.get("version") != version
+    ):
+        raise ValueError(
+            f"last must be the latest move told (a type, a message and the room's version {version}); "
+            f"got {_inputs.short(value)}"
+        )
+    return value
+
+
+def member_fields(value: Any) -> tuple[Any, Any, Any, Any]:
+    """A saved member's [name, team, removed, last_n], unchecked but four of them."""
+    if type(value) is not list or len(value) != 4:
+        raise ValueError(f"a member is [name, team, removed, last_n]; got {_inputs.short(value)}")
+    return value[0], value[1], value[2], value[3]
+
+
+def pause(data: dict[str, Any], status: str, clock: Any) -> tuple[float | None, float]:
+    """A saved room's pause: when it began (None when not paused) and the seconds paused before."""
+    if "paused_at" not in data:
+        # The first saves of form 1 (2026-11-26) kept no pause: a pause then held no time, and one
+        # saved so begins when the room is loaded; the time paused before is none.
+        return (_time(clock(), "the clock's time") if status == "paused" else None), 0.0
+    paused_at = None if data["paused_at"] is None else _time(data["paused_at"], "paused_at")
+    return paused_at, _time(data.get("paused_for"), "paused_for")
+
+
+def _time(value: Any, name: str) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a time in seconds; got {_inputs.short(value)}")
+    return float(value)
 
 
 def disagreement(room: Any, most_n: int) -> str | None:

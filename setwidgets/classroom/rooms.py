@@ -41,7 +41,6 @@ line of callers are those of the whole game; only the story of those failed call
 
 from __future__ import annotations
 
-import math
 import random
 import time
 import unicodedata
@@ -52,6 +51,7 @@ from typing import Any
 from setwidgets import _inputs, _words
 from setwidgets.classroom import folding
 from setwidgets.game import MAX_PLAYERS, Game, GameError
+from setwidgets.game.engine import SEED_LIMIT
 from setwidgets.game.inputs import check_variant, look_alike, name_key, player_name
 
 __all__ = ["CLASS_VARIANTS", "HISTORY_LIMIT", "MAX_N", "STATUSES", "Member", "Room", "RoomError"]
@@ -142,9 +142,7 @@ class Room:
         self.deck = _inputs.one_of(deck, ("full", "mini"), "deck", error=RoomError)
         self.claim_seconds = _inputs.seconds(claim_seconds, "claim_seconds", error=RoomError)
         self.scores_shown = _inputs.true_or_false(scores_shown, "scores_shown")
-        self.seed = (
-            random.SystemRandom().randrange(2**32) if seed is None else _inputs.whole_number(seed, "seed")
-        )
+        self.seed = random.SystemRandom().randrange(2**32) if seed is None else _seed(seed)
         self.clock = clock
         self.members: dict[str, Member] = {}
         self.locked = False  # the teacher's lock: nobody new joins
@@ -431,6 +429,9 @@ class Room:
         """
         if not isinstance(data, dict) or data.get("format") not in _FORMATS:
             raise RoomError(f"this is not a saved room: Room.to_data() writes a 'format' of {FORMAT}")
+        problem = folding.fields_problem(data)
+        if problem is not None:
+            raise RoomError(f"the saved room {_inputs.short(data.get('code'))} is damaged: {problem}")
         code = data.get("code")
         # A code is a word of capitals and digits (the service deals five consonants): it names
         # the room in messages and in the store, so nothing else is read as one.
@@ -455,17 +456,16 @@ class Room:
                 data["seed"],
                 clock,
             )
-            room.number = _inputs.whole_number(data["number"], "number", minimum=0)
+            room.number = folding.counter(data["number"], "number", MAX_N)
             room.status = _inputs.one_of(data["status"], STATUSES, "status")
             room.locked = _inputs.true_or_false(data.get("locked", False), "locked")  # older saves: unlocked
-            room.version = _inputs.whole_number(data["version"], "version", minimum=0)
-            room.teacher_n = _inputs.whole_number(data["teacher_n"], "teacher_n", minimum=0)
-            room.last = data["last"] if isinstance(data["last"], dict) else None
-            room.paused_at = None if data["paused_at"] is None else _time(data["paused_at"], "paused_at")
-            room.paused_for = _time(data["paused_for"], "paused_for")
+            room.version = folding.counter(data["version"], "version", MAX_N)
+            room.teacher_n = folding.counter(data["teacher_n"], "teacher_n", MAX_N)
+            room.last = folding.last_move(data["last"], room.version)
+            room.paused_at, room.paused_for = folding.pause(data, room.status, clock)
             if not isinstance(data["members"], list):
                 raise ValueError(f"members must be a list; got {_inputs.what(data['members'])}")
-            for name, team, removed, last_n in data["members"]:
+            for name, team, removed, last_n in map(folding.member_fields, data["members"]):
                 if type(name) is not str or type(team) is not str or type(removed) is not bool:
                     raise ValueError(f"a member is [name, team, removed, last_n]; got {_inputs.short(name)}")
                 # Through the one names policy, as join() takes them: a save is not a way around it.
@@ -475,8 +475,8 @@ class Room:
                     raise ValueError(
                         f"a member's name or team is not as join() keeps it: {_inputs.short(name)}"
                     )
-                if name in room.members:
-                    raise ValueError(f"{_inputs.short(name)} is a member twice")
+                if look_alike(name, room.members) is not None or len(room.members) >= 2 * MAX_PLAYERS:
+                    raise ValueError(f"{_inputs.short(name)} is a member twice, or alike, or one too many")
                 last_n = _inputs.whole_number(last_n, "last_n", minimum=0)
                 room.members[name] = Member(name, team, removed, last_n)
             if data["game"] is not None:
@@ -582,7 +582,9 @@ def _letters(name: str) -> str:
     return "".join(c for c in name_key(name)[1] if unicodedata.category(c)[0] == "L")
 
 
-def _time(value: Any, name: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a time in seconds; got {_inputs.short(value)}")
-    return float(value)
+def _seed(value: Any) -> int:
+    """A room's seed: a whole number from 0 to below 2**128, so that its save reads back."""
+    seed = _inputs.whole_number(value, "seed", minimum=0, error=RoomError)
+    if seed >= SEED_LIMIT:
+        raise RoomError(f"seed must be a whole number below 2**128 (39 digits); got {_inputs.short(seed)}")
+    return seed
