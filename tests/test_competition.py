@@ -851,11 +851,14 @@ def test_misprints_names_players_beyond_the_count():
 @pytest.mark.parametrize(
     ("name", "words"),
     [
-        ("Ada\x00", r"U\+0000 \(a control character\)"),
-        ("\u202eadA", r"U\+202E \(an invisible formatting character\)"),
-        ("A\u200bda", r"U\+200B \(an invisible formatting character\)"),
-        ("\x07\x1b", r"U\+0007 \(a control character\)"),
+        ("Ada\x00", r"U\+0000"),
+        ("\u202eadA", r"U\+202E \(RIGHT-TO-LEFT OVERRIDE\)"),
+        ("A\u200bda", r"U\+200B \(ZERO WIDTH SPACE\)"),
+        ("\x07\x1b", r"U\+0007"),
         ("   ", "name must be 1 to 60 characters"),
+        ("\u200dAda", "name may hold a joiner only inside a word"),
+        ("Ana \U0001f600", r"U\+1F600 \(GRINNING FACE\)"),  # the class game refuses emoji too
+        ("Ben, Cleo, Dan", "which holds ','"),
     ],
 )
 def test_a_name_a_reader_cannot_see_is_refused_and_nobody_is_registered(name, words):
@@ -863,6 +866,22 @@ def test_a_name_a_reader_cannot_see_is_refused_and_nobody_is_registered(name, wo
     with pytest.raises(CompetitionError, match=words):
         event.register(1, name)
     assert event.players() == {} and event.history() == []
+
+
+def test_names_go_through_the_class_games_policy_with_joiners_inside_a_word():
+    from setwidgets.game.inputs import player_name
+
+    # Persian (ZWNJ), Sinhala (ZWJ), an apostrophe, a hyphen, 60 characters: taken as the game takes them.
+    persian = "\u0639\u0644\u06cc\u200c\u0631\u0636\u0627"
+    sinhala = "\u0dc1\u0dca\u200d\u0dbb\u0dd3\u0db1\u0dcf\u0dad\u0dca"
+    names = [persian, sinhala, "O'Brien", "Jean-Luc", "x" * 60]
+    event = Competition(":memory:")
+    for number, name in enumerate(names, 1):
+        event.register(number, name)
+        assert name == player_name(name, longest=60)
+    assert [name for name, _ in event.players().values()] == names
+    with pytest.raises(CompetitionError, match="name must be 1 to 60 characters"):
+        event.register(9, "x" * 61)
 
 
 def test_a_player_number_past_what_a_schedule_seats_is_refused():

@@ -74,6 +74,7 @@ from setwidgets.competition.database import (
     CompetitionError,
     file_trouble,
     open_file,
+    player_name,
     player_number,
 )
 from setwidgets.competition.final import FinalStage, listed
@@ -219,7 +220,7 @@ class Competition(Qualifying, FinalStage, Attendance):
     @staticmethod
     def _a_name_and_division(name: Any, division: Any) -> tuple[str, str | None]:
         """A player's name and division (A to D, or None), checked."""
-        name = _inputs.display_name(name, "name", error=CompetitionError)
+        name = player_name(name, "name")
         if division is None:
             return name, None
         if not isinstance(division, str):

@@ -74,8 +74,13 @@ _JOINERS = frozenset("\u200c\u200d")
 _SAYS = "a name holds letters, digits and spaces, with ' - . between them"
 
 
-def player_name(value: Any, what: str = "a player's name", error: type[ValueError] = GameError) -> str:
+def player_name(
+    value: Any, what: str = "a player's name", error: type[ValueError] = GameError, *, longest: int = MAX_NAME
+) -> str:
     """A player's name, checked by the one names policy and returned trimmed, in Unicode's NFC form.
+
+    At most ``longest`` characters: :data:`MAX_NAME` on a board; a competition prints names
+    of up to 60 on paper, where they shrink and wrap.
 
     Allowed: letters of any script (with their accents: at most :data:`MAX_MARKS` on one letter),
     digits, single spaces, and ``' - . ·`` between them; a zero-width joiner or non-joiner only
@@ -94,8 +99,8 @@ def player_name(value: Any, what: str = "a player's name", error: type[ValueErro
         raise TypeError(f"{what} must be text like 'Ada'; got {_inputs.what(value)}")
     text = " ".join(unicodedata.normalize("NFC", value).split(" "))
     text = " ".join(part for part in text.split(" ") if part)
-    if not text or len(text) > MAX_NAME:
-        raise error(f"{what} must be 1 to {MAX_NAME} characters, like 'Ada'; got {_inputs.short(value)}")
+    if not text or len(text) > longest:
+        raise error(f"{what} must be 1 to {longest} characters, like 'Ada'; got {_inputs.short(value)}")
     marks = 0
     for k, char in enumerate(text):
         kind = unicodedata.category(char)

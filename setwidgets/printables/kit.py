@@ -33,6 +33,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from setwidgets import _inputs
 from setwidgets.cards import full_deck
+from setwidgets.competition.database import player_name
 from setwidgets.competition.schedules import Schedule
 from setwidgets.competition.store import DIVISIONS, Competition
 from setwidgets.draw import shapes
@@ -384,7 +385,7 @@ def _slip_names(names: object, plan: Schedule) -> dict[int, str]:
             raise ValueError(
                 f"names must hold players 1 to {plan.players} of the schedule; got player {number}"
             )
-        checked[number] = _inputs.display_name(name, f"the name of player {number}")
+        checked[number] = player_name(name, f"the name of player {number}")
     return checked
 
 
