@@ -57,6 +57,11 @@ MAX_KEPT = 10
 """The most failed cases the judge keeps of one test, for the teacher's class insight
 (:mod:`setwidgets.grading.insight`): the first ones, in the test's order."""
 
+MAX_PASSED_KEPT = 20
+"""The most cases a failed test keeps that the function got right, spread over the test's cases:
+they tell a mistake the function makes from one it does not (it said "no SET" where a rule that
+accepts two alike and one different would say "SET")."""
+
 MAX_KEPT_CHARS = 30_000
 """The most characters of cases (as JSON) the judge keeps of one failed test."""
 
@@ -262,7 +267,7 @@ class Run:
         :data:`MAX_KEPT` per test; ``known`` says whether ``want`` is the answer wanted (a test that
         only checks a property of the answer has none to give). Nothing kept reaches the student.
         """
-        if len(self.kept) < MAX_KEPT:
+        if sum(1 for kept in self.kept if not kept.get("passed")) < MAX_KEPT:
             self.kept.append(kept_case(function, case, answer, want, known=known))
 
     def keep_last_call(self) -> None:
@@ -477,8 +482,12 @@ def compare(
     did, and the seed of the run (so that a student can try the same cards).
     """
     first: str | None = None
-    for case, answer, want in zip(cases, answers, wants):
+    right: list[dict[str, Any]] = []
+    stride = max(1, len(cases) // MAX_PASSED_KEPT)
+    for number, (case, answer, want) in enumerate(zip(cases, answers, wants)):
         if answer.error is None and equal(answer.value, want):
+            if number % stride == 0 and len(right) < MAX_PASSED_KEPT:
+                right.append(kept_case(function, case, answer, want) | {"passed": True})
             continue
         # The first failed case is the student's message; the next few are kept for the teacher.
         run.failed(function, case, answer, want)
@@ -487,9 +496,8 @@ def compare(
             seed = f" (Cards drawn with the grader's seed {run.seed}.)" if run.random else ""
             wanted = f"{call_text(function, case)} should be {show(want)}{reason}."
             first = f"{wanted} Your function {returned(answer)}.{seed}"
-        if len(run.kept) >= MAX_KEPT:
-            break
     if first is not None:
+        run.kept += right
         raise Failed(first)
 
 

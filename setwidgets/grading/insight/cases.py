@@ -95,7 +95,7 @@ class ClassCases:
     problems: list[str] = field(default_factory=list)
 
 
-_CASE_KEYS = {"function", "args", "got", "error", "want", "after"}
+_CASE_KEYS = {"function", "args", "got", "error", "want", "after", "passed"}
 
 
 def _case(value: Any) -> dict[str, Any]:
@@ -105,6 +105,8 @@ def _case(value: Any) -> dict[str, Any]:
         raise ValueError("a case's function is a name and its args a list")
     if "error" in value and type(value["error"]) is not str:
         raise ValueError("a case's error is a text")
+    if type(value.get("passed", False)) is not bool:
+        raise ValueError("a case's 'passed' is a bool")
     return value
 
 

@@ -1,0 +1,189 @@
+"""Class insight without nbgrader: the judge's kept cases, the catalogue's rules, the page and the CSV.
+
+A small seeded class (one student of each kind of tests/insight_class.py) is graded here by the
+exercise's own judged tests, run in this process on each student's functions (as ``try_here``
+does), its kept cases written in a course folder without a gradebook; the real nbgrader grades the
+class of 40 in tests/test_insight_nbgrader.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from insight_class import ASSIGNMENT, SMALL, expected_counts, seeded_class
+
+from setwidgets import FEATURES, Card, full_deck
+from setwidgets.grading import compute, judge
+from setwidgets.grading.insight import cases
+from setwidgets.grading.insight.catalogue import OTHER, Case, diagnose
+from setwidgets.grading.insight.exercises import CATALOGUE
+from setwidgets.grading.insight.page import gather, render, write
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "exercises" / "source"
+BLANK = """
+def is_set(a, b, c):
+    raise NotImplementedError()
+
+
+def odd_one_out(a, b, c):
+    raise NotImplementedError()
+"""
+
+
+def grade_here(root: Path, students: dict) -> None:
+    """Judge each student's functions with the exercise's tests, in this process; keep the cases."""
+    tests = judge.load(SOURCE / ASSIGNMENT)
+    for student, (answers, _) in students.items():
+        namespace: dict = {"FEATURES": FEATURES, "Card": Card, "full_deck": full_deck}
+        for source in answers.values() or [BLANK]:
+            exec(source, namespace)  # noqa: S102 - the seeded class's own answers
+        verdicts = {
+            grade_id: judge.judge(test, lambda request, ns=namespace: compute.call(request, ns), seed=39)
+            for grade_id, test in tests.items()
+        }
+        cases.write(root, student, ASSIGNMENT, "magic_rule", verdicts)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> tuple[Path, dict]:
+    root = tmp_path_factory.mktemp("course")
+    students = seeded_class(plan=SMALL)
+    grade_here(root, students)
+    return root, students
+
+
+def found_counts(insight) -> Counter:
+    counts = Counter({row.key: len(row.students) for row in insight.rows})
+    if insight.other.students:
+        counts[OTHER] = len(insight.other.students)
+    return counts
+
+
+def test_the_insight_names_each_seeded_misconception_with_its_count_and_nothing_else(graded):
+    root, students = graded
+    insight = gather(root, ASSIGNMENT, progress=False)
+    assert found_counts(insight) == expected_counts(students)
+    for row in insight.rows:
+        want = sorted(s for s, (_, shown) in students.items() if row.key in shown)
+        assert row.students == want, row.key
+
+
+def test_the_ranking_goes_from_the_most_students_down(graded):
+    insight = gather(graded[0], ASSIGNMENT, progress=False)
+    counts = [len(row.students) for row in insight.rows]
+    assert counts == sorted(counts, reverse=True)
+    assert insight.rows[0].key == "not_written"  # a tie of one each: the catalogue's order
+
+
+def test_each_misconception_shows_cards_and_the_core_sentence_about_them(graded):
+    insight = gather(graded[0], ASSIGNMENT, progress=False)
+    by_key = {row.key: row for row in insight.rows}
+    shading = by_key["ignores_shading"]
+    assert len(shading.cards) == 3
+    assert (
+        shading.sentence.startswith("Not a SET: ")
+        and "solid" in shading.sentence
+        or "open" in shading.sentence
+    )
+    assert by_key["same_card_thrice"].sentence.startswith("Not a SET: the same card")
+    assert by_key["all_different_refused"].sentence.startswith("A SET: ")
+    assert all(row.lesson == "lessons/02_the_magic_rule.ipynb" for row in insight.rows)
+
+
+def test_the_judge_keeps_failed_cases_as_plain_bounded_data_and_the_student_message_is_unchanged(graded):
+    root, students = graded
+    shading = next(s for s, (_, shown) in students.items() if "ignores_shading" in shown)
+    data = json.loads(cases.path_of(root, shading, ASSIGNMENT, "magic_rule").read_text())
+    hidden = data["tests"]["test_is_set_hidden"]
+    assert not hidden["passed"]
+    failed = [c for c in hidden["cases"] if not c.get("passed")]
+    assert len(failed) == judge.MAX_KEPT
+    assert failed[0]["function"] == "is_set" and failed[0]["got"] is True and failed[0]["want"] is False
+    assert all(set(arg) == {"card"} for arg in failed[0]["args"])
+    assert hidden["message"].startswith("is_set(") and "should be False" in hidden["message"]
+    assert 0 < sum(1 for c in hidden["cases"] if c.get("passed")) <= judge.MAX_PASSED_KEPT
+    assert data["tests"]["test_is_set_visible"] == {
+        "passed": True,
+        "message": "is_set passed the visible tests.",
+        "cases": [],
+    }
+
+
+def test_a_kept_value_is_bounded_whatever_the_function_returned():
+    huge = list(range(10_000))
+    kept = judge.kept_value(huge)
+    assert set(kept) == {"object"} and len(json.dumps(kept)) < 400
+    assert judge.kept_value("x" * 5000) == "x" * 300
+    assert judge.kept_value(judge.Opaque("Evil", "<script>")) == {"object": ["Evil", "<script>"]}
+
+
+def test_a_guessing_function_is_other_not_two_misconceptions_at_once():
+    """Too generous on some triples and too strict on others: no side of the catalogue explains it."""
+    a, b, c, d = (Card.parse(code) for code in ("1RSO", "2RSO", "3RSO", "3PSO"))
+    generous = Case("t", "is_set", (a, b, d), True, None, False, True, "")
+    strict = Case("t", "is_set", (a, b, c), False, None, True, True, "")
+    found = diagnose([generous, strict], CATALOGUE[ASSIGNMENT])
+    assert not found.named and found.other == [generous, strict]
+
+
+def test_a_case_answered_right_refutes_a_model_that_answers_otherwise():
+    a, b, d = (Card.parse(code) for code in ("1RSO", "2RSS", "3PSO"))  # two alike in color and shape
+    e, f, g = (Card.parse(code) for code in ("1RSO", "1RSS", "1RTD"))  # two alike in shading only
+    generous = Case("t", "is_set", (a, b, d), True, None, False, True, "")
+    refuses = Case("t", "is_set", (e, f, g), False, None, False, True, "", passed=True)
+    assert diagnose([generous], CATALOGUE[ASSIGNMENT]).named.keys() == {"two_alike_taken"}
+    found = diagnose([generous, refuses], CATALOGUE[ASSIGNMENT])
+    assert "two_alike_taken" not in found.named
+
+
+def test_a_file_of_kept_cases_that_does_not_match_the_schema_is_left_out_and_named(tmp_path):
+    path = cases.path_of(tmp_path, "mallory", ASSIGNMENT, "magic_rule")
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        json.dumps(
+            {
+                "student": "mallory",
+                "assignment": ASSIGNMENT,
+                "notebook": "x",
+                "tests": {"t": {"passed": "yes"}},
+            }
+        )
+    )
+    found = cases.read_class(tmp_path, ASSIGNMENT)
+    assert not found.students and "mallory" in found.problems[0]
+    with pytest.raises(ValueError, match="one folder name"):
+        cases.path_of(tmp_path, "..", ASSIGNMENT, "magic_rule")
+
+
+def test_the_anonymous_copy_names_no_student_and_shows_no_text_a_student_wrote(graded, tmp_path):
+    root, students = graded
+    insight = gather(root, ASSIGNMENT, progress=False)
+    # A student whose id and name look like markup, and whose function returned text.
+    insight.students.append("<b>eve</b>")
+    insight.other.students.append("<b>eve</b>")
+    written = write(insight, tmp_path)
+    anonymous = [p for p in written if "anonymous" in p.name]
+    teacher = [p for p in written if "anonymous" not in p.name]
+    for path in anonymous:
+        text = path.read_text(encoding="utf-8-sig")
+        for student in insight.students:
+            assert student not in text and student.replace("<", "&lt;") not in text, (path.name, student)
+    page = teacher[0].read_text()
+    assert "s01" in page and "<b>eve</b>" not in page and "&lt;b&gt;eve&lt;/b&gt;" in page
+    rows = list(csv.reader(teacher[1].open(encoding="utf-8-sig")))
+    assert rows[0][-1] == "who" and rows[1][2] == insight.rows[0].key and rows[-1][2] == OTHER
+
+
+def test_the_page_is_one_offline_file(graded):
+    page = render(gather(graded[0], ASSIGNMENT, progress=False), anonymous=True)
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "<script" not in page and page.count('src="data:image/png;base64,') == 2
+    insight = gather(graded[0], ASSIGNMENT, progress=False)
+    drawn = [row for row in [*insight.rows, insight.other] if row.cards]
+    assert {row.key for row in insight.rows} - {row.key for row in drawn} == {"not_written"}
+    assert page.count("<svg") == len(drawn)
