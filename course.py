@@ -20,6 +20,15 @@ commands:
            and notebooks autograde could not grade (not JSON, say). What students wrote
            is printed with control characters and terminal escapes shown as escapes.
            Further arguments are assignment names, e.g. 01_magic_rule.
+  autograde  'nbgrader autograde ASSIGNMENT' in exercises/ with a progress bar (notebooks
+           done, time left); the whole log goes to exercises/class_insight/. Further
+           arguments go to nbgrader.
+  insight  after autograde: what the class gets wrong, for each assignment named (e.g.
+           01_magic_rule): the misconceptions ranked by how many students show them, with
+           the cards, the magic rule's sentence and the lesson to revisit, a heatmap of
+           students by tests and each test's scores. Writes an HTML page and a CSV in
+           exercises/class_insight/, the teacher's (names students) and an anonymous copy
+           to project.
   hub      a whole class on this machine (as root): install JupyterHub and its proxy,
            then start the hub of deploy/jupyterhub_config.py for the Linux users in
            the roster (deploy/roster.csv, or SETWIDGETS_HUB_ROSTER). deploy/README.md
@@ -377,12 +386,29 @@ def report(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.report", str(ROOT / "exercises"), *args])
 
 
+def autograde(args: list[str]) -> int:
+    ensure_venv("course")
+    if not args:
+        print("course.py autograde: name the assignment, e.g. 01_magic_rule", file=sys.stderr)
+        return 2
+    os.environ["PATH"] = os.pathsep.join([str(BIN), os.environ.get("PATH", "")])  # nbgrader runs alembic
+    module = "setwidgets.grading.insight.progress"
+    return subprocess.call([str(PYTHON), "-m", module, str(ROOT / "exercises"), *args], cwd=ROOT)
+
+
+def insight(args: list[str]) -> int:
+    ensure_venv("course")
+    return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.insight", str(ROOT / "exercises"), *args])
+
+
 COMMANDS = {
     "lab": lab,
     "test": test,
     "bench": bench,
     "mutate": mutate,
     "report": report,
+    "autograde": autograde,
+    "insight": insight,
     "hub": hub,
     "classroom": classroom,
 }

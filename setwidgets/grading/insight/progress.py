@@ -1,0 +1,84 @@
+"""``nbgrader autograde`` with a progress bar: notebooks done, of how many, and the time left.
+
+nbgrader grades one submission after another and says so only in its log ("Autograding
+submitted/ana/01_magic_rule/magic_rule.ipynb"). :func:`autograde` runs the real ``nbgrader
+autograde`` in the course's folder, counts the notebooks it will grade, and moves a tqdm bar on
+each of those lines. The whole log goes to ``class_insight/autograde_<assignment>.log``; its
+warnings and errors are also printed above the bar, made inert (a student's file name can carry
+terminal escapes: :func:`setwidgets.grading.inert.inert_lines`).
+``python3 course.py autograde ASSIGNMENT`` runs it on ``exercises/``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from setwidgets.grading.inert import inert_lines
+
+PAGES = "class_insight"
+_SHOWN = ("[WARNING]", "[ERROR]", "[CRITICAL]", "WARNING |", "ERROR |", "CRITICAL |", "Traceback")
+
+
+def submissions(course: Path, assignment: str) -> int:
+    """How many notebooks of ``assignment`` wait in ``submitted/`` (what autograde will go through)."""
+    names = {path.name for path in (course / "source" / assignment).glob("*.ipynb")}
+    found = (course / "submitted").glob(f"*/{assignment}/*.ipynb")
+    return sum(1 for path in found if not names or path.name in names)
+
+
+def autograde(course: Path | str, assignment: str, *args: str, progress: bool = True) -> int:
+    """Run ``nbgrader autograde assignment *args`` in ``course`` with a progress bar; its exit status."""
+    course = Path(course)
+    if "/" in assignment or assignment in ("", ".", ".."):
+        raise ValueError(f"autograde() needs the assignment's folder name; got {assignment!r}")
+    total = submissions(course, assignment)
+    log_path = course / PAGES / f"autograde_{assignment}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    nbgrader = Path(sys.executable).parent / "nbgrader"
+    command = [str(nbgrader) if nbgrader.exists() else "nbgrader", "autograde", assignment, *args]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with (
+        open(log_path, "w", encoding="utf-8") as log,
+        tqdm(total=total, desc=f"autograde {assignment}", unit="notebook", disable=not progress) as bar,
+        subprocess.Popen(
+            command,
+            cwd=course,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+        ) as child,
+    ):
+        assert child.stdout is not None
+        for line in child.stdout:
+            log.write(line)
+            if "Autograding " in line:
+                bar.update(1)
+            elif any(mark in line for mark in _SHOWN):
+                tqdm.write(inert_lines(line.rstrip("\n")), file=sys.stderr)
+        status = child.wait()
+    tqdm.write(f"autograde {assignment}: the whole log is in {log_path}", file=sys.stderr)
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m setwidgets.grading.insight.progress COURSE ASSIGNMENT [nbgrader's arguments]``."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 2:
+        print(
+            "usage: python -m setwidgets.grading.insight.progress COURSE ASSIGNMENT [ARGUMENTS]",
+            file=sys.stderr,
+        )
+        return 2
+    return autograde(Path(argv[0]), argv[1], *argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
