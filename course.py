@@ -249,23 +249,14 @@ def ensure_bubblewrap(*, only_as_root: bool = False) -> None:
 
 
 def lab_command(args: list[str]) -> list[str]:
-    """The JupyterLab command line of ``course.py lab``; it runs with ROOT as its folder.
+    """``course.py lab``'s command: the package's own ``setwidgets lab`` on the folder it runs in.
 
-    Lab serves ROOT, not lessons/: started with a notebook's path, Lab would serve only that
-    notebook's folder, and neither exercises/ nor the Formgrader would work. The first
-    notebook opens through the default URL instead (ServerApp.default_url is overridden by
-    JupyterLab, LabApp.default_url is not). With answer_yes, one Ctrl-C stops the server
-    instead of asking "Shut down this Jupyter server (y/[n])?".
+    One function, ``setwidgets.__main__.lab``, starts JupyterLab for both routes (a clone and
+    pip): it serves this folder (lessons/ and exercises/, so the Formgrader finds the course),
+    opens lessons/00_start_here.ipynb, runs as root with --allow-root, and stops on one Ctrl-C.
+    start() runs it in ROOT, which already holds the lessons, so nothing is copied.
     """
-    cmd = [
-        str(BIN / "jupyter"),
-        "lab",
-        f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}",
-        "--ServerApp.answer_yes=True",
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        cmd.append("--allow-root")  # JupyterLab refuses root without it, and says so only in its log
-    return cmd + args
+    return [str(PYTHON), "-m", "setwidgets", "lab", ".", *args]
 
 
 def start(cmd: list[str], venv: Path = VENV) -> int:

@@ -7,7 +7,9 @@ commands:
                    (default: ./setwidgets-course); files already there are kept, not overwritten.
   lab [DEST]       the same copy if DEST holds none yet, then JupyterLab on DEST, opening lesson 00.
                    Needs the course extra: pip install 'setwidgets[course]'. Further arguments go
-                   to 'jupyter lab' (for example --no-browser, --port=8889).
+                   to 'jupyter lab' (for example --no-browser, --port=8889). One Ctrl-C
+                   stops the server and its kernels (save your notebooks first); as root it
+                   runs with --allow-root.
   version          the version of setwidgets.
   help             this text (also -h and --help).
 
@@ -76,7 +78,54 @@ def lessons(args: list[str]) -> int:
     return 0
 
 
+def lab_argv(root: Path, args: list[str], python: str | None = None) -> list[str]:
+    """The JupyterLab command line that ``setwidgets lab`` and ``python3 course.py lab`` both run.
+
+    Lab serves ``root`` (the whole course: lessons/ and exercises/, where nbgrader finds the
+    teacher's course) and opens lesson 00 through LabApp.default_url: started with a notebook's
+    path, Lab would serve only that notebook's folder, and ServerApp.default_url is overridden by
+    JupyterLab. ServerApp.answer_yes makes one Ctrl-C stop the server instead of asking "Shut down
+    this Jupyter server (y/[n])?" and going on after 5 s. As root, Lab refuses to start without
+    --allow-root and says why only in its log. ``args`` come last, so the user's own options win.
+    """
+    command = [
+        python or sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.default_url=/lab/tree/{FIRST}",
+        "--ServerApp.answer_yes=True",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    return command + list(args)
+
+
+def run_in_place(command: list[str]) -> int:
+    """Run ``command`` as this very process, so that Ctrl-C and SIGTERM reach the server itself.
+
+    A child would outlive a killed parent and keep the port busy. Where there is no exec
+    (Windows), the child runs in the foreground: the console sends Ctrl-C to both, and this
+    process waits for the child to finish shutting down instead of leaving it behind.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(command[0], command)
+    with subprocess.Popen(command) as child:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:
+                continue
+
+
 def lab(args: list[str]) -> int:
+    """``setwidgets lab [DEST] [LAB OPTIONS]``: copy the course into DEST if it is not there, serve it.
+
+    ``python3 course.py lab`` runs this too, with DEST the clone itself (``.``), which already
+    holds lesson 00, so nothing is copied there.
+    """
     dest = Path(args[0]) if args and not args[0].startswith("-") else Path(DEFAULT_DEST)
     extra = args[1:] if args and not args[0].startswith("-") else args
     try:
@@ -84,19 +133,16 @@ def lab(args: list[str]) -> int:
     except _extras.MissingExtra as error:
         print(f"setwidgets: {error}", file=sys.stderr)
         return 2
+    if dest.exists() and not dest.is_dir():
+        print(f"setwidgets: {dest} is a file; name a folder to serve the course from.", file=sys.stderr)
+        return 2
     if not (dest / FIRST).exists():
         lessons([str(dest)])
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterlab",
-        f"--ServerApp.root_dir={dest.resolve()}",
-        f"--LabApp.default_url=/lab/tree/{FIRST}",
-        *extra,
-    ]
-    if os.name != "nt":
-        os.execv(command[0], command)
-    return subprocess.call(command)
+    # The server's working folder is the course, as for course.py: Jupyter and nbgrader read
+    # their configuration files (nbgrader_config.py) from there.
+    root = dest.resolve()
+    os.chdir(root)
+    return run_in_place(lab_argv(root, extra))
 
 
 COMMANDS = {"lessons": lessons, "lab": lab}
