@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import classroom_service
@@ -289,11 +290,15 @@ def test_a_made_up_token_is_never_a_new_identity_and_joins_count_by_address(serv
     )
     rate, burst = REQUEST_RATE
     start = time.monotonic()
-    statuses = []
-    for k in range(burst + 20):
+
+    def bot(k):
         # Half with a made-up token, half with none: all the same sender, the address.
         token = f"made-up-token-{k}" if k % 2 else None
-        statuses.append(join(service, code, f"Bot {chr(65 + k % 26)}{k}", token)[0])
+        return join(service, code, f"Bot {chr(65 + k % 26)}{k}", token)[0]
+
+    # Eight at a time: faster than the budget refills, however slow this shared machine is now.
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(bot, range(burst + 20)))
     elapsed = time.monotonic() - start
     assert 429 in statuses
     assert statuses.count(201) + statuses.count(401) <= burst + rate * elapsed + 1
@@ -485,9 +490,11 @@ def test_a_locked_room_lets_nobody_new_in_and_a_removed_student_stays_out(servic
     )
     status, body = join(service, code, "Cleo")
     assert (status, body["message"]) == (
-        409,
-        f"room {code} is locked: the teacher lets nobody new in; ask your teacher",
+        202,
+        f"room {code} is locked: the teacher has been asked to let Cleo in; ask again (run this again) "
+        "once they have",
     )
+    assert not body["ok"] and body["waiting"] and "token" not in body  # not in: a ticket to ask again
     assert join(service, code, "Ben", token=ben)[1]["message"] == "Welcome back, Ben."  # a seat kept
     assert teach(service, code, desk, 2, type="unlock")["ok"]
     assert join(service, code, "Cleo")[0] == 201

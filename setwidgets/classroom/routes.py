@@ -8,7 +8,7 @@ short body, and changes a room only under its lock, answering once the change is
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tornado import web
 
@@ -21,17 +21,15 @@ from setwidgets.classroom.rooms import Room, RoomError
 from setwidgets.classroom.store import StoreError
 from setwidgets.game.inputs import player_name
 
-if TYPE_CHECKING:
-    from setwidgets.classroom.service import Classroom
-
-__all__ = ["DoorHandler", "JoinHandler", "RoomHandler", "RoomsHandler"]
+__all__ = ["BaseHandler", "DoorHandler", "JoinHandler", "RoomHandler", "RoomsHandler"]
 
 
 @web.stream_request_body
-class _Base(web.RequestHandler):
+class BaseHandler(web.RequestHandler):
     """A request of the API; its body is read only once the headers showed it short enough."""
 
-    def initialize(self, classroom: Classroom) -> None:
+    def initialize(self, classroom: Any) -> None:
+        # The service's Classroom (setwidgets.classroom.service, which imports this module).
         self.classroom = classroom
         self.found: Identity | None = None
         self._chunks: list[bytes] = []
@@ -107,7 +105,7 @@ class _Base(web.RequestHandler):
         self.finish(json.dumps(data))
 
 
-class RoomsHandler(_Base):
+class RoomsHandler(BaseHandler):
     async def get(self) -> None:
         self.teacher()
         rooms = [
@@ -150,7 +148,7 @@ class RoomsHandler(_Base):
         self.answer({"ok": True, "code": room.code, "room": room.view()}, 201)
 
 
-class RoomHandler(_Base):
+class RoomHandler(BaseHandler):
     async def get(self, code: str) -> None:
         found = self.identity()
         if not found.teacher and found.code not in (None, code.upper()):
@@ -177,7 +175,7 @@ class RoomHandler(_Base):
         self.answer({"ok": True, "message": f"Room {room.code} was deleted."})
 
 
-class JoinHandler(_Base):
+class JoinHandler(BaseHandler):
     async def post(self, code: str) -> None:
         # Everything that does not depend on the room is checked before the room is looked up: junk
         # gets the same answer whether the code is a room's or not.
@@ -258,7 +256,7 @@ class JoinHandler(_Base):
         self.answer({**reply, "code": room.code, "token": token}, 201)
 
 
-class DoorHandler(_Base):
+class DoorHandler(BaseHandler):
     """The teacher at a locked room's door: the names waiting, let one in, refuse one, a second code."""
 
     async def get(self, code: str) -> None:

@@ -74,7 +74,7 @@ from setwidgets.classroom.limits import (
 )
 from setwidgets.classroom.limits import Bucket as _Bucket
 from setwidgets.classroom.rooms import Room
-from setwidgets.classroom.routes import DoorHandler, JoinHandler, RoomHandler, RoomsHandler, _Base
+from setwidgets.classroom.routes import BaseHandler, DoorHandler, JoinHandler, RoomHandler, RoomsHandler
 from setwidgets.classroom.store import Store, StoreError
 
 __all__ = ["LETTERS", "MAX_ROOMS", "Classroom", "Identity", "LocalTokens", "make_app"]
@@ -277,9 +277,9 @@ class RoomSocket(websocket.WebSocketHandler):
         # The token, not a cookie, says who connects: a page of another site has no token to send.
         return True
 
-    _request_summary = _Base._request_summary
-    log_exception = _Base.log_exception
-    write_error = _Base.write_error
+    _request_summary = BaseHandler._request_summary
+    log_exception = BaseHandler.log_exception
+    write_error = BaseHandler.write_error
 
     async def prepare(self) -> None:
         self.set_header("Content-Type", "application/json; charset=utf-8")
