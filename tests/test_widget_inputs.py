@@ -12,6 +12,7 @@ import decimal
 import fractions
 import math
 import random
+import re
 import warnings
 
 import numpy as np
@@ -84,7 +85,9 @@ HUGE_FLOATS = [1e300]
 def ids(values):
     from setwidgets._inputs import short
 
-    return [short(v)[:40] for v in values]
+    # Without the memory address a default repr holds ("at 0x7f..."): pytest-xdist's workers
+    # must collect the same names.
+    return [re.sub(r" at 0x[0-9a-f]+", "", short(v))[:40] for v in values]
 
 
 def refused(call, state, value) -> None:
