@@ -3,7 +3,7 @@
 ``pip install setwidgets`` is the core alone (cards, rules, the game, the checks, the
 geometry, caps' exact counts, the competition). The heavier parts are extras::
 
-    pip install 'setwidgets[widgets]'   # the live boards: ipywidgets, ipycanvas, matplotlib
+    pip install 'setwidgets[widgets]'   # the live boards: ipywidgets, ipycanvas, anywidget, matplotlib
     pip install 'setwidgets[sim]'       # the simulation engine: numpy, numba, matplotlib
     pip install 'setwidgets[print]'     # the printables: reportlab
     pip install 'setwidgets[course]'    # all of these and JupyterLab, nbgrader, Voila
@@ -22,7 +22,7 @@ import importlib
 from types import ModuleType
 
 EXTRAS = {
-    "widgets": ("ipywidgets", "ipycanvas", "matplotlib"),
+    "widgets": ("ipywidgets", "ipycanvas", "anywidget", "matplotlib"),
     "sim": ("numpy", "numba", "matplotlib"),
     "print": ("reportlab",),
     "classroom": ("tornado", "sqlalchemy"),

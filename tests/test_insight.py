@@ -107,11 +107,10 @@ def test_the_judge_keeps_failed_cases_as_plain_bounded_data_and_the_student_mess
     assert all(set(arg) == {"card"} for arg in failed[0]["args"])
     assert hidden["message"].startswith("is_set(") and "should be False" in hidden["message"]
     assert 0 < sum(1 for c in hidden["cases"] if c.get("passed")) <= judge.MAX_PASSED_KEPT
-    assert data["tests"]["test_is_set_visible"] == {
-        "passed": True,
-        "message": "is_set passed the visible tests.",
-        "cases": [],
-    }
+    honest = next(s for s, (answers, shown) in students.items() if answers and not shown)
+    data = json.loads(cases.path_of(root, honest, ASSIGNMENT, "magic_rule").read_text())
+    passed = {"passed": True, "message": "is_set passed the visible tests.", "cases": []}
+    assert data["tests"]["test_is_set_visible"] == passed
 
 
 def test_a_kept_value_is_bounded_whatever_the_function_returned():

@@ -88,7 +88,7 @@ def test_the_package_alone_needs_only_the_standard_library_and_tqdm():
         return {_name(r) for r in requires("setwidgets") if re.search(rf"extra == .{name}.", r)}
 
     assert {_name(r) for r in requires("setwidgets") if "extra ==" not in r} == {"tqdm"}
-    assert extra("widgets") == {"ipywidgets", "ipycanvas", "matplotlib"}
+    assert extra("widgets") == {"ipywidgets", "ipycanvas", "anywidget", "matplotlib"}
     assert extra("sim") == {"numpy", "numba", "matplotlib"}
     assert extra("print") == {"reportlab"}
     assert extra("classroom") == {"tornado", "sqlalchemy"}

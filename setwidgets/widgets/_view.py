@@ -33,6 +33,7 @@ from setwidgets._inputs import short, what, whole_number
 from setwidgets.draw import shapes
 from setwidgets.draw.canvas import paint_scene
 from setwidgets.draw.svg import scene_svg
+from setwidgets.widgets._keyguard import keep_keys
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MIN_WIDTH, MAX_WIDTH = 100, 10_000
@@ -158,6 +159,10 @@ class CardsView(VBox):
 
     canvas: Canvas
     _live: bool
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keep_keys(self)  # every control the widget draws keeps its keys (see _keyguard)
 
     def _setup_canvas(self, css_class: str, width: int | None) -> None:
         self._max_width = check_width(width)

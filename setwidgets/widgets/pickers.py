@@ -19,6 +19,7 @@ from setwidgets._card_inputs import exactly
 from setwidgets._events import Callbacks
 from setwidgets._inputs import what
 from setwidgets.cards import FEATURES, VALUES, Card, as_card
+from setwidgets.widgets._keyguard import keep_keys
 
 __all__ = ["CardPicker"]
 
@@ -58,6 +59,7 @@ class CardPicker(HBox):
         children = [Label(description, layout=Layout(min_width="4.5em"))] if description else []
         super().__init__(children=[*children, *self.dropdowns.values()])
         self.add_class("setw-picker")
+        keep_keys(self)  # a menu's keys (arrows, letters) stay in the menu
         self.description = description
         self._changes = Callbacks("on_change", "the new card", example="def show(card): ...")
         self._quiet = False

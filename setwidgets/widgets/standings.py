@@ -34,6 +34,7 @@ from ipywidgets import HTML, Button, Dropdown, HBox, IntText, Layout, Text, Togg
 from setwidgets import _inputs
 from setwidgets.competition.final import listed
 from setwidgets.competition.store import DIVISIONS, NO_DIVISION, Competition, CompetitionError
+from setwidgets.widgets._keyguard import keep_keys
 
 __all__ = ["Standings", "parse_scores", "standings_html"]
 
@@ -178,6 +179,7 @@ class Standings(VBox):
         late = HBox([self.late_name, self.late_division, self.register_late_player])
         super().__init__([self.division, self.table, form, play_in, attendance, late, self.message])
         self.add_class("setw-standings")
+        keep_keys(self)  # digits typed in the forms are scores, never JupyterLab's heading keys
         self.table.add_class("setw-standings-view")
         self.message.add_class("setw-standings-message")
         competition.watch(self.refresh)

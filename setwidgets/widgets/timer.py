@@ -36,6 +36,7 @@ from ipywidgets import HTML, Button, HBox, Layout, VBox
 
 from setwidgets._inputs import what
 from setwidgets.competition.timer import RoundTimer, TimerError
+from setwidgets.widgets._keyguard import keep_keys
 from setwidgets.widgets._keys import key_name
 from setwidgets.widgets._scheduler import Loop, Scheduler
 from setwidgets.widgets._view import KEYS_STYLE, WIDGET_VIEW, nbgrader_running, show_live
@@ -132,6 +133,7 @@ class Timer(VBox):
         )
         self.add_class("setw-timer")
         self.add_class("setw-keys")
+        keep_keys(self)
         self.canvas.on_key_down(lambda key, *_: self._by_the_clock(lambda: self.press(key)))
         self.canvas.on_client_ready(self._client_ready)
         self._live = False

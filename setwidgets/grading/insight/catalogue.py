@@ -283,12 +283,12 @@ def diagnose(cases: Iterable[Case], catalogue: Sequence[Misconception]) -> Diagn
 
 def plain_answer(value: Any) -> bool:
     """Whether an answer is safe to show on a projected page: no text a student chose."""
-    from setwidgets.cards import FEATURES
+    from setwidgets.cards import FEATURES, VALUES
 
     if value is None or isinstance(value, (bool, int, float, Card, Raised)):
         return True
-    if isinstance(value, str):
-        return value in FEATURES
+    if isinstance(value, str):  # a feature's name or one of its values: never a student's own words
+        return value in FEATURES or any(value in values for values in VALUES.values())
     if isinstance(value, Opaque):
         return False
     if isinstance(value, (list, tuple)) and len(value) <= 30:

@@ -304,9 +304,9 @@ def render(insight: Insight, anonymous: bool) -> str:
         "<h2>What the class gets wrong</h2>",
     ]
     for rank, row in enumerate(insight.rows, 1):
-        parts.append(_row_html(rank, row, total, anonymous))
+        parts.append(_row_html(rank, row, total, anonymous, insight.names))
     parts.append('<div class="line">below: what no rule of the catalogue names</div>')
-    parts.append(_row_html(None, insight.other, total, anonymous))
+    parts.append(_row_html(None, insight.other, total, anonymous, insight.names))
     parts.append("<h2>Students by tests</h2>")
     parts.append(
         f'<img class="chart" alt="Heatmap of each student\'s share of each test\'s points" '
@@ -325,12 +325,19 @@ def render(insight: Insight, anonymous: bool) -> str:
     return "\n".join(parts)
 
 
-def _row_html(rank: int | None, row: Row, total: int, anonymous: bool) -> str:
+def _named(student: str, names: dict[str, str]) -> str:
+    """A student as the teacher's copy names them: the id, and the name when the class list has one."""
+    name = names.get(student, student)
+    return student if name == student else f"{student} ({name})"
+
+
+def _row_html(rank: int | None, row: Row, total: int, anonymous: bool, names: dict[str, str]) -> str:
     count = len(row.students)
     share = 100 * count / total if total else 0
     who = ""
     if not anonymous and row.students:
-        who = f'<div class="who">Students: {student_text(", ".join(row.students))}</div>'
+        named = ", ".join(_named(student, names) for student in row.students)
+        who = f'<div class="who">Students: {student_text(named)}</div>'
     case = f'<div class="case">For example: {_answer(row.example, anonymous)}</div>' if row.example else ""
     said = f'<div class="sentence">{html.escape(row.sentence)}</div>' if row.sentence else ""
     return (
@@ -362,7 +369,11 @@ def csv_rows(insight: Insight, anonymous: bool) -> Iterable[list[str]]:
             row.sentence,
             " ".join(card.code for card in row.cards),
         ]
-        yield line if anonymous else [*line, "; ".join(_written(s) for s in row.students)]
+        yield (
+            line
+            if anonymous
+            else [*line, "; ".join(_written(_named(s, insight.names)) for s in row.students)]
+        )
 
 
 def write(insight: Insight, folder: Path | str) -> list[Path]:

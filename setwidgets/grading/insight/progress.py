@@ -41,7 +41,10 @@ def autograde(course: Path | str, assignment: str, *args: str, progress: bool = 
     log_path.parent.mkdir(parents=True, exist_ok=True)
     nbgrader = Path(sys.executable).parent / "nbgrader"
     command = [str(nbgrader) if nbgrader.exists() else "nbgrader", "autograde", assignment, *args]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # nbgrader's gradebook runs the 'alembic' command found on PATH: the one beside this Python.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PATH=path)
+    env.pop("NBGRADER_EXECUTION", None)
     with (
         open(log_path, "w", encoding="utf-8") as log,
         tqdm(total=total, desc=f"autograde {assignment}", unit="notebook", disable=not progress) as bar,

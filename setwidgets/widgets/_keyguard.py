@@ -1,0 +1,87 @@
+"""One keyboard policy for every widget of the package: a key typed inside a widget stays there.
+
+JupyterLab's command mode acts on single keys: ``r`` turns a cell raw, ``m`` makes it
+Markdown, ``x`` and ``d d`` delete it, ``a`` and ``b`` insert one, the digits make headings,
+the arrows and Enter move through the notebook. A card menu (``<select>``), a toggle or a
+button of a widget takes the keys it uses (the arrows change a menu) and lets the others
+bubble up to the notebook, where a student who was only picking a card wrecks a cell.
+
+Lumino, which dispatches JupyterLab's and Notebook 7's shortcuts, walks up the page from the
+element that got the key, looking for an element a shortcut's selector matches, and stops at
+the first element marked ``data-lm-suppress-shortcuts``. The mark must be on the focused
+control itself: command mode's selectors end in ``:focus`` (``.jp-Notebook.jp-mod-commandMode
+:not(.jp-mod-readWrite) :focus``), which the focused ``<select>`` matches before the walk
+reaches any ancestor. ipywidgets can only give a widget CSS classes, so every widget of this
+package carries the class :data:`GUARDED` (:func:`keep_keys`), and a small front-end module
+marks the control that gets a key inside such a widget just before Lumino sees the key:
+
+- a key without Ctrl, Alt or Meta (Shift included): the control is marked, so no shortcut
+  runs and the key does only what the control does with it (a menu's arrows, a text box's
+  letters, a board's card keys);
+- a key with Ctrl, Alt or Meta: the mark is taken off, so Ctrl+S still saves and Ctrl+Enter
+  still runs the cell from inside a widget.
+
+The module is an anywidget whose ``initialize`` runs once a page has the guard's model,
+whether or not anything shows it: one guard per kernel, made with the first widget, serves
+every widget of every notebook view of that kernel (a reloaded page gets the model again).
+The mark is set in a capture listener on the window, which runs before Lumino's listener on
+the document (capturing in Notebook 7, bubbling in JupyterLab).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anywidget
+from ipywidgets import Layout
+
+__all__ = ["GUARDED", "KeyGuard", "keep_keys"]
+
+GUARDED = "setw-guarded"
+"""The CSS class of a widget whose keys stay inside it."""
+
+_ESM = """
+const ROOT = ".ROOT_CLASS";
+const MARK = "data-lm-suppress-shortcuts";
+
+function mark(event) {
+    const target = event.target;
+    if (!(target instanceof Element) || target.closest(ROOT) === null) return;
+    if (event.ctrlKey || event.altKey || event.metaKey) target.removeAttribute(MARK);
+    else target.setAttribute(MARK, "true");
+}
+
+export default {
+    initialize() {
+        // Once per page, however many guards (kernels, reloads) the page meets.
+        if (window.__setwKeyGuard) return;
+        window.__setwKeyGuard = true;
+        window.addEventListener("keydown", mark, true);
+    },
+    render({ el }) {
+        el.setAttribute("aria-hidden", "true");
+    },
+};
+""".replace("ROOT_CLASS", GUARDED)
+
+
+class KeyGuard(anywidget.AnyWidget):
+    """The front-end module that keeps keys inside the package's widgets (see the module docstring)."""
+
+    _esm = _ESM
+
+
+_guard: KeyGuard | None = None
+
+
+def keep_keys(widget: Any) -> Any:
+    """Give ``widget`` the keyboard policy: every key typed inside it stays there. Returns ``widget``.
+
+    Adds the :data:`GUARDED` class, and makes the kernel's one :class:`KeyGuard` if there is
+    none yet (or if ``Widget.close_all()`` closed it).
+    """
+    global _guard
+    widget.add_class(GUARDED)
+    if _guard is None or _guard.comm is None:
+        _guard = KeyGuard(layout=Layout(display="none"))
+    return widget
