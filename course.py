@@ -234,6 +234,30 @@ def ensure_cjk_font(purpose: str, *, only_as_root: bool = False) -> None:
     _apt_install(CJK_FONT_PACKAGE, purpose)
 
 
+# Names in Devanagari, Tamil, Thai, Ethiopic and the other scripts print in the Noto font of
+# their script (fonts-noto-core: SIL Open Font License, 12 MB to download, 43 MB installed);
+# without it they print as a Latin reading. setwidgets.printables.scripts finds the fonts.
+SCRIPT_FONT_PACKAGE = "fonts-noto-core"
+SCRIPT_FONT_FOUND = (
+    "from setwidgets.printables.scripts import font_for_char\n"
+    # Devanagari ka, Tamil ka, Thai ko kai, Ethiopic ha.
+    "raise SystemExit(any(font_for_char(c) is None for c in '\u0915\u0b95\u0e01\u1200'))"
+)
+
+
+def ensure_script_fonts(purpose: str, *, only_as_root: bool = False) -> None:
+    """Install Debian's fonts-noto-core when no font is found for Devanagari, Tamil, Thai and Ethiopic."""
+    if subprocess.call([str(PYTHON), "-c", SCRIPT_FONT_FOUND], cwd=ROOT) == 0:
+        return
+    if not shutil.which("apt-get") or (only_as_root and os.geteuid() != 0):
+        say(
+            "names in Devanagari, Tamil, Thai, Ethiopic... print as a Latin reading: "
+            f"install Debian's {SCRIPT_FONT_PACKAGE} (apt-get) to print them in their own script"
+        )
+        return
+    _apt_install(SCRIPT_FONT_PACKAGE, purpose)
+
+
 def ensure_bubblewrap(*, only_as_root: bool = False) -> None:
     """Install Debian's bubblewrap (bwrap), the sandbox of the grading kernels, when missing.
 
@@ -327,6 +351,7 @@ def lab(args: list[str]) -> int:
     # Cheap (a 1.6 MB package, once) and the printables made in Lab print every name; as root
     # only, so that Lab never stops to ask for a password.
     ensure_cjk_font("Names in Chinese, Japanese and Korean on the printables", only_as_root=True)
+    ensure_script_fonts("Names in Devanagari, Tamil, Thai... on the printables", only_as_root=True)
     # The Formgrader grades here, and grading refuses to run without its sandbox.
     ensure_bubblewrap(only_as_root=True)
     say(f"starting JupyterLab in {ROOT}; it opens {FIRST_NOTEBOOK}. Ctrl-C stops it.")
@@ -344,6 +369,7 @@ def test(args: list[str]) -> int:
     ensure_chromium()
     ensure_poppler()
     ensure_cjk_font("The printables' tests")
+    ensure_script_fonts("The printables' tests")
     ensure_bubblewrap()
     say("ruff: lint and format check")
     checks = [

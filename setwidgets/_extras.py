@@ -5,7 +5,7 @@ geometry, caps' exact counts, the competition). The heavier parts are extras::
 
     pip install 'setwidgets[widgets]'   # the live boards: ipywidgets, ipycanvas, anywidget, matplotlib
     pip install 'setwidgets[sim]'       # the simulation engine: numpy, numba, matplotlib
-    pip install 'setwidgets[print]'     # the printables: reportlab
+    pip install 'setwidgets[print]'     # the printables: reportlab, uharfbuzz
     pip install 'setwidgets[course]'    # all of these and JupyterLab, nbgrader, Voila
     pip install 'setwidgets[all]'
 
@@ -24,7 +24,7 @@ from types import ModuleType
 EXTRAS = {
     "widgets": ("ipywidgets", "ipycanvas", "anywidget", "matplotlib"),
     "sim": ("numpy", "numba", "matplotlib"),
-    "print": ("reportlab",),
+    "print": ("reportlab", "uharfbuzz"),
     "classroom": ("tornado", "sqlalchemy"),
 }
 """The modules each extra brings (``course`` and ``all`` bring every one)."""

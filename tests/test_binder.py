@@ -72,13 +72,18 @@ def test_repo2docker_builds_the_environment_then_runs_postbuild_as_the_notebook_
     users = [line.split()[1] for line in lines[:post_build] if line.startswith("USER ")]
     assert users[-1] == "${NB_USER}", "postBuild runs as the notebook's user, not root"
     # apt.txt: the Debian packages repo2docker installs as root, before the environment: the CJK
-    # font the printables embed, the one course.py installs (setwidgets/printables/lettering.py).
+    # font and the scripts' Noto fonts the printables embed, the ones course.py installs
+    # (setwidgets/printables/lettering.py and scripts.py).
     listed = (ROOT / "apt.txt").read_text().splitlines()
     packages = [line.strip() for line in listed if line.strip() and not line.startswith("#")]
-    font = re.search(r'^CJK_FONT_PACKAGE = "([\w.+-]+)"$', (ROOT / "course.py").read_text(), re.M).group(1)
-    assert packages == [font] == ["fonts-wqy-microhei"]
-    apt = next(i for i, line in enumerate(lines) if "apt-get install" in line and font in line)
-    assert apt < env_update, "the font is installed as root, before the environment"
+    fonts = [
+        re.search(rf'^{name} = "([\w.+-]+)"$', (ROOT / "course.py").read_text(), re.M).group(1)
+        for name in ("CJK_FONT_PACKAGE", "SCRIPT_FONT_PACKAGE")
+    ]
+    assert packages == fonts == ["fonts-wqy-microhei", "fonts-noto-core"]
+    for font in fonts:
+        apt = next(i for i, line in enumerate(lines) if "apt-get install" in line and font in line)
+        assert apt < env_update, "the fonts are installed as root, before the environment"
     # Nothing of the repository's own needs root: postBuild writes only into the environment.
     assert "sudo" not in (ROOT / "postBuild").read_text() and "apt" not in (ROOT / "postBuild").read_text()
 

@@ -261,7 +261,7 @@ UNICODE_NAMES = [
     "Ἀθηνᾶ Παπαδοπούλου",
     "李小龙",
     "فاطمة الزهراء",
-    "Ada Lovelace, Countess of Lovelace, Byron of Newstead",
+    "Ada Lovelace Countess of Lovelace Byron of Newstead",
     "Łukasz Żółć",
     "山田はな",
     "김민준",
@@ -630,8 +630,16 @@ def _read_in(words, box: tuple[float, float, float, float], where: str) -> str:
         left, top, right, bottom = edges
         assert x0 - 0.5 <= left and right <= x1 + 0.5, f"{where}: {word!r} runs over its box sideways"
         assert y0 - 0.5 <= top and bottom <= y1 + 0.5, f"{where}: {word!r} runs over its box up or down"
-    inside.sort(key=lambda w: (round(w[2], 1), w[1]))
-    return "".join(w[0] for w in inside)
+    # Line by line: words whose middles lie within 2.5 points of each other share a line (fonts of
+    # other scripts are taller than Helvetica on the same baseline), then from left to right.
+    inside.sort(key=lambda w: w[2] + w[4])
+    lines: list[list] = []
+    for w in inside:
+        if lines and abs((w[2] + w[4]) - (lines[-1][0][2] + lines[-1][0][4])) / 2 <= 2.5:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    return "".join(w[0] for line in lines for w in sorted(line, key=lambda w: w[1]))
 
 
 def _same_name(read: str, name: str, where: str) -> None:
@@ -697,7 +705,8 @@ def test_long_names_in_every_script_shrink_then_wrap_and_stay_in_their_boxes(tmp
         first_round = min(
             (w for w in words if w[0] == "Round" and w[1] == title[1] and w[2] > title[2]), key=lambda w: w[2]
         )
-        box = (title[1], title[2] - 1, title[1] + slip_w, first_round[2])
+        # 2 points above the title: the Noto fonts of Indic scripts reach higher than Helvetica.
+        box = (title[1], title[2] - 2, title[1] + slip_w, first_round[2])
         read = _read_in(words, box, "slip")
         number = int(re.match(r"Player(\d+)\u2013", read).group(1))
         _same_name(read.removeprefix(f"Player{number}\u2013"), names[number], f"slip of player {number}")
@@ -716,7 +725,7 @@ def test_long_names_in_every_script_shrink_then_wrap_and_stay_in_their_boxes(tmp
 def test_a_name_shrinks_to_fit_then_wraps_and_never_runs_over():
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from setwidgets.printables.lettering import SHRINK, SMALLEST, layout
+    from setwidgets.printables.lettering import SHRINK, SMALLEST, layout, text_width
 
     name = "Ada Lovelace, Countess of Lovelace"
     assert layout(name, size=10, width=200) == ("Helvetica", 10, [name])  # it fits
@@ -729,7 +738,8 @@ def test_a_name_shrinks_to_fit_then_wraps_and_never_runs_over():
             font, size, lines = layout(name, size=10, width=width, height=height)
             assert size >= min(SMALLEST, 10 * SHRINK)
             for line in lines:
-                assert stringWidth(line, font, size) <= width + 1e-6, (name, width, line)
+                assert text_width(line, size) <= width + 1e-6, (name, width, line)
+                assert font != "Helvetica" or stringWidth(line, font, size) == text_width(line, size)
             if height is not None:
                 assert size * (1 + 1.15 * (len(lines) - 1)) <= height + 1e-6, (name, width, lines)
     # Only a name that fits no way at all is shortened, at the end of its last line.
@@ -737,7 +747,8 @@ def test_a_name_shrinks_to_fit_then_wraps_and_never_runs_over():
     assert size == SMALLEST and len(lines) == 2 and lines[-1].endswith("\u2026")
 
 
-# Scripts that neither Helvetica, DejaVu Sans nor the CJK fonts have: each name and its Latin reading.
+# Scripts that neither Helvetica, DejaVu Sans nor the CJK fonts have: each name and its Latin reading,
+# printed so only where no Noto font of the script is installed.
 UNCOVERED_NAMES = {
     "प्रिया शर्मा": "Priyaa Sharmaa",  # Devanagari
     "தமிழ்செல்வி": "Tamilllcelvi",  # Tamil
@@ -748,7 +759,20 @@ UNCOVERED_NAMES = {
 }
 
 
-def test_names_in_scripts_no_font_has_print_as_a_latin_reading_not_boxes(tmp_path):
+@pytest.fixture
+def no_script_fonts(monkeypatch):
+    """The printables as on a machine without Debian's fonts-noto-core."""
+    from setwidgets.printables import lettering, scripts
+
+    monkeypatch.setattr(scripts, "font_for_char", lambda char, bold=False: None)
+    lettering._runs.cache_clear()
+    lettering.text_width.cache_clear()
+    yield
+    lettering._runs.cache_clear()
+    lettering.text_width.cache_clear()
+
+
+def test_without_a_font_for_their_script_names_print_as_a_latin_reading_not_boxes(tmp_path, no_script_fonts):
     from setwidgets.printables.lettering import legible
 
     assert {name: legible(name) for name in UNCOVERED_NAMES} == UNCOVERED_NAMES
@@ -768,6 +792,143 @@ def test_names_in_scripts_no_font_has_print_as_a_latin_reading_not_boxes(tmp_pat
         for name, reading in UNCOVERED_NAMES.items():
             assert reading in words and name not in words, (pdf.name, name)
         assert "Zoë" in words
+
+
+# Names in scripts whose letters change shape and place (issue 37): Hindi, Tamil, Thai, Amharic,
+# Bengali, Kannada, Cherokee, Sinhala with a zero-width joiner, Persian with a non-joiner, and a
+# name in two scripts.
+OWN_SCRIPT_NAMES = [
+    "प्रिया शर्मा",
+    "தமிழ்செல்வி",
+    "สมชาย ใจดี",
+    "አበበ በቀለ",
+    "অমিত",
+    "ಕಿರಣ್",
+    "ᏣᎳᎩ",
+    "ශ්\u200dරීනාත්",
+    "علی\u200cرضا",
+    "Priya प्रिया",
+]
+
+
+def _joined_letters(name: str) -> str:
+    """A right-to-left name as poppler reads it back: its letters in their joined forms, no joiners."""
+    from setwidgets.printables.rtl import joined
+
+    return joined(name).replace("\u200c", "")
+
+
+def glyphs_in_ink(pixels: np.ndarray, word, font: str, dpi: int) -> float:
+    """The share of a shaped word's ink inside its glyphs' outlines, each glyph that moves the pen inked.
+
+    The glyphs and their advances are HarfBuzz's, as reportlab draws them; each spacing glyph
+    (not a space) has the cell its advance gives it, scaled to the word's box from pdftotext.
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.ttfonts import shapeStr
+
+    name, x0, y0, x1, y1 = word
+    shaped = shapeStr(name, font, 10)
+    data = getattr(shaped, "__shapeData__", None)  # none when HarfBuzz changed nothing
+    cells = [d.x_advance for d in data] if data else [stringWidth(c, font, 1000) for c in shaped]
+    scale = dpi / 72
+    across = (x1 - x0) / sum(cells)
+    inside = total = 0
+    left = x0
+    for glyph, advance in zip(shaped, cells):
+        right = left + advance * across
+        if advance and not glyph.isspace():
+            patch = pixels[round(y0 * scale) : round(y1 * scale), round(left * scale) : round(right * scale)]
+            ink = patch.astype(int).sum(axis=2) < 384
+            assert ink.sum() > 5, f"{name!r}: no ink where its glyph {glyph!r} is"
+            ys, xs = np.nonzero(ink)
+            inside += int(ink[ys.min() + 2 : ys.max() - 1, xs.min() + 2 : xs.max() - 1].sum())
+            total += int(ink.sum())
+        left = right
+    return inside / total
+
+
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_names_print_in_their_own_script_shaped_embedded_and_copy_as_typed(tmp_path, paper):
+    from PIL import Image
+
+    from setwidgets.printables import lettering, scripts
+
+    assert scripts.SHAPING, "reportlab shapes with uharfbuzz: the print extra installs it"
+    # Persian is DejaVu Sans's, joined as Arabic is; the name in two scripts is printed in runs.
+    fonts = {name: lettering.font_for(name) for name in OWN_SCRIPT_NAMES[:-2]}
+    assert all(font.startswith("Noto-") for font in fonts.values()), (
+        f"no Noto font for some scripts ({fonts}): 'python3 course.py test' installs Debian's fonts-noto-core"
+    )
+    assert lettering.legible(OWN_SCRIPT_NAMES[0]) == OWN_SCRIPT_NAMES[0]  # no Latin reading
+    event = Competition(":memory:")
+    for number, name in enumerate(OWN_SCRIPT_NAMES, 1):
+        event.register(number, name)
+    event.plan(3)
+    names = dict(enumerate(OWN_SCRIPT_NAMES, 1))
+    env = latin_only_fonts(tmp_path)  # the Noto fonts hidden: only what the PDF embeds is drawn
+    for pdf in (
+        entry_cards(tmp_path / "entry.pdf", event, paper=paper),
+        score_sheets(tmp_path / "sheets.pdf", event, paper=paper),
+        schedule_pages(tmp_path / "plan.pdf", event.schedule(), names=names, paper=paper),
+    ):
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        embedded = [line.split() for line in rows.splitlines()[2:]]
+        assert all(row[-5] == "yes" for row in embedded if not row[0].startswith("Helvetica")), rows
+        assert sum("NotoSans" in row[0] for row in embedded) >= 7, rows
+        words = text(pdf)  # what copying gives: each name as it was typed, not glyph codes
+        for name in OWN_SCRIPT_NAMES:  # Persian, as Arabic: its letters in their joined forms
+            assert name in words or _joined_letters(name) in words, (pdf.name, name)
+        assert not re.search("[\ue000-\uf8ff]", words), "a shaped glyph copies as a private character"
+        if paper != "A4":
+            continue  # the same fonts and glyphs on Letter: the ink is looked for once
+        seen = set()
+        for page in range(1, pages(pdf) + 1):
+            found = [w for w in _words(pdf, page) if w[0] in fonts and w[0] not in seen]
+            if not found:
+                continue
+            png = tmp_path / f"{pdf.stem}-{page}"
+            subprocess.run(
+                [
+                    "pdftoppm",
+                    "-r",
+                    "150",
+                    "-f",
+                    str(page),
+                    "-l",
+                    str(page),
+                    "-png",
+                    "-singlefile",
+                    str(pdf),
+                    png,
+                ],
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+            pixels = np.asarray(Image.open(f"{png}.png").convert("RGB"))
+            for word in found:
+                share = glyphs_in_ink(pixels, word, fonts[word[0]], 150)
+                assert share > 0.12, (
+                    f"{pdf.name}, page {page}: {word[0]!r} looks like empty boxes ({share:.2f})"
+                )
+                seen.add(word[0])
+        assert seen == set(fonts), (pdf.name, seen)
+
+
+def test_emoji_print_as_emoji_where_a_font_has_them_and_as_their_name_otherwise(tmp_path):
+    from reportlab.pdfgen.canvas import Canvas
+
+    from setwidgets.printables import lettering
+
+    pdf = Canvas(str(tmp_path / "emoji.pdf"))
+    for i, name in enumerate(["Ana \U0001f600", "Ana \u263a", "Ana \U0001f984"]):
+        lettering.draw(pdf, 50, 700 - 30 * i, name, size=14, width=200)
+    pdf.save()
+    # DejaVu Sans draws 😀 and ☺; reportlab's map back to letters holds 16-bit codes, so poppler
+    # read 😀 as ὠ (U+1F60) until the name's own text was written beside it.
+    lines = [line for line in text(tmp_path / "emoji.pdf").splitlines() if line]
+    assert lines == ["Ana \U0001f600", "Ana \u263a", "Ana [unicorn face]"]
 
 
 def test_right_to_left_names_are_joined_and_read_in_order():

@@ -22,9 +22,21 @@ is written in the first font that has all its letters:
   Adobe's readers with their Asian font packs show them, but poppler, many printers and
   Linux viewers without those fonts show empty boxes in their place.
 
-A letter that none of these fonts has (Devanagari, Tamil, Thai, Ethiopic, Cherokee, ...) would
-still print as a box: :func:`legible` writes such letters as a Latin reading made from their
-Unicode names ("DEVANAGARI LETTER KA" reads "ka"), so that the name can be read on the paper.
+- for the other scripts (Devanagari, Tamil, Thai, Ethiopic, Bengali, Cherokee, ...), the Noto font
+  of the letter's script (Debian's fonts-noto-core), embedded and shaped with HarfBuzz so that
+  vowel signs and joined consonants sit where a reader of the script expects them; the PDF
+  keeps the name's own text beside the shapes, so it copies as typed
+  (:mod:`setwidgets.printables.scripts`).
+
+A name that mixes scripts no one font has ("Priya प्रिया") is printed in runs, each in a
+font that has its letters. A letter that none of these fonts has (no Noto font installed,
+say) would still print as a box: :func:`legible` writes such letters as a Latin reading made
+from their Unicode names ("DEVANAGARI LETTER KA" reads "ka"), so that the name can be read on
+the paper. An emoji prints as DejaVu Sans draws it (in black, as the rest of the name) when
+DejaVu has it (😀 ☺ ❤); one that no font here has is printed as its Unicode name in
+brackets, "[unicorn face]", and copies as those words: what is printed is what is copied.
+Zero-width joiners and non-joiners (Persian, Sinhala) shape the letters around them and draw
+nothing themselves.
 
 Arabic letters change shape with their neighbours and Arabic and Hebrew run from right to
 left; reportlab writes letters one after the other from left to right, so
@@ -47,12 +59,15 @@ import os
 import unicodedata
 import warnings
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
+
+from setwidgets.printables import scripts
+from setwidgets.printables.rtl import joined, reordered, right_to_left, visual
 
 __all__ = [
     "CJK_FONTS",
@@ -67,6 +82,7 @@ __all__ = [
     "font_for",
     "layout",
     "legible",
+    "text_width",
     "visual",
 ]
 
@@ -153,6 +169,83 @@ def _has_all(font: str, text: str) -> bool:
     return all(ord(c) in glyphs for c in text)
 
 
+# Characters that draw nothing themselves: the zero-width joiner and non-joiner (Persian,
+# Sinhala, emoji sequences), the variation selectors of emoji and their skin tones. HarfBuzz
+# uses them to shape the letters around them; a font without them would print a box instead.
+_INVISIBLE = frozenset("\u200c\u200d\ufe0e\ufe0f" + "".join(map(chr, range(0x1F3FB, 0x1F400))))
+
+
+def _seen(text: str) -> str:
+    """``text`` without the characters that draw nothing."""
+    return "".join(c for c in text if c not in _INVISIBLE)
+
+
+def _covers(font: str, text: str) -> bool:
+    """True when ``font`` draws every letter of ``text`` (Adobe's CJK fonts: taken as they come)."""
+    if font.startswith("Helvetica"):
+        try:
+            text.encode("cp1252")
+            return True
+        except UnicodeEncodeError:
+            return False
+    if font in _CID_FONTS.values():
+        return True
+    return _has_all(font, text if scripts.is_shaped(font) else _seen(text))
+
+
+def _char_font(char: str, bold: bool) -> str | None:
+    """The first font that has ``char``, in :func:`font_for`'s order, or None."""
+    if _covers("Helvetica", char):
+        return "Helvetica-Bold" if bold else "Helvetica"
+    for font in (_dejavu(bold), _dejavu(False), *cjk_fonts(), scripts.font_for_char(char, bold)):
+        if font and _has_all(font, char):
+            return font
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str, bold: bool) -> tuple[tuple[str, str], ...]:
+    """``text`` in runs, each with a font that has its letters: one run when one font has them all.
+
+    A space, a mark, a joiner, a digit or a sign stays in the run before it when that run's
+    font has it (a shaped script keeps its words together); anything else starts a new run in
+    the first font that has it.
+    """
+    whole = font_for(text, bold)
+    if _covers(whole, text):
+        return ((whole, text),)
+    runs: list[list[str]] = []
+    for char in text:
+        if runs and not unicodedata.category(char).startswith("L") and _covers(runs[-1][0], char):
+            runs[-1][1] += char
+            continue
+        font = _char_font(char, bold) or whole
+        if runs and runs[-1][0] == font:
+            runs[-1][1] += char
+        else:
+            runs.append([font, char])
+    return tuple((font, piece) for font, piece in runs)
+
+
+def _piece(font: str, piece: str) -> str:
+    """What is drawn of ``piece`` in ``font``: a font that is not shaped draws no invisible character."""
+    return piece if scripts.is_shaped(font) else _seen(piece)
+
+
+@lru_cache(maxsize=16384)
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` (a line of a name) is printed at ``size`` points, in its fonts, shaped."""
+    return sum(scripts.width(_piece(font, piece), font, size) for font, piece in _runs(text, bold))
+
+
+def _draw_line(pdf, x: float, y: float, text: str, size: float, bold: bool) -> None:
+    """One line of a name from (x, y): each run in its font, one after the other."""
+    for font, piece in _runs(text, bold):
+        drawn = _piece(font, piece)
+        scripts.draw(pdf, x, y, drawn, font, size)
+        x += scripts.width(drawn, font, size)
+
+
 def _cjk(text: str) -> str | None:
     names = "".join(unicodedata.name(c, "") for c in text)
     if "HANGUL" in names:
@@ -182,6 +275,9 @@ def font_for(text: str, bold: bool = False) -> str:
     for font in cjk_fonts():  # embedded, so that every reader and printer shows them
         if _has_all(font, text):
             return font
+    own = {scripts.font_for_char(c, bold) for c in text if unicodedata.category(c)[0] == "L"}
+    if len(own) == 1 and None not in own and _has_all(own_font := own.pop(), _seen(text)):
+        return own_font  # a name in one script of those Noto fonts (Devanagari, Thai, ...)
     script = _cjk(text)
     if script:
         name = _CID_FONTS[script]
@@ -200,7 +296,9 @@ _KINDS = ("LETTER", "SYLLABLE", "CHARACTER")
 
 
 def _printable(char: str) -> bool:
-    """True when one of the fonts :func:`font_for` picks from has ``char``."""
+    """True when one of the fonts :func:`font_for` picks from has ``char`` (or it draws nothing)."""
+    if char in _INVISIBLE:
+        return True
     try:
         char.encode("cp1252")
         return True
@@ -211,6 +309,7 @@ def _printable(char: str) -> bool:
         bool(dejavu and _has_all(dejavu, char))
         or any(_has_all(font, char) for font in cjk_fonts())
         or _cjk(char) is not None
+        or scripts.font_for_char(char) is not None
     )
 
 
@@ -218,6 +317,8 @@ def _reading(char: str) -> tuple[str, bool]:
     """(a Latin reading of ``char`` from its Unicode name, whether it replaces a letter's own vowel)."""
     if unicodedata.digit(char, None) is not None:
         return str(unicodedata.digit(char)), False
+    if unicodedata.category(char) == "So":  # an emoji or a symbol: its name, in brackets
+        return f"[{unicodedata.name(char, 'symbol').lower()}]", False
     words = unicodedata.name(char, "").split()
     if unicodedata.category(char) in ("Mn", "Mc"):  # a sign written on a letter
         if "VIRAMA" in words or "HALANT" in words:  # the letter without its own vowel
@@ -241,10 +342,12 @@ def legible(text: str) -> str:
 
     The reading comes from the letter's Unicode name: "DEVANAGARI LETTER KA" reads "ka", a vowel
     sign replaces the "a" a consonant carries and a virama drops it, and each word starts with
-    a capital. Letters a font has stay as they are.
+    a capital. Letters a font has stay as they are: Devanagari too where Debian's
+    fonts-noto-core is installed (without it, "प्रिया शर्मा" reads "Priyaa Sharmaa"). Toto
+    (Unicode 14) is in no font here; an emoji no font has reads as its name in brackets.
 
-    >>> legible("प्रिया शर्मा"), legible("Zoë 李")
-    ('Priyaa Sharmaa', 'Zoë 李')
+    >>> legible("\U0001e290\U0001e291 \U0001e292"), legible("Zoë 李"), legible("Ana \U0001f984")
+    ('Paba Ta', 'Zoë 李', 'Ana [unicorn face]')
     """
     out: list[str] = []
     own_vowel = False  # the last reading is a consonant's, ending with the vowel it carries
@@ -263,111 +366,6 @@ def legible(text: str) -> str:
     return "".join(out)
 
 
-# -- right to left ------------------------------------------------------------------------------
-
-
-def _form(char: str, form: str) -> str | None:
-    try:
-        return unicodedata.lookup(f"{unicodedata.name(char)} {form} FORM")
-    except (KeyError, ValueError):
-        return None
-
-
-def _joins_next(char: str | None) -> bool:
-    return char is not None and _form(char, "INITIAL") is not None
-
-
-def _joins_previous(char: str | None) -> bool:
-    return char is not None and _form(char, "FINAL") is not None
-
-
-def _shaped(text: str) -> str:
-    """Arabic letters in their joined forms (initial, medial, final), lam-alef as one letter."""
-    letters = list(text)
-    out = []
-    i = 0
-    while i < len(letters):
-        char = letters[i]
-        # Marks (vowel signs) sit on a letter and do not break the joining.
-        before = next((c for c in reversed(letters[:i]) if unicodedata.category(c) != "Mn"), None)
-        after_at = next(
-            (j for j in range(i + 1, len(letters)) if unicodedata.category(letters[j]) != "Mn"), None
-        )
-        after = letters[after_at] if after_at is not None else None
-        joined_before = _joins_next(before) and _joins_previous(char)
-        if (
-            unicodedata.name(char, "") == "ARABIC LETTER LAM"
-            and after
-            and "ALEF" in unicodedata.name(after, "")
-        ):
-            # Lam then alef is always written as one ligature.
-            tail = unicodedata.name(after).removeprefix("ARABIC LETTER ALEF")
-            ligature = f"ARABIC LIGATURE LAM WITH ALEF{tail} {'FINAL' if joined_before else 'ISOLATED'} FORM"
-            try:
-                out.append(unicodedata.lookup(ligature))
-                out.extend(letters[i + 1 : after_at])
-                i = after_at + 1
-                continue
-            except KeyError:
-                pass
-        joined_after = _joins_next(char) and _joins_previous(after)
-        form = {(True, True): "MEDIAL", (True, False): "FINAL", (False, True): "INITIAL"}.get(
-            (joined_before, joined_after), "ISOLATED"
-        )
-        out.append(
-            (_form(char, form) or _form(char, "ISOLATED") or char)
-            if "ARABIC" in unicodedata.name(char, "")
-            else char
-        )
-        i += 1
-    return "".join(out)
-
-
-def _right_to_left(char: str) -> bool:
-    return unicodedata.bidirectional(char) in ("R", "AL")
-
-
-def visual(text: str) -> str:
-    """``text`` in the order its letters are drawn from left to right, Arabic letters joined.
-
-    Text without right-to-left letters comes back as it is. Otherwise the runs of
-    right-to-left letters (with the spaces and marks between them) are reversed; a text
-    that begins right to left has its runs reversed too, as a reader of that script reads it.
-
-    >>> visual("Ada")
-    'Ada'
-    >>> visual("\u05d3\u05e0\u05d4") == "\u05d4\u05e0\u05d3"
-    True
-    """
-    if not any(_right_to_left(c) for c in text):
-        return text
-    return _reordered(_shaped(text))
-
-
-def _reordered(text: str) -> str:
-    strong = [c for c in text if unicodedata.bidirectional(c) in ("L", "R", "AL")]
-    rtl_paragraph = _right_to_left(strong[0])
-    # Runs: each character is right-to-left (True) or not; neutrals take the side of the
-    # text around them when both sides agree, the paragraph's side otherwise.
-    sides: list[bool | None] = [
-        True if _right_to_left(c) else (False if unicodedata.bidirectional(c) in ("L", "EN", "AN") else None)
-        for c in text
-    ]
-    for i, side in enumerate(sides):
-        if side is None:
-            left = next((s for s in reversed(sides[:i]) if s is not None), rtl_paragraph)
-            right = next((s for s in sides[i + 1 :] if s is not None), rtl_paragraph)
-            sides[i] = left if left == right else rtl_paragraph
-    runs: list[tuple[bool, str]] = []
-    for char, side in zip(text, sides):
-        if runs and runs[-1][0] == side:
-            runs[-1] = (side, runs[-1][1] + char)
-        else:
-            runs.append((side, char))
-    pieces = [run[::-1] if side else run for side, run in runs]
-    return "".join(reversed(pieces) if rtl_paragraph else pieces)
-
-
 # -- fitting and drawing ------------------------------------------------------------------------
 
 
@@ -379,15 +377,22 @@ def _ellipsis(font: str) -> str:
     return next((dots * 3 for dots in (".", "\u30fb", "\uff0e") if ord(dots) in glyphs), "")
 
 
-def fit(text: str, font: str, size: float, width: float) -> str:
-    """``text`` as it is when it fits ``width`` points, otherwise shortened, with an ellipsis."""
-    if pdfmetrics.stringWidth(text, font, size) <= width:
+def fit(text: str, font: str, size: float, width: float, bold: bool | None = None) -> str:
+    """``text`` as it is when it fits ``width`` points, otherwise shortened, with an ellipsis.
+
+    ``text`` is measured in ``font``, or with ``bold`` (True or False) in the fonts of its runs.
+    """
+
+    def wide(part: str) -> float:
+        return pdfmetrics.stringWidth(part, font, size) if bold is None else text_width(part, size, bold)
+
+    if wide(text) <= width:
         return text
     ellipsis = _ellipsis(font)
     low, high = 0, len(text)  # the longest start that fits with the ellipsis
     while low < high:
         middle = (low + high + 1) // 2
-        if pdfmetrics.stringWidth(text[:middle].rstrip() + ellipsis, font, size) <= width:
+        if wide(text[:middle].rstrip() + ellipsis) <= width:
             low = middle
         else:
             high = middle - 1
@@ -407,7 +412,7 @@ def _wide(char: str) -> bool:
     return unicodedata.east_asian_width(char) in ("W", "F")
 
 
-def _wrap(text: str, font: str, size: float, widths: Sequence[float], most: int = 0) -> list[str]:
+def _wrap(text: str, bold: bool, size: float, widths: Sequence[float], most: int = 0) -> list[str]:
     """``text`` cut into lines, each within its width (the last width for every line after).
 
     Lines break at spaces and after hyphens, between CJK letters, and inside a word only
@@ -418,13 +423,13 @@ def _wrap(text: str, font: str, size: float, widths: Sequence[float], most: int 
     rest = text.strip()
     while rest:
         width = widths[min(len(lines), len(widths) - 1)]
-        if len(lines) + 1 == most or pdfmetrics.stringWidth(rest, font, size) <= width:
+        if len(lines) + 1 == most or text_width(rest, size, bold) <= width:
             lines.append(rest)
             break
         low, high = 1, len(rest)  # the longest start that fits (one letter at least)
         while low < high:
             middle = (low + high + 1) // 2
-            if pdfmetrics.stringWidth(rest[:middle].rstrip(), font, size) <= width:
+            if text_width(rest[:middle].rstrip(), size, bold) <= width:
                 low = middle
             else:
                 high = middle - 1
@@ -472,17 +477,17 @@ def layout(
     ('Helvetica', 10.0, ['Ada Lovelace,', 'Countess of Lovelace'])
     """
     text = legible(text)
-    rtl = any(_right_to_left(c) for c in text)
-    shaped = _shaped(text) if rtl else text
+    rtl = any(right_to_left(c) for c in text)
+    shaped = joined(text) if rtl else text
     font = font_for(shaped, bold)  # fit() shortens in the font's own ellipsis
     first = width if first is None else first
     widths = (first, width)
 
     def drawn(lines: list[str]) -> list[str]:
         # Wrapped before it is reordered: a right-to-left name is read line by line, from the top.
-        return [_reordered(line) for line in lines] if rtl else lines
+        return [reordered(line) for line in lines] if rtl else lines
 
-    one = pdfmetrics.stringWidth(shaped, font, 1)
+    one = text_width(shaped, 1, bold)
     if one * size <= first:
         return font, size, drawn([shaped])
     if one * size * SHRINK <= first or height is None:
@@ -498,15 +503,15 @@ def layout(
             steps = int((top - SMALLEST) * 4)
             for step in range(steps, -1, -1):
                 tried = SMALLEST + step / 4
-                lines = _wrap(shaped, font, tried, widths)
+                lines = _wrap(shaped, bold, tried, widths)
                 if len(lines) <= count:
                     return font, tried, drawn(lines)
                 if len(lines) > count + 2:
                     break  # much too long for this many lines at any smaller type either: skip ahead
-        lines = _wrap(shaped, font, SMALLEST, widths, most)
-        lines[-1] = fit(lines[-1], font, SMALLEST, widths[min(len(lines) - 1, 1)])
+        lines = _wrap(shaped, bold, SMALLEST, widths, most)
+        lines[-1] = fit(lines[-1], font, SMALLEST, widths[min(len(lines) - 1, 1)], bold)
         return font, SMALLEST, drawn(lines)
-    return font, size * SHRINK, drawn([fit(shaped, font, size * SHRINK, first)])
+    return font, size * SHRINK, drawn([fit(shaped, font, size * SHRINK, first, bold)])
 
 
 def draw(
@@ -543,7 +548,6 @@ def draw(
     if prefix:
         pdf.setFont(helvetica, size)
         pdf.drawString(x, y, prefix)
-    pdf.setFont(font, fitted)
     for i, line in enumerate(lines):
-        pdf.drawString(x + (room if i == 0 else 0), y - i * step, line)
+        _draw_line(pdf, x + (room if i == 0 else 0), y - i * step, line, fitted, bold)
     return len(lines)
