@@ -150,7 +150,8 @@ def _generic(name: str) -> list[tuple[str, str]]:
         body = by_kind.get(kind)
         if body is None:
             continue
-        source = f"def {name}(*args):\n    right = _right['{name}']\n    {body}\n"
+        body = body.replace("right(*args)", "right(*args, **kwargs)")
+        source = f"def {name}(*args, **kwargs):\n    right = _right['{name}']\n    {body}\n"
         entries.append((label, source))
     return entries
 
@@ -665,7 +666,9 @@ MISTAKES: dict[str, list[tuple[str, str]]] = {
 def corpus() -> list[tuple[str, str, str]]:
     entries = []
     for name in KINDS:
-        entries.append((name, "right", f"def {name}(*args):\n    return _right['{name}'](*args)\n"))
+        entries.append(
+            (name, "right", f"def {name}(*args, **kwargs):\n    return _right['{name}'](*args, **kwargs)\n")
+        )
         entries += [(name, label, source) for label, source in _generic(name)]
         entries += [(name, label, textwrap.dedent(source)) for label, source in MISTAKES.get(name, [])]
     return entries
@@ -739,3 +742,72 @@ def test_the_instant_check_and_the_grader_agree(name, label, source):
         return
     assert result.passed == passed, f"check: {result.message!r}\ngrader: {said!r}"
     assert not re.search(r"Card\(\d", result.message), result.message
+
+
+# -- the visible test cells, as the student runs them ------------------------------------------------
+
+
+@cache
+def notebook(exercise: str) -> tuple[dict, dict[str, str]]:
+    """The source notebook run top to bottom in one namespace, as a student runs it (no kernel: its
+    cells in this process), and its visible test cells by grade id.
+
+    The instant check cells are left out (the corpus runs the checks), and so are the hidden test
+    cells (the corpus runs the graded tests through the judge).
+    """
+    path = next((SOURCE / exercise).glob("*.ipynb"))
+    nb = nbformat.read(path, as_version=4)
+    namespace: dict = {"display": lambda *args, **kwargs: None}
+    visible = {}
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(io.StringIO()):
+        patch.setenv("NBGRADER_EXECUTION", "autograde")  # the live widgets are skipped, as when graded
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code" or cell.source.startswith("check_"):
+                continue
+            if "### BEGIN HIDDEN TESTS" in cell.source:
+                continue
+            if meta.get("grade") and not meta.get("solution"):
+                visible[meta["grade_id"]] = cell.source
+            exec(compile(cell.source, f"{exercise}:{cell.id}", "exec"), namespace)  # noqa: S102 - our notebook
+    return namespace, visible
+
+
+def visible_cell_verdict(name: str, source: str) -> tuple[bool, str]:
+    """Whether the notebook's visible test cell of ``name`` passes the entry, as the student sees it."""
+    exercise = EXERCISE_OF[name]
+    base, visible = notebook(exercise)
+    namespace = dict(base)
+    namespace["_right"] = {key: value for key, value in reference(exercise).items() if callable(value)}
+    exec(compile(_PRELUDE, "<prelude>", "exec"), namespace)  # noqa: S102 - the corpus
+    exec(compile(source, f"<corpus {name}>", "exec"), namespace)  # noqa: S102 - the corpus
+    cell = visible[f"test_{GRADED_AS.get(name, name)}_visible"]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(cell, f"<visible {name}>", "exec"), namespace)  # noqa: S102 - our notebook
+    except Exception as error:  # what the student sees under the cell
+        return False, f"{type(error).__name__}: {error}"
+    return True, "passed"
+
+
+def grader_visible_verdict(name: str, namespace: dict) -> tuple[bool, str]:
+    tests = graded(EXERCISE_OF[name])
+    test = tests[f"test_{GRADED_AS.get(name, name)}_visible"]
+    verdict = judge(test, lambda request: compute.call(request, namespace), seed=SEED)
+    return verdict.passed, verdict.message
+
+
+@pytest.mark.parametrize(("name", "label", "source"), CORPUS, ids=[f"{n}-{label}" for n, label, _ in CORPUS])
+def test_the_visible_test_cell_and_the_graders_visible_test_agree(name, label, source):
+    """The notebook says the grader runs its visible tests too: they give the same verdict."""
+    passed, said = visible_cell_verdict(name, source)
+    graded_passed, graded_said = grader_visible_verdict(name, answer_namespace(name, source))
+    assert passed == graded_passed, f"visible cell: {said!r}\ngrader: {graded_said!r}"
+    if label != "numpy":  # (a numpy array of cards is quoted as numpy writes it, with Card(...) inside)
+        assert not re.search(r"Card\(\d", said), said
+
+
+def test_exercise_1s_visible_tests_catch_an_is_set_that_ignores_shading():
+    source = dict(MISTAKES["is_set"])["ignores shading"]
+    passed, said = visible_cell_verdict("is_set", textwrap.dedent(source))
+    assert not passed and said.startswith("AssertionError: is_set(1RSO, 2GSO, 3PTO) should be False"), said

@@ -89,6 +89,7 @@ VISIBLE_IS_SET = {
     "2GTS 2GTD 2GTO": "only the shape changes",
     "1RSO 2RSO 3PSO": "two are red and one is purple",
     "1RSO 1GTS 2POD": "two have one symbol and one has two symbols",
+    "1RSO 2GSO 3PTO": "two are solid and one is striped",
     "3POD 3POD 3POD": "it is the same card three times, not three different cards",
 }
 

@@ -295,14 +295,16 @@ def game_over_visible(run: Run) -> str:
         (cards(NO_SETS), cards("3RTD 3PSD 2GTS")),
         (cards("1RSO 2RSO 3RSO"), []),
         ([], []),
+        (cards("1RSO 2RSO"), cards("3PSO")),
     ]
     whys = [
         "no SET on the table and an empty deck: the game is over",
         "a SET can still be made with the deck",
         "there is a SET on the table",
         "no cards at all",
+        "no SET can be made from the three cards left, though one is in the deck",
     ]
-    _over_cases(run, cases, [True, False, False, True], whys)
+    _over_cases(run, cases, [True, False, False, True, True], whys)
     return "game_over passed the visible tests."
 
 
