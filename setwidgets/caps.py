@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from setwidgets import _inputs, _words
+from setwidgets import _card_inputs, _inputs, _words
 from setwidgets.cards import Card
 from setwidgets.game.inputs import deck_cards
 from setwidgets.game.variants import MOST_WITHOUT_SET
@@ -57,7 +57,8 @@ def is_set_free(cards: Iterable[Card | str], *more: Card | str) -> bool:
     >>> is_set_free([])
     True
     """
-    return first_set(cards, *more) is None
+    # The cards are read under this function's name, so that a mistake names the call that was made.
+    return first_set(_card_inputs.distinct_cards("is_set_free", cards, more)) is None
 
 
 class _Deck:

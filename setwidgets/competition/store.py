@@ -58,6 +58,7 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import random
 import sqlite3
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -248,7 +249,12 @@ class Competition(Qualifying, FinalStage, Attendance):
     # -- the schedule --------------------------------------------------------------------------
 
     def plan(
-        self, rounds: int = 4, *, table_size: int = 3, tables: int | None = None, seed: int = 0
+        self,
+        rounds: int = 4,
+        *,
+        table_size: int = 3,
+        tables: int | None = None,
+        seed: int | random.Random = 0,
     ) -> Schedule:
         """Make and keep the schedule of the preliminary rounds (see :func:`.schedules.schedule`).
 
@@ -264,6 +270,13 @@ class Competition(Qualifying, FinalStage, Attendance):
             raise CompetitionError(
                 "the schedule is already made; it stays the same for the whole competition"
             )
+        if not isinstance(seed, random.Random):
+            # The seed goes into the history, which must read back (a 5,000-digit number does not).
+            seed = _inputs.whole_number(seed, "seed", example="1", error=CompetitionError)
+            if abs(seed) >= 2**128:
+                raise CompetitionError(
+                    f"plan() takes a seed below 2**128 (39 digits); got {_inputs.short(seed)}"
+                )
         plan = schedule(len(numbers_), rounds, table_size=table_size, tables=tables, seed=seed)
         statements = [
             ("INSERT INTO seats VALUES (?, ?, ?)", (r, t, p))
@@ -272,7 +285,13 @@ class Competition(Qualifying, FinalStage, Attendance):
             for p in table
         ]
         statements.append(("INSERT INTO settings VALUES ('tables', ?)", (str(plan.tables),)))
-        details = {"rounds": len(plan.rounds), "seed": seed, "tables": plan.tables, "table_size": table_size}
+        # A generator of the caller's own is not written (its state is no seed): the seats are kept.
+        details = {
+            "rounds": len(plan.rounds),
+            "seed": plan.seed,
+            "tables": plan.tables,
+            "table_size": table_size,
+        }
         self._change("plan", details, statements)
         return plan
 

@@ -307,7 +307,9 @@ def check_table_size(size: Any) -> int:
     """A table size given to a game: a positive multiple of 3."""
     number = _inputs.whole_number(size, "table_size", example="12", error=GameError)
     if number < 3 or number % 3:
-        raise GameError(f"table_size must be a positive multiple of 3 (such as 9 or 12); got {number}")
+        raise GameError(
+            f"table_size must be a positive multiple of 3 (such as 9 or 12); got {_inputs.short(number)}"
+        )
     return number
 
 

@@ -257,7 +257,7 @@ def is_magic_square(square: Sequence[Sequence[Card | str]]) -> bool:
     if isinstance(square, (str, bytes)) or not isinstance(square, Iterable):
         raise TypeError(f"a magic square is 3 rows of 3 cards; got {_inputs.what(square)}")
     # One row more than a square holds is enough to refuse: an endless generator is read no further.
-    rows = [list(_card_inputs.exactly("is_magic_square", (row,), 3)) for row in itertools.islice(square, 4)]
+    rows = [_square_row(number, row) for number, row in enumerate(itertools.islice(square, 4), 1)]
     if len(rows) != 3:
         count = "more than 3 rows" if len(rows) > 3 else _words.count(len(rows), "row")
         raise ValueError(f"a magic square has 3 rows of 3 cards; got {count}")
@@ -268,6 +268,16 @@ def is_magic_square(square: Sequence[Sequence[Card | str]]) -> bool:
         )
     lines = [*rows, *zip(*rows), [rows[i][i] for i in range(3)], [rows[i][2 - i] for i in range(3)]]
     return all(third_card(a, b) == c for a, b, c in lines)
+
+
+def _square_row(number: int, row: Any) -> list[Card]:
+    """Row ``number`` of a magic square, three cards; a wrong count is told as a square's, not a SET's."""
+    if isinstance(row, Iterable) and not isinstance(row, (str, bytes)):
+        row = list(itertools.islice(row, 4))  # one card more than a row holds is enough to refuse
+        if len(row) != 3:
+            held = "more than 3 cards" if len(row) > 3 else _words.count(len(row), "card")
+            raise TypeError(f"a magic square is 3 rows of 3 cards; row {number} holds {held}")
+    return list(_card_inputs.exactly("is_magic_square", (row,), 3))
 
 
 @cache

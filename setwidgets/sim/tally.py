@@ -47,14 +47,17 @@ def wilson(hits: int, trials: int, z: float = 1.959963984540054) -> tuple[float,
     z = float(z)
     if trials == 0:
         return 0.0, 1.0
+    # Counts enter only as hits / trials and 1 / trials, which Python divides exactly from whole
+    # numbers of any size: a count beyond the floats (10**400) then gives the interval, not OverflowError.
+    p, per_trial = hits / trials, 1 / trials
+    zz = z * z * per_trial  # z**2 / trials
     if hits == 0:
-        return 0.0, z * z / (trials + z * z)  # the closed form, without rounding below zero
+        return 0.0, zz / (1 + zz)  # the closed form, without rounding below zero
     if hits == trials:
-        return trials / (trials + z * z), 1.0
-    p = hits / trials
-    centre = p + z * z / (2 * trials)
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    scale = 1 + z * z / trials
+        return 1 / (1 + zz), 1.0
+    centre = p + zz / 2
+    spread = z * math.sqrt(p * (1 - p) * per_trial + zz * per_trial / 4)
+    scale = 1 + zz
     return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
 
