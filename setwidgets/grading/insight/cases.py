@@ -4,7 +4,9 @@ While autograding, :class:`~setwidgets.grading.preprocessors.GradingExecute` jud
 test outside the student's kernel (:mod:`setwidgets.grading.judge`). For every judged test it
 keeps whether the test passed, the sentence the student got, and up to
 :data:`~setwidgets.grading.judge.MAX_KEPT` cases the function got wrong: its arguments (card codes,
-numbers), what it returned or raised, and the answer wanted. They go to one JSON file per
+numbers), what it returned or raised, and the answer wanted; and up to
+:data:`~setwidgets.grading.judge.MAX_PASSED_KEPT` cases it got right, spread over the test's cases
+(they tell one mistake from another). They go to one JSON file per
 notebook, in the course's folder (beside ``gradebook.db``, which the grading sandbox hides from
 every kernel)::
 
@@ -81,6 +83,8 @@ def write(root: Path | str, student: str, assignment: str, notebook: str, tests:
 @dataclass(frozen=True)
 class TestRecord:
     """One judged test of one student: passed or not, the student's sentence, the kept cases."""
+
+    __test__ = False  # a record, not a class of tests for pytest to collect
 
     passed: bool
     message: str
