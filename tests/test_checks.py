@@ -1195,3 +1195,108 @@ def test_an_honest_simulation_fails_the_spread_less_than_once_in_a_million():
     }
     assert all(bound < 9.5e-8 for bound in each.values()), each
     assert each[300] + 2 * each[30] < 2.9e-7 < 1e-6
+
+
+# -- answers read as the grader reads them (issue 35) --------------------------------------------
+
+
+class _EqualsAll:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class _TupleEqualsAll(tuple):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = tuple.__hash__
+
+
+def test_a_check_reads_an_answer_exactly_as_the_grader_does():
+    import json
+
+    import numpy as np
+
+    from setwidgets.checks.runner import Unread, graded
+    from setwidgets.grading import compute
+    from setwidgets.grading.judge import Opaque, decode
+
+    a, b = Card.parse("1RSO"), Card.parse("2GTS")
+    values = [
+        None, True, 3, 2.5, "color", a, (a, b), [a, [b]], {a}, {"k": a}, Fraction(1, 3),
+        np.bool_(True), np.int64(7), np.float64(0.25), np.float32(0.5), np.array([a, b], dtype=object),
+        np.array([[1, 2], [0, 1]]), 10**5000, float("nan"), float("inf"), _EqualsAll(),
+        _TupleEqualsAll((a,)), (a, _EqualsAll()), iter([a]),
+    ]  # fmt: skip
+    for value in values:
+        mine = graded(value)
+        theirs = decode(json.loads(json.dumps(compute.encode(value))))
+        if isinstance(theirs, Opaque) or (
+            isinstance(theirs, tuple) and any(isinstance(x, Opaque) for x in theirs)
+        ):
+            assert type(mine) is Unread or any(type(x) is Unread for x in mine), value
+        else:
+            assert mine == theirs, value
+            # (A set reaches the grader as a frozenset: equal to it, and refused alike where a list is due.)
+            assert type(mine) is type(theirs) or (type(mine), type(theirs)) == (set, frozenset), value
+
+
+def test_numpy_answers_pass_where_the_grader_passes_them(capsys):
+    import numpy as np
+
+    assert check_is_set(lambda a, b, c: np.bool_(reference_is_set(a, b, c)))
+    assert check_game_over(lambda table, deck: np.bool_(not has_set(list(table) + list(deck))))
+
+    def is_set_free(cards):
+        pairs = itertools.combinations(cards, 2)
+        return np.bool_(all(third_card(a, b) not in set(cards) for a, b in pairs))
+
+    assert check_is_set_free(is_set_free)
+
+    def wilson(hits, trials):
+        from setwidgets import sim
+
+        return tuple(np.float64(x) for x in sim.wilson(hits, trials))
+
+    assert check_confidence_interval(wilson)
+
+
+def test_odd_answers_are_refused_in_a_sentence_not_an_error(capsys):
+    assert not check_odd_one_out(lambda a, b, c: _EqualsAll())
+    said = message(capsys)
+    assert "returned an object of the class _EqualsAll, which the grader cannot read as an answer" in said
+    assert "<lambda> should return a feature name" in said or "odd_one_out should return" in said
+    assert not check_count_sets(lambda cards: 10**5000)
+    said = message(capsys)
+    assert "returned a whole number of about 5001 digits" in said and "should return a whole number" in said
+
+
+def test_the_duplicate_set_hint_names_the_fault(capsys):
+    def twice(cards):
+        found = [s for s in itertools.combinations(cards, 3) if reference_is_set(*s)]
+        return [s for s in found for _ in range(2)]
+
+    assert not check_all_sets(twice)
+    assert "each SET is listed twice: there is 1 SET, and the list holds each once." in message(capsys)
+
+
+def test_a_dealer_that_changes_its_lists_is_told_so_in_short_codes(capsys):
+    def take_set(table, deck, cards):
+        want = competition_free_take(table, deck, cards)
+        table[:], deck[:] = want
+        return table, deck
+
+    assert not check_take_set(take_set)
+    said = message(capsys)
+    assert "gave the right answer but changed the table it was given" in said
+    assert "Card(" not in said
+
+
+def competition_free_take(table, deck, cards):
+    """The standard rule of take_set, from the engine's moves (the reference the check compares with)."""
+    for move in engine_moves("standard", 1) + engine_moves("standard", 2) + engine_moves("standard", 3):
+        if move["kind"] == "take" and move["table"] == list(table) and move["cards"] == tuple(cards):
+            return [list(part) for part in move["after"]]
+    raise AssertionError("not a move of the check's games")

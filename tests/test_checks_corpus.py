@@ -741,7 +741,16 @@ def test_the_instant_check_and_the_grader_agree(name, label, source):
         assert passed and not result.passed and "third_card" in result.message, (result.message, said)
         return
     assert result.passed == passed, f"check: {result.message!r}\ngrader: {said!r}"
+    # A hint writes cards by their short codes, and quotes a long answer in short.
     assert not re.search(r"Card\(\d", result.message), result.message
+    assert len(result.message) < 500, result.message
+    if label in ODD:
+        # An answer the grader cannot read is refused in a sentence: the function and what it should return.
+        assert f"{name}(" in result.message and f"{name} should return" in result.message, result.message
+
+
+# Answers of a kind the grader does not read, whatever they say they equal.
+ODD = {"equals everything", "tuple equal to everything", "list equal to everything", "5,000-digit int"}
 
 
 # -- the visible test cells, as the student runs them ------------------------------------------------

@@ -499,9 +499,9 @@ def sets_problem(
         # The right SETs, one or more of them more than once.
         times = set(listed.values())
         if len(times) == 1:
-            return f"each SET is listed {_times(times.pop())}: {there}{where}, and each belongs once."
+            return f"each SET is listed {_times(times.pop())}: {there}{where}, and the list holds each once."
         again = next(s for s in got if listed[frozenset(s)] > 1)
-        return f"({codes(again)}) is listed {_times(listed[frozenset(again)])}: each SET belongs once."
+        return f"({codes(again)}) is listed {_times(listed[frozenset(again)])}: the list holds each SET once."
     if sorted(got) == sorted(expected):
         return f"the right SETs, but {order}: {sets_label(expected[:3])}..."
     if {frozenset(s) for s in got} == {frozenset(s) for s in expected} and len(got) == len(expected):
@@ -513,7 +513,8 @@ def sets_problem(
     if extra:
         return f"{there}{where}; {sets_label(extra[:1])} should not be there."
     again = next(s for s in got if got.count(s) > 1)
-    return f"{there}{where}; ({codes(again)}) is listed {_times(got.count(again))}: each SET belongs once."
+    twice = _times(got.count(again))
+    return f"{there}{where}; ({codes(again)}) is listed {twice}: the list holds each SET once."
 
 
 def _times(n: int) -> str:

@@ -101,6 +101,17 @@ def _check_all(run: Run, table: list[Card], answer: Answer, why: str | None = No
     if answer.error is None and ok and answer.value == want:
         return
     reason = f": {why}" if why else ""
+    if (
+        answer.error is None
+        and ok
+        and len(answer.value) > len(want)
+        and set(map(frozenset, answer.value)) == set(map(frozenset, want))
+    ):
+        raise Failed(
+            f"{label} should be {len(want)} SET{'' if len(want) == 1 else 's'}{reason}, each listed once. "
+            "Your function listed "
+            f"{len(answer.value)}: the same SETs, some of them more than once, starting {show(answer.value[:2])}."
+        )
     if answer.error is None and ok:
         raise Failed(
             f"{label} should be {len(want)} SETs in the order of their pairs{reason}, starting {show(want[:2])}. "
