@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import json
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -114,15 +115,24 @@ print(json.dumps({"sent": sent, "refused": refused}))
 ATTACKS = ("malformed", "duplicate", "deep", "sockets", "made_up_tokens", "half_open", "big_bodies")
 
 
-async def window(classes: list[bench.Class], clock: bench.Clock, seconds: float) -> dict[str, Any]:
-    """The others' claims served in the next ``seconds``: median and 95th percentile."""
+async def window(
+    server: bench.Server, classes: list[bench.Class], clock: bench.Clock, seconds: float
+) -> dict[str, Any]:
+    """The others' claims served in the next ``seconds``: median and 95th percentile; the service's
+    share of a core meanwhile, and the machine's load average."""
     for cls in classes:
         cls.room.claims = []
+    cpu = server.cpu()
     clock.measuring = True
     await asyncio.sleep(seconds)
     clock.measuring = False
+    cpu = server.cpu() - cpu
     await bench.settle()
-    return bench.summary([c for cls in classes for c in cls.room.claims])
+    return {
+        **bench.summary([c for cls in classes for c in cls.room.claims]),
+        "service_cpu_share": round(cpu / seconds, 3),
+        "load_average": Path("/proc/loadavg").read_text().split()[0],
+    }
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -158,7 +168,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for cls in classes:
             cls.start()
         await asyncio.sleep(3.0)
-        baseline = await window(classes, clock, args.seconds)
+        baseline = await window(server, classes, clock, args.seconds)
         print(bench.show("baseline (no attack)", baseline), flush=True)
         for kind in args.attacks:
             process = subprocess.Popen(
@@ -175,15 +185,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 stdout=subprocess.PIPE,
                 text=True,
             )
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             await asyncio.sleep(1.0)
-            figures = await window(classes, clock, args.seconds)
+            figures = await window(server, classes, clock, args.seconds)
             out, _ = await asyncio.get_running_loop().run_in_executor(None, process.communicate)
-            figures["attack"] = json.loads(out or "{}")
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            spent = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            figures["attack"] = {**json.loads(out or "{}"), "cpu_s": round(spent, 2)}
             figures["ratio_p95"] = round(figures["p95_ms"] / baseline["p95_ms"], 2)
             results[kind] = figures
             print(
                 bench.show(f"during {kind}", figures)
-                + f"  x{figures['ratio_p95']:.2f} the baseline's 95th pct"
+                + f"  x{figures['ratio_p95']:.2f} the baseline's 95th pct; service CPU"
+                f" {figures['service_cpu_share']:.0%} (baseline {baseline['service_cpu_share']:.0%}),"
+                f" load {figures['load_average']}"
                 f"  (attacker: {figures['attack']})",
                 flush=True,
             )

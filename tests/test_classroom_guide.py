@@ -29,6 +29,7 @@ def test_the_guide_states_the_limits_the_service_keeps():
         == f"one join, within {door.CODE_SECONDS / 60:g} minutes; {door.WAITING} unused at once per room"
     )
     assert limit("a player's connections").startswith(f"{limits.SOCKETS_PER_PLAYER} at once")
+    assert limit("the teacher's connections").startswith(f"{limits.SOCKETS_PER_TEACHER} at once")
     rate, burst = limits.RATE
     assert limit("a player's messages").startswith(f"{rate:g} a second on average, {burst} at once")
     assert f"{limits.STRIKES} more" in limit("a player's messages")

@@ -80,8 +80,9 @@ again: the flood cannot go on by reconnecting (an honest client never comes near
 SOCKETS_PER_PLAYER = 4
 """Sockets one player may hold open at once: a notebook, a second tab, a reconnection under way."""
 
-SOCKETS_PER_TEACHER = 20
-"""Sockets the teacher may hold open at once: a projector and a desk per room they run."""
+SOCKETS_PER_TEACHER = 200
+"""Sockets the teacher may hold open at once: a projector per room they run. On one machine
+every class of the service shares the teacher's token: 40 classes' projectors at once, and more."""
 
 IDLE_SECONDS = 10.0
 """A connection that has not sent a whole request's headers (or body) within this is closed:
