@@ -526,6 +526,83 @@ def test_the_standings_widget_enters_a_play_in():
     assert _everything(event) == before
 
 
+def test_the_standings_form_enters_the_final_tie_breakers_and_corrections_with_the_codes_refusals():
+    import html
+
+    from setwidgets.widgets.standings import Standings
+
+    event = _nine_players({1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 6: 4, 7: 1, 8: 0, 9: 0})
+    view = Standings(event)
+    assert "players 1, 2, 3, 4 and 5 play the final" in view.final_players.value
+
+    def refused_alike(field, button, typed, call) -> None:
+        """The form's entry is refused in the code's sentence for the same entry, and saves nothing."""
+        before = _everything(event)
+        with pytest.raises((CompetitionError, TypeError)) as error:
+            call()
+        field.value = typed
+        button.click()
+        assert str(error.value) in html.unescape(view.message.value), (typed, view.message.value)
+        assert field.value == typed and _everything(event) == before
+
+    correct = (view.correct_score, view.correct_button)
+    refused_alike(
+        view.tiebreak_scores, view.enter_tiebreak, "1: 3, 2: 1", lambda: event.record_tiebreak({1: 3})
+    )
+    view.stage.value = "final"
+    refused_alike(*correct, "5", lambda: event.correct_final(1, 5))
+    refused_alike(view.final_scores, view.enter_final, "1: 6, 9: 2", lambda: event.record_final({1: 6, 9: 2}))
+    refused_alike(
+        view.final_scores,
+        view.enter_final,
+        "1: 20, 2: 6, 3: 5, 4: 4, 5: 2",
+        lambda: event.record_final({1: 20, 2: 6, 3: 5, 4: 4, 5: 2}),
+    )
+    view.final_scores.value = "1: 6, 2: 6, 3: 5, 4: 4, 5: 2"
+    view.enter_final.click()
+    assert "Final: scores entered. Players 1 and 2 are tied" in view.message.value
+    assert "players 1 and 2 are tied: they play a tie-breaker" in view.final_players.value
+    view.tiebreak_scores.value = "1: 3, 2: 1"
+    view.enter_tiebreak.click()
+    assert event.champion() == 1 and "the champion is player 1 (P1)" in view.final_players.value
+
+    # Corrections: a tie-breaker's, then the final's, which drops the tie-breaker it makes moot.
+    view.stage.value, view.game.value, view.correct_player.value = "tie-breaker", 3, 2
+    refused_alike(*correct, "4", lambda: event.correct_tiebreak(3, 2, 4))
+    view.game.value = 1
+    refused_alike(*correct, str(10**30), lambda: event.correct_tiebreak(1, 2, 10**30))
+    refused_alike(*correct, f"4 {2**62}", lambda: event.correct_tiebreak(1, 2, 4, 2**62))
+    refused_alike(*correct, "four", lambda: parse_score_of_form("four"))
+    view.correct_score.value = "4"
+    view.correct_button.click()
+    assert "Tie-breaker 1, player 2: 4 SETs (was 1 SET)." in view.message.value and event.champion() == 2
+    view.stage.value, view.correct_player.value = "final", 1
+    view.correct_score.value = "7"
+    view.correct_button.click()
+    message = html.unescape(view.message.value)
+    assert "The final, player 1: 7 SETs (was 6 SETs). Tie-breaker 1 no longer applies: dropped" in message
+    assert event.scores("tiebreak") == {} and event.champion() == 1
+
+    # A preliminary score corrected after the final: its consequence for the final is said.
+    view.stage.value, view.game.value, view.correct_player.value = "round", 9, 6
+    refused_alike(*correct, "9", lambda: event.correct(9, 6, 9))  # a round the competition lacks
+    view.game.value = 1
+    view.correct_score.value = "9"
+    view.correct_button.click()
+    note = event.history()[-1][3]["note"]
+    assert "Round 1, player 6: 9 SETs (was 4 SETs)." in html.unescape(view.message.value)
+    assert note[1:] in html.unescape(view.message.value) and "no final yet" in view.final_players.value
+    view.replay.click()
+    assert "players 1, 2, 3, 4 and 6 play the final" in view.final_players.value and not event.scores("final")
+    refused_alike(view.final_scores, view.replay, "", event.replay_final)
+
+
+def parse_score_of_form(text: str):
+    from setwidgets.widgets.standings import parse_score
+
+    return parse_score(text)
+
+
 # -- the file: refused in one sentence when it holds no competition of ours ---------------------
 
 

@@ -17,8 +17,14 @@ Below the score form, the coordinator's other entries, each one call of the Comp
 a play-in's scores (:meth:`~setwidgets.competition.Competition.record_play_in`), a player
 absent from the form's round (:meth:`~setwidgets.competition.Competition.absent`), a player who
 withdraws (:meth:`~setwidgets.competition.Competition.withdraw`) and a late player
-(:meth:`~setwidgets.competition.Competition.register_late`). A refused entry shows the
-Competition's own sentence and changes nothing.
+(:meth:`~setwidgets.competition.Competition.register_late`). Then the end of the competition:
+the final's scores (:meth:`~setwidgets.competition.Competition.record_final`), a tie-breaker's
+(:meth:`~setwidgets.competition.Competition.record_tiebreak`), the final played again
+(:meth:`~setwidgets.competition.Competition.replay_final`), and a correction of any score
+already entered: a round's, a play-in's, the final's or a tie-breaker's
+(:meth:`~setwidgets.competition.Competition.correct` and its siblings), whose consequences
+(tie-breakers dropped, finalists changed) are said as the history writes them. A refused entry
+shows the Competition's own sentence and changes nothing.
 
 The widget holds no scores of its own: every number comes from the Competition.
 """
@@ -36,7 +42,7 @@ from setwidgets.competition.final import listed
 from setwidgets.competition.store import DIVISIONS, NO_DIVISION, Competition, CompetitionError
 from setwidgets.widgets._keyguard import keep_keys
 
-__all__ = ["Standings", "parse_scores", "standings_html"]
+__all__ = ["CORRECTIONS", "Standings", "parse_score", "parse_scores", "standings_html"]
 
 OVERALL = "Overall"
 
@@ -47,6 +53,14 @@ _STYLE = (
     ".setw-standings-table th{background:#eef1f4}.setw-standings-table tr.top td{font-weight:bold}</style>"
 )
 
+
+CORRECTIONS = (
+    ("a round's score", "round"),
+    ("a play-in's", "play-in"),
+    ("the final's", "final"),
+    ("a tie-breaker's", "tie-breaker"),
+)
+"""The correction form's Stage menu: what the score to correct belongs to (label, stage)."""
 
 CHOOSE = "choose\u2026"
 """The first item of a late player's Division menu when the competition has divisions: none is assumed."""
@@ -117,6 +131,28 @@ def parse_scores(text: str) -> dict[int, tuple[int, int]]:
     return scores
 
 
+def parse_score(text: str) -> tuple[int, int]:
+    """One score typed as ``"5"`` (SETs) or ``"5 1"`` (SETs and penalties), for a correction.
+
+    >>> parse_score("5 1"), parse_score(" 3 ")
+    ((5, 1), (3, 0))
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a score must be text like '5' or '5 1'; got {_inputs.what(text)}")
+    match = re.fullmatch(r"\s*(-?\d+)(?:\s+(-?\d+))?\s*", text)
+    if not match:
+        raise CompetitionError(
+            f"write the new score as 'SETs' or 'SETs penalties', like '5' or '5 1'; got {_inputs.short(text)}"
+        )
+    return int(match.group(1)), int(match.group(2) or 0)
+
+
+def _score_words(score: list[int]) -> str:
+    sets, penalties = score
+    words = f"{sets} SET{'' if sets == 1 else 's'}"
+    return words + (f" less {penalties} penalt{'y' if penalties == 1 else 'ies'}" if penalties else "")
+
+
 class Standings(VBox):
     """The live standings of a :class:`~setwidgets.competition.Competition`, with the coordinator's forms.
 
@@ -127,7 +163,11 @@ class Standings(VBox):
     ``player: SETs penalties``) for each player, separated by commas, then press "Enter
     scores". The rows below enter a play-in's scores (the players it names), mark a player
     absent from the round in the score form or withdraw them, and register a late player
-    under the next number. A mistake is explained under the forms and changes nothing.
+    under the next number. The last rows enter the final's and a tie-breaker's scores (the
+    players who play them are named beside them), clear the final to play it again, and
+    correct one score: pick what it belongs to in the Stage menu, give the round or game
+    (the final has one), the player and the new score (``5`` or ``5 1``). A mistake is
+    explained under the forms and changes nothing.
     """
 
     def __init__(self, competition: Competition) -> None:
@@ -161,6 +201,26 @@ class Standings(VBox):
             options=options, value=options[0], description="Division", layout=Layout(width="210px")
         )
         self.register_late_player = Button(description="Register late")
+        # The end: the final, its tie-breakers, and a correction of any score already entered.
+        self.final_scores = Text(
+            placeholder="3: 9, 7: 8, 12: 6", description="Final", layout=Layout(width="320px")
+        )
+        self.enter_final = Button(description="Enter final")
+        self.final_players = HTML()
+        self.tiebreak_scores = Text(
+            placeholder="3: 4, 7: 2", description="Tie-breaker", layout=Layout(width="320px")
+        )
+        self.enter_tiebreak = Button(description="Enter tie-breaker")
+        self.replay = Button(description="Play the final again")
+        self.stage = Dropdown(
+            options=CORRECTIONS, value="round", description="Correct", layout=Layout(width="250px")
+        )
+        self.game = IntText(value=1, description="Round/game", layout=Layout(width="160px"))
+        self.correct_player = IntText(value=1, description="Player", layout=Layout(width="130px"))
+        self.correct_score = Text(
+            placeholder="5 or 5 1", description="New score", layout=Layout(width="200px")
+        )
+        self.correct_button = Button(description="Correct score")
         self.message = HTML()
         # After a click on a division or a button, the keyboard goes back to a text field: typed
         # there, digits are scores; typed on a button, they would reach JupyterLab ("1" makes a
@@ -171,13 +231,23 @@ class Standings(VBox):
         self.mark_absent.on_click(lambda _: (self.absent(), self.scores.focus()))
         self.withdraw_player.on_click(lambda _: (self.withdraw(), self.scores.focus()))
         self.register_late_player.on_click(lambda _: (self.register_late(), self.late_name.focus()))
+        self.enter_final.on_click(lambda _: (self.submit_final(), self.final_scores.focus()))
+        self.enter_tiebreak.on_click(lambda _: (self.submit_tiebreak(), self.tiebreak_scores.focus()))
+        self.replay.on_click(lambda _: (self.replay_final(), self.final_scores.focus()))
+        self.correct_button.on_click(lambda _: (self.correct(), self.correct_score.focus()))
         self._redrawing = False
         self.scores.add_class("setw-standings-scores")
         form = HBox([self.round, self.table_number, self.scores, self.enter])
         play_in = HBox([self.play_in_scores, self.enter_play_in, self.play_in_players])
         attendance = HBox([self.player, self.mark_absent, self.withdraw_player])
         late = HBox([self.late_name, self.late_division, self.register_late_player])
-        super().__init__([self.division, self.table, form, play_in, attendance, late, self.message])
+        final = HBox([self.final_scores, self.enter_final, self.final_players])
+        tiebreak = HBox([self.tiebreak_scores, self.enter_tiebreak, self.replay])
+        correction = HBox(
+            [self.stage, self.game, self.correct_player, self.correct_score, self.correct_button]
+        )
+        rows = [form, play_in, attendance, late, final, tiebreak, correction]
+        super().__init__([self.division, self.table, *rows, self.message])
         self.add_class("setw-standings")
         keep_keys(self)  # digits typed in the forms are scores, never JupyterLab's heading keys
         self.table.add_class("setw-standings-view")
@@ -222,6 +292,20 @@ class Standings(VBox):
         else:
             words = f"players {listed(players)} play it" if players else "no play-in is needed"
         self.play_in_players.value = f"<span style='color:#555'>{escape(words, quote=False)}</span>"
+        self.final_players.value = f"<span style='color:#555'>{escape(self._end(), quote=False)}</span>"
+
+    def _end(self) -> str:
+        """Who plays the final, who must play a tie-breaker, or who is champion, in a few words."""
+        try:
+            if not self.competition.scores("final"):
+                return f"players {listed(self.competition.finalists())} play the final"
+            champion = self.competition.champion()
+            tied = self.competition.still_tied()
+        except CompetitionError as error:  # rounds still to enter, a play-in first, a final to replay
+            return f"no final yet: {error}"
+        if champion is not None:
+            return f"the champion is player {champion} ({self.competition.players()[champion][0]})"
+        return f"players {listed(tied)} are tied: they play a tie-breaker"
 
     def _division_picked(self, _change: object) -> None:
         if not self._redrawing:
@@ -278,6 +362,67 @@ class Standings(VBox):
             lambda: self.competition.withdraw(player),
             lambda _: f"Player {player} has withdrawn: 0 in the rounds left, and no final." + self._note(),
         )
+
+    def submit_final(self) -> bool:
+        """Enter the final's scores from its field; True when they were accepted."""
+        if not self._attempt(
+            lambda: self.competition.record_final(parse_scores(self.final_scores.value)),
+            lambda _: "Final: scores entered. " + self._end()[0].upper() + self._end()[1:] + ".",
+        ):
+            return False
+        self.final_scores.value = ""
+        return True
+
+    def submit_tiebreak(self) -> bool:
+        """Enter a tie-breaker's scores from its field; True when they were accepted."""
+        if not self._attempt(
+            lambda: self.competition.record_tiebreak(parse_scores(self.tiebreak_scores.value)),
+            lambda _: "Tie-breaker: scores entered. " + self._end()[0].upper() + self._end()[1:] + ".",
+        ):
+            return False
+        self.tiebreak_scores.value = ""
+        return True
+
+    def replay_final(self) -> bool:
+        """Clear the final and its tie-breakers to play it again (the history keeps them); True when done."""
+        return self._attempt(
+            self.competition.replay_final,
+            lambda _: "The final's scores are cleared (the history keeps them): " + self._end() + ".",
+        )
+
+    def correct(self) -> bool:
+        """Correct one score as the correction row says; True when accepted (the row's score is then cleared).
+
+        The message gives the old and the new score and what the correction changed beyond it:
+        tie-breakers or play-ins dropped, or a change of finalists, as the history writes them.
+        """
+        stage, game, player = self.stage.value, self.game.value, self.correct_player.value
+        calls = {
+            "round": lambda s, p: self.competition.correct(game, player, s, p),
+            "play-in": lambda s, p: self.competition.correct_play_in(game, player, s, p),
+            "final": lambda s, p: self.competition.correct_final(player, s, p),
+            "tie-breaker": lambda s, p: self.competition.correct_tiebreak(game, player, s, p),
+        }
+        where = {"round": f"Round {game}", "play-in": f"Play-in {game}", "final": "The final"}
+        where = where.get(stage, f"Tie-breaker {game}")
+
+        def done(_: object) -> str:
+            entry = self.competition.history()[-1][3]
+            said = (
+                f"{where}, player {player}: {_score_words(entry['new'])} (was {_score_words(entry['old'])})."
+            )
+            dropped = sorted({int(key.split(":")[0]) for key in entry.get("dropped", {})})
+            if dropped:
+                game = "Play-in" if stage == "play-in" else "Tie-breaker"
+                one = len(dropped) == 1
+                said += f" {game}{'' if one else 's'} {listed(dropped)} no longer "
+                said += f"appl{'ies' if one else 'y'}: dropped (the history keeps them)."
+            return said + self._note()
+
+        if not self._attempt(lambda: calls[stage](*parse_score(self.correct_score.value)), done):
+            return False
+        self.correct_score.value = ""
+        return True
 
     def _note(self) -> str:
         """The last change's side effects, as its history says them (a player moved, say), or ''."""
