@@ -33,7 +33,7 @@ from setwidgets._inputs import short, what, whole_number
 from setwidgets.draw import shapes
 from setwidgets.draw.canvas import paint_scene
 from setwidgets.draw.svg import scene_svg
-from setwidgets.widgets._keyguard import keep_keys
+from setwidgets.widgets._keyguard import GUARDED, keep_keys
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MIN_WIDTH, MAX_WIDTH = 100, 10_000
@@ -147,6 +147,8 @@ KEYS_STYLE = (
 )
 """A widget with keys rings its cards while they hold the keyboard, and says how to give it otherwise."""
 KEYS_HINT = "Click the cards to use the keys."
+KEY_CLASSES = ("setw-keys", GUARDED)
+"""The classes of a live widget's keyboard, which its static copy leaves out."""
 
 
 class CardsView(VBox):
@@ -295,7 +297,7 @@ class CardsView(VBox):
         lines = "".join(f"<div>{escape(line)}</div>" for line in self._static_text())
         svg = self.svg().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
         # A static copy takes no keys: it keeps the widget's own class, not the keyboard's.
-        classes = " ".join(c for c in self._dom_classes if c.startswith("setw-") and c != "setw-keys")
+        classes = " ".join(c for c in self._dom_classes if c.startswith("setw-") and c not in KEY_CLASSES)
         return f'<div class="{classes} setw-static">{svg}{lines}</div>'
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
