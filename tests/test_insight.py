@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -186,3 +187,17 @@ def test_the_page_is_one_offline_file(graded):
     drawn = [row for row in [*insight.rows, insight.other] if row.cards]
     assert {row.key for row in insight.rows} - {row.key for row in drawn} == {"not_written"}
     assert page.count("<svg") == len(drawn)
+
+
+def test_the_widget_shows_the_page_of_the_assignment_picked_in_a_sandboxed_frame(graded):
+    from setwidgets.grading.insight.widget import ANONYMOUS, insight_view
+
+    root, students = graded
+    view = insight_view(root)
+    (picker, copy), page = view.children[0].children, view.children[1]
+    assert list(picker.options) == [ASSIGNMENT] and picker.value == ASSIGNMENT
+    assert page.value.startswith('<iframe sandbox=""') and "Class insight: 01_magic_rule" in page.value
+    assert all(student in page.value for student, (_, shown) in students.items() if shown)
+    copy.value = ANONYMOUS
+    text = re.sub(r"base64,[A-Za-z0-9+/=]+", "", page.value)
+    assert "anonymous copy" in text and not [s for s in students if s in text]

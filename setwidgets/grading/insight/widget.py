@@ -1,0 +1,64 @@
+"""The class insight as a widget, for a notebook the teacher opens beside the Formgrader.
+
+::
+
+    from setwidgets.grading.insight.widget import insight_view
+    insight_view("exercises")  # the course's folder, where gradebook.db is
+
+A picker of the assignments autograded so far, a choice of copy (the teacher's, which names
+students, or the anonymous one to project) and the page itself
+(:func:`setwidgets.grading.insight.page.render`), shown in a sandboxed frame: its styles stay in
+the frame, and nothing in it can run.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from setwidgets._extras import require
+from setwidgets.grading.insight.cases import FOLDER
+from setwidgets.grading.insight.exercises import CATALOGUE
+
+widgets = require("ipywidgets", "widgets", "setwidgets.grading.insight.widget")
+
+TEACHER, ANONYMOUS = "teacher's copy (names students)", "anonymous copy (to project)"
+
+
+def graded_assignments(course: Path | str) -> list[str]:
+    """The assignments of the catalogue that the judge kept cases of, in the course at ``course``."""
+    base = Path(course) / FOLDER
+    return [a for a in CATALOGUE if base.is_dir() and any(base.glob(f"*/{a}/*.json"))]
+
+
+def framed(page: str, height: int = 900) -> str:
+    """A whole HTML page inside a sandboxed ``<iframe>`` (no script, no form, no navigation)."""
+    return (
+        f'<iframe sandbox="" title="Class insight" style="width:100%;height:{height}px;border:0" '
+        f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+    )
+
+
+def insight_view(course: Path | str = "exercises") -> widgets.VBox:
+    """The widget: pick an assignment and a copy; the page shows below (see the module's help)."""
+    from setwidgets.grading.insight.page import gather, render
+
+    course = Path(course)
+    choices = graded_assignments(course)
+    first = choices[0] if choices else None
+    picker = widgets.Dropdown(options=choices, description="Assignment", value=first)
+    copy = widgets.ToggleButtons(options=[TEACHER, ANONYMOUS], value=TEACHER)
+    page = widgets.HTML()
+
+    def show(*_: object) -> None:
+        if picker.value is None:
+            where = html.escape(str(course))
+            page.value = f"<p>No insight yet: autograde an assignment in {where} first.</p>"
+            return
+        insight = gather(course, picker.value, progress=False)
+        page.value = framed(render(insight, anonymous=copy.value == ANONYMOUS))
+
+    picker.observe(show, names="value")
+    copy.observe(show, names="value")
+    show()
+    return widgets.VBox([widgets.HBox([picker, copy]), page])
