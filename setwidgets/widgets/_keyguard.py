@@ -35,10 +35,12 @@ from typing import Any
 import anywidget
 from ipywidgets import Layout
 
-__all__ = ["GUARDED", "KeyGuard", "keep_keys"]
+__all__ = ["GUARDED", "LIVE", "KeyGuard", "announce", "keep_keys"]
 
 GUARDED = "setw-guarded"
 """The CSS class of a widget whose keys stay inside it."""
+LIVE = "setw-live"
+"""The CSS class of a line a screen reader says as it changes (a verdict, a board's status)."""
 
 _ESM = """
 const ROOT = ".ROOT_CLASS";
@@ -51,18 +53,54 @@ function mark(event) {
     else target.setAttribute(MARK, "true");
 }
 
+// What a screen reader needs and ipywidgets cannot say: a role and a name for each canvas of
+// cards (from the names list drawn beside it), and the verdict lines as polite live regions.
+function name(canvas, names) {
+    const cards = [...names.querySelectorAll("li")].map(li => li.textContent);
+    const keyed = canvas.closest(".setw-keys") !== null;
+    const role = keyed ? "application" : "img";
+    const label = (cards.length ? cards.length + " cards: " + cards.join("; ") : "no cards")
+        + (keyed ? ". Click or focus the cards to use the keys: a card's letter picks it." : "");
+    if (canvas.getAttribute("role") !== role) canvas.setAttribute("role", role);
+    if (canvas.getAttribute("aria-label") !== label) canvas.setAttribute("aria-label", label);
+}
+
+function describe() {
+    for (const names of document.querySelectorAll(".setw-names")) {
+        const box = names.parentElement;
+        const canvas = box && box.querySelector(":scope > canvas");
+        if (canvas) name(canvas, names);
+    }
+    for (const line of document.querySelectorAll(".LIVE_CLASS:not([aria-live])")) {
+        line.setAttribute("role", "status");
+        line.setAttribute("aria-live", "polite");
+        line.setAttribute("aria-atomic", "true");
+    }
+}
+
+let pending = false;
+function later() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; describe(); });
+}
+
 export default {
     initialize() {
         // Once per page, however many guards (kernels, reloads) the page meets.
         if (window.__setwKeyGuard) return;
         window.__setwKeyGuard = true;
         window.addEventListener("keydown", mark, true);
+        // Cards and lines come and go with the widgets' redraws: described again after each.
+        const watched = {childList: true, subtree: true, characterData: true};
+        new MutationObserver(later).observe(document.body, watched);
+        later();
     },
     render({ el }) {
         el.setAttribute("aria-hidden", "true");
     },
 };
-""".replace("ROOT_CLASS", GUARDED)
+""".replace("ROOT_CLASS", GUARDED).replace("LIVE_CLASS", LIVE)
 
 
 class KeyGuard(anywidget.AnyWidget):
@@ -85,3 +123,13 @@ def keep_keys(widget: Any) -> Any:
     if _guard is None or _guard.comm is None:
         _guard = KeyGuard(layout=Layout(display="none"))
     return widget
+
+
+def announce(line: Any) -> Any:
+    """Make ``line`` (an HTML widget: a verdict, a status) a polite live region; returns it.
+
+    A screen reader then says its new text each time it changes ("Not a SET: ..."), without
+    the student moving there. The role and ``aria-live`` are set by the guard's module.
+    """
+    line.add_class(LIVE)
+    return line

@@ -51,6 +51,7 @@ from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import Claim, Game, GameError, NoSet
 from setwidgets.widgets import _keys
+from setwidgets.widgets._keyguard import announce
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY, HINT_KEY, KEY_ROWS, LETTERS, card_letter
 from setwidgets.widgets._scheduler import RETRY_SECONDS, Loop, Scheduler
 from setwidgets.widgets._tables import TableView
@@ -161,7 +162,7 @@ class Board(TableView):
         )
 
         self._setup_canvas("setw-board", width)
-        self._status_widget = self._line("setw-status")
+        self._status_widget = announce(self._line("setw-status"))
         self._scores_widget = self._line("setw-scores")
         self._deck_widget = self._line("setw-deck")
         self._timer_widget = self._line("setw-timer")

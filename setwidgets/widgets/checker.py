@@ -26,6 +26,7 @@ from setwidgets.cards import Card, as_cards
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import FeatureVerdict, Verdict, explain
+from setwidgets.widgets._keyguard import announce
 from setwidgets.widgets._view import CardsView, check_width
 from setwidgets.widgets.pickers import CardPicker, set_picks
 from setwidgets.widgets.table import CardTable
@@ -109,6 +110,7 @@ class MagicRuleChecker(CardsView):
         self.pickers = [CardPicker(card, description=f"Card {i + 1}") for i, card in enumerate(chosen)]
         self._verdict_widget = HTML()
         self._verdict_widget.add_class("setw-verdict")
+        announce(self._verdict_widget)  # "Not a SET: ..." is said as it changes
         self._features_widget = HTML()
         self._features_widget.add_class("setw-features")
         above = []

@@ -35,6 +35,7 @@ from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import MAX_NAME
 from setwidgets.widgets import _keys
 from setwidgets.widgets import _roomwords as words
+from setwidgets.widgets._keyguard import announce
 from setwidgets.widgets._keys import CALL_KEY, CLEAR_KEY
 from setwidgets.widgets._roomview import (
     BIG,
@@ -119,7 +120,7 @@ class ClassBoard(RoomView):
         self._state_widget = self._line("setw-class-state")
         self._callers_widget = self._line("setw-class-callers")
         self._place_widget = self._line("setw-class-place")
-        self._status_widget = self._line("setw-status")
+        self._status_widget = announce(self._line("setw-status"))
         self._scores_widget = self._line("setw-scores")
         buttons = {
             "call": Button(description="SET!", tooltip="Call SET (space bar), then pick three cards"),
@@ -353,7 +354,7 @@ class ClassRoom(RoomView):
         self._state_widget = self._line("setw-class-state")
         self._rules_widget = self._line("setw-rules")
         self._callers_widget = self._line("setw-class-callers")
-        self._status_widget = self._line("setw-status")
+        self._status_widget = announce(self._line("setw-status"))
         self._scores_widget = self._line("setw-scores")
         self._standings_widget = HTML()
         self._standings_widget.add_class("setw-class-standings")

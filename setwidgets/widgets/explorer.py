@@ -29,6 +29,7 @@ from setwidgets.cards import FEATURES, Card, as_card
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.rules import third_card
+from setwidgets.widgets._keyguard import announce
 from setwidgets.widgets._view import CardsView, check_width
 from setwidgets.widgets.pickers import CardPicker, set_picks
 
@@ -107,6 +108,7 @@ class ThirdCardExplorer(CardsView):
         self.pickers = [CardPicker(first, "Card 1"), CardPicker(second, "Card 2")]
         self._answer_widget = HTML()
         self._answer_widget.add_class("setw-third")
+        announce(self._answer_widget)
         self._reasons_widget = HTML()
         self._reasons_widget.add_class("setw-reasons")
         super().__init__(

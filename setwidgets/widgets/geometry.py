@@ -45,6 +45,7 @@ from setwidgets.draw.lines import (
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.geometry import direction, line, lines_through, magic_square, parallel_classes, plane
 from setwidgets.rules import find_sets, third_card
+from setwidgets.widgets._keyguard import announce
 from setwidgets.widgets._view import CardsView, check_width
 from setwidgets.widgets.pickers import CardPicker, set_picks
 from setwidgets.widgets.table import LETTERS
@@ -354,6 +355,7 @@ class PlaneBuilder(_LinesView):
         self.pickers = [CardPicker(card, f"Card {n}") for n, card in enumerate(cards, start=1)]
         self._text_widget = HTML()
         self._text_widget.add_class("setw-plane-text")
+        announce(self._text_widget)  # whether the cards span a plane
         super().__init__(
             children=[*self.pickers, self.picture_box, self._text_widget], layout=Layout(width="100%")
         )

@@ -37,6 +37,7 @@ from setwidgets.cards import Card
 from setwidgets.draw.svg import cards_svg
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.puzzles import Answer, PracticeRecord, Puzzle, session_record
+from setwidgets.widgets._keyguard import announce
 from setwidgets.widgets._keys import CLEAR_KEY, LETTERS, key_name
 from setwidgets.widgets._scheduler import Loop, Scheduler
 from setwidgets.widgets._tables import TableView
@@ -111,7 +112,7 @@ class PuzzleBoard(TableView):
         self._setup_canvas("setw-puzzle", width)
         self._progress_widget = self._line("setw-puzzle-progress")
         self._timer_widget = self._line("setw-puzzle-timer")
-        self._status_widget = self._line("setw-puzzle-status")
+        self._status_widget = announce(self._line("setw-puzzle-status"))
         self._found_widget = self._line("setw-puzzle-found")
         self.buttons = {
             "new_board": Button(description="New board", tooltip="Deal a new puzzle"),

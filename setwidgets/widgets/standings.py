@@ -40,7 +40,7 @@ from ipywidgets import HTML, Button, Dropdown, HBox, IntText, Layout, Text, Togg
 from setwidgets import _inputs
 from setwidgets.competition.final import listed
 from setwidgets.competition.store import DIVISIONS, NO_DIVISION, Competition, CompetitionError
-from setwidgets.widgets._keyguard import keep_keys
+from setwidgets.widgets._keyguard import announce, keep_keys
 
 __all__ = ["CORRECTIONS", "Standings", "parse_score", "parse_scores", "standings_html"]
 
@@ -252,6 +252,7 @@ class Standings(VBox):
         keep_keys(self)  # digits typed in the forms are scores, never JupyterLab's heading keys
         self.table.add_class("setw-standings-view")
         self.message.add_class("setw-standings-message")
+        announce(self.message)  # an entry's answer: accepted, or why not
         competition.watch(self.refresh)
         self.refresh()
 
