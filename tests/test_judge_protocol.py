@@ -101,7 +101,7 @@ class Thing:
         ((A, 1), {"tuple": [{"card": "1RSO"}, 1]}),
         ([A, [True]], [{"card": "1RSO"}, [True]]),
         ({3}, {"set": [3]}),
-        (frozenset({3}), {"set": [3]}),
+        (frozenset({3}), {"frozenset": [3]}),  # kept apart from a set: the judge wants the kind asked for
         ({"x": (1,)}, {"dict": [["x", {"tuple": [1]}]]}),
         (Fraction(-2, 6), {"fraction": [-1, 3]}),
         (Thing(), {"object": ["Thing", "<thing>"]}),
@@ -402,7 +402,7 @@ def test_a_returned_value_reaches_the_grader_equal_and_of_the_same_type_all_the_
     assert kinds(got) == kinds(value) and got == value
 
 
-SENDABLE = [value for value in ROUND_TRIP if value != frozenset({(1, 2), frozenset({3})})]
+SENDABLE = ROUND_TRIP  # a frozenset of frozensets too (it once came to the kernel as a set of sets)
 
 
 @pytest.mark.parametrize("value", SENDABLE, ids=repr)
@@ -419,14 +419,15 @@ def kinds(value):
     if isinstance(value, (list, tuple)):
         return type(value), [kinds(item) for item in value]
     if isinstance(value, (set, frozenset)):
-        return frozenset, sorted(repr(kinds(item)) for item in value)
+        return type(value), sorted(repr(kinds(item)) for item in value)
     if isinstance(value, dict):
         return dict, sorted(repr((kinds(k), kinds(v))) for k, v in value.items())
     return type(value)
 
 
-def test_a_set_comes_back_a_frozenset_and_a_fraction_comes_back_a_fraction_not_a_float():
-    assert type(one(compute.encode({A})).value) is frozenset
+def test_a_set_comes_back_a_set_and_a_fraction_comes_back_a_fraction_not_a_float():
+    assert type(one(compute.encode({A})).value) is set
+    assert type(one(compute.encode(frozenset({A}))).value) is frozenset
     got = one(compute.encode(Fraction(1, 3))).value
     assert type(got) is Fraction and got == Fraction(1, 3)
 

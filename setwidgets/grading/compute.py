@@ -18,9 +18,15 @@ inverse on these values):
 - ``None``, booleans, integers, floats and strings as themselves (in an answer, a string longer
   than :data:`MAX_TEXT` cut and marked, and an integer larger than :data:`MAX_INT_BITS` as an
   object);
-- a card as ``{"card": "1RSO"}``; a tuple as ``{"tuple": [...]}``, a list as a list, a set or
-  frozenset as ``{"set": [...]}``, a dict as ``{"dict": [[key, value], ...]}``, a fraction as
-  ``{"fraction": [numerator, denominator]}``;
+- a card as ``{"card": "1RSO"}``; a tuple as ``{"tuple": [...]}``, a list as a list, a set as
+  ``{"set": [...]}`` and a frozenset as ``{"frozenset": [...]}`` (kept apart: a set answer is
+  not a frozenset one), a dict as ``{"dict": [[key, value], ...]}``, a fraction as
+  ``{"fraction": [numerator, denominator]}``, a ``collections.Counter`` as
+  ``{"counter": [[key, count], ...]}``, a named tuple as ``{"namedtuple": [type name, [field
+  names], [values]]}`` (rebuilt as a named tuple of that name and those fields);
+- subclasses of ``int``, ``float`` and ``str`` (an ``IntEnum``, say) are not carried as their
+  plain values: in an answer each is an object that equals nothing, named as a subclass, and
+  a request refuses them (:func:`setwidgets.grading.judge.encode_request`);
 - in a request only, ``{"random": seed}`` for a fresh ``random.Random(seed)``, and
   ``{"random_state": state}`` for a ``random.Random`` in that state (``getstate()``'s value);
 - in an answer only, any other object as ``{"object": [type name, a short repr]}``.
@@ -34,7 +40,9 @@ import json
 import math
 import random
 import traceback
+from collections import Counter, namedtuple
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from setwidgets.cards import Card
@@ -86,15 +94,40 @@ def encode(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
     if kind is list:
         return [encode(item, budget, depth + 1) for item in value]
     if kind is set or kind is frozenset:
-        return {"set": [encode(item, budget, depth + 1) for item in value]}
-    if kind is dict:
-        return {
-            "dict": [[encode(k, budget, depth + 1), encode(v, budget, depth + 1)] for k, v in value.items()]
-        }
+        return {kind.__name__: [encode(item, budget, depth + 1) for item in value]}
+    if kind is dict or kind is Counter:
+        tag = "dict" if kind is dict else "counter"
+        return {tag: [[encode(k, budget, depth + 1), encode(v, budget, depth + 1)] for k, v in value.items()]}
+    if is_namedtuple(kind) and len(kind._fields) == len(value):
+        items = [encode(item, budget, depth + 1) for item in value]
+        return {"namedtuple": [kind.__name__, list(kind._fields), items]}
     if kind.__module__ == "numpy" and hasattr(value, "tolist"):
         # numpy's scalars and arrays are what a correct answer often returns; as their plain values.
         return encode(value.tolist(), budget, depth)
+    base = next((b for b in (int, float, str) if isinstance(value, b)), None)
+    if base is not None:
+        # An IntEnum or a str subclass equals its plain value in Python, but is not what was asked.
+        return {"object": [kind.__name__[:80], f"{_short(value)}, a subclass of {base.__name__}"]}
     return {"object": [kind.__name__[:80], _short(value)]}
+
+
+def is_namedtuple(kind: type) -> bool:
+    """True for a class made by ``collections.namedtuple`` (or ``typing.NamedTuple``)."""
+    fields = getattr(kind, "_fields", None)
+    return (
+        issubclass(kind, tuple)
+        and type(fields) is tuple
+        and 0 < len(fields) <= 64
+        and all(type(f) is str and f.isidentifier() and len(f) <= 80 for f in fields)
+        and len(kind.__name__) <= 80
+    )
+
+
+@lru_cache(maxsize=64)
+def namedtuple_class(name: str, fields: tuple[str, ...]) -> type:
+    """The named tuple class of that name and fields, made once (a class made by a forged
+    answer is refused by ``namedtuple`` itself: names must be identifiers)."""
+    return namedtuple(name, fields)  # noqa: PYI024 - the caller's own names, known only now
 
 
 def _short(value: Any) -> str:
@@ -136,8 +169,14 @@ def decode_request(value: Any) -> Any:
         return tuple(decode_request(item) for item in inner)
     if key == "set":
         return {decode_request(item) for item in inner}
-    if key == "dict":
-        return {decode_request(k): decode_request(v) for k, v in inner}
+    if key == "frozenset":
+        return frozenset(decode_request(item) for item in inner)
+    if key in ("dict", "counter"):
+        pairs = {decode_request(k): decode_request(v) for k, v in inner}
+        return pairs if key == "dict" else Counter(pairs)
+    if key == "namedtuple":
+        name, fields, items = inner
+        return namedtuple_class(name, tuple(fields))(*(decode_request(item) for item in items))
     if key == "fraction":
         return Fraction(*inner)
     raise ValueError(f"unknown value in a grading request: {key!r}")

@@ -37,6 +37,7 @@ import importlib.util
 import json
 import random
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -111,10 +112,16 @@ def decode(value: Any, depth: int = 0) -> Any:
             return compute.card_of(inner)
         if key == "tuple":
             return tuple(decode(item, depth + 1) for item in inner)
-        if key == "set":
-            return frozenset(decode(item, depth + 1) for item in inner)
-        if key == "dict":
-            return {decode(k, depth + 1): decode(v, depth + 1) for k, v in inner}
+        if key in ("set", "frozenset"):
+            items = (decode(item, depth + 1) for item in inner)
+            return set(items) if key == "set" else frozenset(items)
+        if key in ("dict", "counter"):
+            pairs = {decode(k, depth + 1): decode(v, depth + 1) for k, v in inner}
+            return pairs if key == "dict" else Counter(pairs)
+        if key == "namedtuple":
+            name, fields, items = inner
+            made = compute.namedtuple_class(str(name), tuple(map(str, fields)))
+            return made(*(decode(item, depth + 1) for item in items))
         if key == "fraction":
             return Fraction(int(inner[0]), int(inner[1]))
         if key == "object":
@@ -128,7 +135,8 @@ def encode_request(value: Any) -> Any:
     """A value for the kernel: cards, tuples, sets, fractions as :mod:`compute` reads them.
 
     A :class:`Seed` becomes a fresh ``random.Random`` in the kernel, and a ``random.Random`` a
-    generator in the same state there.
+    generator in the same state there. A value the kernel could not rebuild as it is (an
+    ``IntEnum``, a subclass of ``str``, any other object) is refused with a TypeError.
     """
     if type(value) is Card:  # first: requests hold thousands of cards
         return {"card": value.code}
@@ -139,17 +147,26 @@ def encode_request(value: Any) -> Any:
         return {"random_state": [version, list(internal), gauss]}
     if isinstance(value, Card):
         return {"card": value.code}
-    if isinstance(value, tuple):
+    kind = type(value)
+    if kind is tuple:
         return {"tuple": [encode_request(item) for item in value]}
-    if isinstance(value, list):
+    if kind is list:
         return [encode_request(item) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return {"set": [encode_request(item) for item in value]}
-    if isinstance(value, dict):
-        return {"dict": [[encode_request(k), encode_request(v)] for k, v in value.items()]}
-    if isinstance(value, Fraction):
+    if kind is set or kind is frozenset:
+        return {kind.__name__: [encode_request(item) for item in value]}
+    if kind is dict or kind is Counter:
+        pairs = [[encode_request(k), encode_request(v)] for k, v in value.items()]
+        return {"dict" if kind is dict else "counter": pairs}
+    if compute.is_namedtuple(kind):
+        return {"namedtuple": [kind.__name__, list(kind._fields), [encode_request(item) for item in value]]}
+    if kind is Fraction:
         return {"fraction": [value.numerator, value.denominator]}
-    return value
+    if value is None or kind in (bool, int, float, str):
+        return value
+    raise TypeError(
+        f"encode_request() cannot send {show(value, 80)} (a {kind.__name__[:80]}) to the kernel as it is; "
+        "give a plain int, float, str, a card or a container of them"
+    )
 
 
 @dataclass(frozen=True)
@@ -451,6 +468,14 @@ def same(got: Any, want: Any) -> bool:
     """Equal, and of the same kind: True is not 1, a tuple is not a list, a float equals only a float."""
     if want is None or isinstance(want, bool):
         return got is want
+    if compute.is_namedtuple(type(want)):
+        # The answer's class is rebuilt in the grader: the same name, fields and values are the same.
+        kind = type(got)
+        return (
+            compute.is_namedtuple(kind)
+            and (kind.__name__, kind._fields) == (type(want).__name__, type(want)._fields)
+            and same(tuple(got), tuple(want))
+        )
     if type(got) is not type(want) and not (
         isinstance(want, (int, Fraction)) and type(got) in (int, Fraction)
     ):
