@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 import setwidgets
-from setwidgets.competition.timer import LONGEST_MINUTES, RoundTimer, TimerError
+from setwidgets.competition.timer import LONGEST_MINUTES, ROUND_MINUTES, RoundTimer, TimerError
 from setwidgets.widgets import WIDGETS, Timer
 from setwidgets.widgets._view import WIDGET_VIEW
 from setwidgets.widgets.timer import FLASH, FLASHES, beep_wav
@@ -195,17 +195,18 @@ def test_a_clock_that_is_no_clock_is_refused(clock):
 
 
 def test_any_moment_may_be_asked_about_while_the_clock_stays_where_it_is(clock):
-    timer = RoundTimer(clock=clock)  # five minutes unless told
-    assert timer.minutes == 5 and repr(timer) == "<RoundTimer: 05:00 left of 5 minutes, ready>"
+    timer = RoundTimer(clock=clock)  # the guide's twenty minutes unless told
+    assert timer.minutes == ROUND_MINUTES == 20
+    assert repr(timer) == "<RoundTimer: 20:00 left of 20 minutes, ready>"
     timer.start()
     clock.advance(10.25)
     later = clock() + 100
-    assert timer.reading(now=later) == ("running", "03:10")
-    assert timer.face(now=later) == "03:10" and timer.face() == "04:50"
+    assert timer.reading(now=later) == ("running", "18:10")
+    assert timer.face(now=later) == "18:10" and timer.face() == "19:50"
     assert timer.next_change(now=later) == pytest.approx(0.75)
     assert timer.next_change(now=clock() + 0.5) == pytest.approx(0.25)
-    assert timer.reading(now=clock() + 290) == ("over", "00:00")
-    assert timer.next_change(now=clock() + 290) is None
+    assert timer.reading(now=clock() + 1190) == ("over", "00:00")
+    assert timer.next_change(now=clock() + 1190) is None
     with pytest.raises(TimerError) as info:
         timer.face(now=math.inf)
     assert str(info.value) == "now must be a finite number like 12.5; got inf"

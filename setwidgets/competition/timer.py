@@ -35,10 +35,13 @@ from typing import Any
 
 from setwidgets import _inputs
 
-__all__ = ["LONGEST_MINUTES", "RoundTimer", "TimerError"]
+__all__ = ["LONGEST_MINUTES", "ROUND_MINUTES", "RoundTimer", "TimerError"]
 
 LONGEST_MINUTES = 180
 """The longest round a timer takes, in minutes (three hours)."""
+ROUND_MINUTES = 20
+"""A round's length when none is given: the competition guide's rounds last about twenty minutes
+(docs/rules.md). A class with less time chooses its own: ``RoundTimer(minutes=12)``."""
 
 
 class TimerError(ValueError):
@@ -72,7 +75,7 @@ class RoundTimer:
     ----------
     minutes:
         How long the round lasts: a number above 0 and at most 180
-        (``0.5`` is thirty seconds).
+        (``0.5`` is thirty seconds); :data:`ROUND_MINUTES` (20) unless told.
     clock:
         A function returning the time in seconds; tests pass a fake one.
 
@@ -84,7 +87,9 @@ class RoundTimer:
     left, :meth:`face` the time as the clock shows it (``'04:59'``).
     """
 
-    def __init__(self, minutes: float = 5, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, minutes: float = ROUND_MINUTES, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.minutes = check_minutes(minutes)
         self._clock = _inputs.clock(clock, "clock")
         self._banked = 0.0  # seconds counted before the current run (the runs before each pause)

@@ -5,7 +5,7 @@ the end of the round a red flash (and a short beep where the browser allows soun
 
     from setwidgets.widgets import Timer
 
-    timer = Timer(minutes=5)
+    timer = Timer()            # a round of 20 minutes, the guide's; Timer(minutes=12) for less
     timer                      # press Start, or click the clock and press the space bar
 
 The space bar starts, pauses and resumes while the clock holds the keyboard (after a
@@ -35,7 +35,7 @@ from ipycanvas import Canvas, hold_canvas
 from ipywidgets import HTML, Button, HBox, Layout, VBox
 
 from setwidgets._inputs import what
-from setwidgets.competition.timer import RoundTimer, TimerError
+from setwidgets.competition.timer import ROUND_MINUTES, RoundTimer, TimerError
 from setwidgets.widgets._keyguard import keep_keys
 from setwidgets.widgets._keys import key_name
 from setwidgets.widgets._scheduler import Loop, Scheduler
@@ -99,7 +99,11 @@ class Timer(VBox):
     """
 
     def __init__(
-        self, minutes: float = 5, *, clock: Callable[[], float] = time.monotonic, loop: Loop | None = None
+        self,
+        minutes: float = ROUND_MINUTES,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        loop: Loop | None = None,
     ) -> None:
         self.timer = RoundTimer(minutes, clock=clock)
         # The scheduler's one-shot timer wakes the clock when its face changes (see _step); the
