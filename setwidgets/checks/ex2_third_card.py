@@ -115,19 +115,6 @@ def _vector_pairs() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     return pairs
 
 
-def _as_graded(value: Any) -> Any:
-    """``value`` as the grader reads it: numpy's numbers and arrays as plain ones, inside a tuple too.
-
-    The graded tests receive a student's answer as plain data
-    (:mod:`setwidgets.grading.compute`); this check judges the same data.
-    """
-    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
-        return value.tolist()
-    if type(value) is tuple:
-        return tuple(_as_graded(item) for item in value)
-    return value
-
-
 def _same_vector(got: Any, expected: tuple[int, ...]) -> bool:
     """The graded tests' equality (``setwidgets.grading.judge.same``) for a tuple of whole numbers."""
     return (
@@ -171,8 +158,8 @@ def check_third_vector(
         expected = third_of(u, v)
 
         def judge(got: Any, u: tuple = u, v: tuple = v, expected: tuple = expected) -> str | None:
-            seen = _as_graded(got)
-            return None if _same_vector(seen, expected) else _why_vector(u, v, seen, expected)
+            # ``got`` is already as the grader reads it (runner.graded): numpy's numbers made plain.
+            return None if _same_vector(got, expected) else _why_vector(u, v, got, expected)
 
         cases.append(Case((u, v), f"{name}({u}, {v})", judge))
     return run(name, func, cases, seconds, "a tuple of the numbers 0, 1 and 2")

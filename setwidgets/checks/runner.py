@@ -3,8 +3,11 @@
 Every check of :mod:`setwidgets.checks` is made of :class:`Case` objects (one call of your
 function and how to judge what it returned) and :func:`run`, which calls your function on each
 case within a time limit, prints the first problem in one sentence (or a tick when all cases
-pass) and returns a :class:`CheckResult`. The helpers below write cards, tables and lists of
-SETs the way every check's messages write them.
+pass) and returns a :class:`CheckResult`. Each answer is judged as the graded tests read it
+(:func:`graded`): numpy's numbers and arrays as the plain values they hold, and an object of a
+class of the notebook (one that says it equals everything, say) refused in a sentence that says
+what the function should return; a function that changes the lists it is given is told so. The
+helpers below write cards, tables and lists of SETs the way every check's messages write them.
 """
 
 from __future__ import annotations
@@ -159,7 +162,7 @@ _WIDTH = 160  # characters of a returned value a message quotes
 def brief(value: Any, width: int = _WIDTH) -> str:
     """A value as the course writes it (cards by their codes), cut to ``width`` characters.
 
-    >>> brief([Card.parse("1RSO")] * 100)[-30:]
+    >>> brief([Card.parse("1RSO")] * 100)[-27:]
     '1RSO, 1RSO, ... (100 items)'
     """
     try:
