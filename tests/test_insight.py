@@ -19,7 +19,7 @@ from insight_class import ASSIGNMENT, SMALL, expected_counts, seeded_class
 
 from setwidgets import FEATURES, Card, full_deck
 from setwidgets.grading import compute, judge
-from setwidgets.grading.insight import cases
+from setwidgets.grading import insight_cases as cases
 from setwidgets.grading.insight.catalogue import OTHER, Case, diagnose
 from setwidgets.grading.insight.exercises import CATALOGUE
 from setwidgets.grading.insight.page import gather, render, write

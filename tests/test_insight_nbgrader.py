@@ -21,7 +21,7 @@ import pytest
 from insight_class import ASSIGNMENT, expected_counts, seeded_class
 from test_nbgrader import EXERCISES, hand_in, nbgrader, save
 
-from setwidgets.grading.insight import cases
+from setwidgets.grading import insight_cases as cases
 from setwidgets.grading.insight.catalogue import OTHER
 from setwidgets.grading.insight.page import gather, labels, write
 from setwidgets.grading.insight.progress import PAGES, autograde, submissions

@@ -12,9 +12,9 @@ from fractions import Fraction
 import pytest
 
 from setwidgets import Card, full_deck
-from setwidgets.grading.insight.cases import TestRecord
 from setwidgets.grading.insight.catalogue import Case, case_of, diagnose
 from setwidgets.grading.insight.exercises import CATALOGUE, ORACLES
+from setwidgets.grading.insight_cases import TestRecord
 from setwidgets.grading.judge import kept_value
 from setwidgets.rules import find_sets, third_card
 

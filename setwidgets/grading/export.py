@@ -71,10 +71,11 @@ def _text(value: Any) -> str:
 
 
 FORMULA_START = ("=", "+", "-", "@")
-"""How a spreadsheet formula starts: a student's text starting so is kept as text (see :func:`_written`)."""
+"""How a spreadsheet formula starts: a student's text starting so is kept as text
+(see :func:`spreadsheet_text`)."""
 
 
-def _written(value: Any) -> str:
+def spreadsheet_text(value: Any) -> str:
     """A student's text for the spreadsheet: inert (escapes visible), never read as a formula.
 
     Names, ids and emails come from the class list or from the exchange's folder names: a control
@@ -83,6 +84,9 @@ def _written(value: Any) -> str:
     """
     text = inert(_text(value))
     return "'" + text if text.startswith(FORMULA_START) else text
+
+
+_written = spreadsheet_text  # its earlier, private name, which tests/test_export.py imports
 
 
 def _points(value: float) -> str:
@@ -116,7 +120,10 @@ class SpreadsheetExport(ExportPlugin):
                 header += [name, f"{name} max", f"{name} submitted (UTC)", f"{name} status"]
             writer.writerow(header)
             for student in students:
-                row = [_written(student.id), *(_written(getattr(student, key)) for key in STUDENT_KEYS[1:])]
+                row = [
+                    spreadsheet_text(student.id),
+                    *(spreadsheet_text(getattr(student, key)) for key in STUDENT_KEYS[1:]),
+                ]
                 for assignment in assignments:
                     row += self._cells(gradebook, assignment, student.id)
                 writer.writerow(row)

@@ -214,13 +214,13 @@ class GradingExecute(Execute):
 
     def _keep_cases(self, resources: Any) -> None:
         """The judged tests' failed cases, for the teacher's class insight, beside the gradebook
-        (:mod:`setwidgets.grading.insight.cases`); never in the notebook, which the feedback shows."""
+        (:mod:`setwidgets.grading.insight_cases`); never in the notebook, which the feedback shows."""
         info = (resources or {}).get("nbgrader", {})
         if not self._verdicts or not {"student", "assignment", "notebook"} <= set(info):
             return
         from nbgrader.coursedir import CourseDirectory
 
-        from setwidgets.grading.insight import cases
+        from setwidgets.grading import insight_cases as cases
 
         root = CourseDirectory(config=self.config).root
         try:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from setwidgets.cards import Card
-from setwidgets.grading.insight.cases import TestRecord
+from setwidgets.grading.insight_cases import TestRecord
 from setwidgets.grading.judge import Opaque, decode
 from setwidgets.rules import explain, third_card
 

@@ -1,7 +1,7 @@
 """The class insight of one assignment: an offline HTML page and a CSV, for the teacher and to project.
 
 :func:`gather` reads the gradebook's scores and the cases kept beside it
-(:mod:`setwidgets.grading.insight.cases`), and names each student's misconceptions
+(:mod:`setwidgets.grading.insight_cases`), and names each student's misconceptions
 (:mod:`setwidgets.grading.insight.catalogue`). :func:`write` then writes, in ``insight/``:
 
 - ``<assignment>_insight.html`` and ``<assignment>_insight.csv``, the teacher's copy: the
@@ -32,7 +32,7 @@ from tqdm.auto import tqdm
 
 from setwidgets.cards import Card
 from setwidgets.draw.svg import cards_svg
-from setwidgets.grading.insight import cases as kept
+from setwidgets.grading import insight_cases as kept
 from setwidgets.grading.insight.catalogue import (
     NOT_WRITTEN,
     OTHER,
@@ -353,7 +353,7 @@ def _row_html(rank: int | None, row: Row, total: int, anonymous: bool, names: di
 
 def csv_rows(insight: Insight, anonymous: bool) -> Iterable[list[str]]:
     """The ranking as CSV rows, a header first; the students' column only in the teacher's copy."""
-    from setwidgets.grading.export import _written
+    from setwidgets.grading.export import spreadsheet_text
 
     header = ["rank", "misconception", "key", "students", "share", "lesson", "sentence", "example cards"]
     yield header if anonymous else [*header, "who"]
@@ -372,7 +372,7 @@ def csv_rows(insight: Insight, anonymous: bool) -> Iterable[list[str]]:
         yield (
             line
             if anonymous
-            else [*line, "; ".join(_written(_named(s, insight.names)) for s in row.students)]
+            else [*line, "; ".join(spreadsheet_text(_named(s, insight.names)) for s in row.students)]
         )
 
 

@@ -17,8 +17,8 @@ import html
 from pathlib import Path
 
 from setwidgets._extras import require
-from setwidgets.grading.insight.cases import FOLDER
 from setwidgets.grading.insight.exercises import CATALOGUE
+from setwidgets.grading.insight_cases import FOLDER
 
 widgets = require("ipywidgets", "widgets", "setwidgets.grading.insight.widget")
 
