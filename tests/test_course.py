@@ -124,6 +124,28 @@ def test_the_cjk_font_is_asked_of_the_printables_and_installed_only_when_missing
     assert installed == [("fonts-wqy-microhei", "The printables' tests")]
 
 
+def test_the_scripts_noto_fonts_are_asked_of_the_printables_and_installed_only_when_missing(
+    tmp_path, monkeypatch, capsys
+):
+    from setwidgets.printables.scripts import font_for_char
+
+    course = load_course()
+    found = subprocess.call([sys.executable, "-c", course.SCRIPT_FONT_FOUND], cwd=ROOT) == 0
+    assert found == all(font_for_char(c) for c in "\u0915\u0b95\u0e01\u1200")
+    installed = []
+    monkeypatch.setattr(course, "_apt_install", lambda package, purpose: installed.append((package, purpose)))
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nexit 1\n")  # no font found
+    fake.chmod(0o755)
+    monkeypatch.setattr(course, "PYTHON", fake)
+    monkeypatch.setattr(course.shutil, "which", lambda name: "/usr/bin/apt-get")
+    monkeypatch.setattr(course.os, "geteuid", lambda: 1000)
+    course.ensure_script_fonts("Names on the printables", only_as_root=True)  # lab, not root: told
+    assert installed == [] and "install Debian's fonts-noto-core (apt-get)" in capsys.readouterr().out
+    course.ensure_script_fonts("The printables' tests")
+    assert installed == [("fonts-noto-core", "The printables' tests")]
+
+
 # -- the help ------------------------------------------------------------------------------------
 
 
