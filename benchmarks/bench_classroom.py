@@ -563,6 +563,7 @@ async def http(
             headers=headers,
             raise_error=False,
             request_timeout=120,
+            connect_timeout=120,  # also the wait in the client's queue: long on a loaded machine
             network_interface=source,
         )
         if response.code != 429:
