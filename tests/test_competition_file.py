@@ -222,8 +222,13 @@ def test_a_newer_or_foreign_file_is_refused_and_left_as_it_was(tmp_path, pragma,
         ),
         (
             ["UPDATE history SET details = 'not JSON' WHERE id = 2"],
-            "is damaged: its table history holds a change's details (not JSON) that no competition has "
-            "(id '2'); open a copy saved earlier",
+            "is damaged: its table history holds a change's details (not a JSON object) that no "
+            "competition has (id '2'); open a copy saved earlier",
+        ),
+        (
+            ["UPDATE history SET details = '[1]' WHERE id = 2"],  # JSON, but no change's details
+            "is damaged: its table history holds a change's details (not a JSON object) that no "
+            "competition has (id '2'); open a copy saved earlier",
         ),
         (
             ["UPDATE players SET division = 'Z' WHERE number = 3"],

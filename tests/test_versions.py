@@ -193,3 +193,47 @@ def test_a_room_seed_that_could_not_be_saved_is_refused_where_it_enters():
 
 def test_the_store_module_names_its_copy_in_its_help():
     assert "rooms.sqlite.v0.bak" in store.__doc__
+
+
+# -- JSON read from a file: a sentence, never a raw JSONDecodeError ---------------------------
+
+
+@pytest.mark.parametrize("details", ["not json", "[1]", "{", '"a"'])
+def test_a_history_changed_since_opening_is_told_in_a_sentence(tmp_path, details):
+    from setwidgets.competition import Competition, CompetitionError
+
+    path = tmp_path / "c.sqlite"
+    with Competition(path) as event:
+        event.register(1, "Ada")
+        db = sqlite3.connect(path)
+        db.execute("UPDATE history SET details = ? WHERE id = 1", (details,))
+        db.commit()
+        db.close()
+        with pytest.raises(
+            CompetitionError, match=r"is damaged: change 1 of its history holds .*open a copy"
+        ):
+            event.history()
+    # Opened again, the file is refused on opening, also in a sentence.
+    with pytest.raises(
+        CompetitionError, match=r"is damaged: its table history holds a change's details \(not a JSON"
+    ):
+        Competition(path)
+
+
+def test_a_room_row_that_is_not_json_is_set_aside_with_a_sentence(tmp_path):
+    path = tmp_path / "rooms.sqlite"
+    shutil.copyfile(DATA / "rooms-826b3a9.sqlite", path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE setwidgets_rooms SET data = '{not json' WHERE code = 'BCDFG'")
+    db.commit()
+    db.close()
+    opened = Store(f"sqlite:///{path}")
+    try:
+        assert sorted(opened.load()) == ["HJKLM", "NPQRS", "TVWXZ"]
+        assert opened.set_aside["BCDFG"].endswith(
+            "cannot be loaded and was set aside (left in the file as it is; the other rooms open): "
+            "its row is not JSON (Expecting property name enclosed in double quotes: "
+            "line 1 column 2 (char 1))"
+        )
+    finally:
+        opened.close()

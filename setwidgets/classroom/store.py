@@ -417,7 +417,11 @@ class Store:
             try:
                 if type(code) is not str or type(data) is not str:
                     raise RoomError("its row holds something other than text")
-                room = Room.from_data(json.loads(data))
+                try:
+                    saved = json.loads(data)
+                except ValueError as error:  # a sentence, not a raw JSONDecodeError
+                    raise RoomError(f"its row is not JSON ({error})") from None
+                room = Room.from_data(saved)
                 if room.code != code:
                     raise RoomError(f"its row holds room {_inputs.short(room.code)}")
             except (ValueError, TypeError, RecursionError, RoomError) as damaged:

@@ -145,8 +145,10 @@ _BAD_ROWS = {
     ),
     "history": (
         "id",
-        "typeof(details) != 'text' OR NOT json_valid(details)",
-        "a change's details (not JSON)",
+        # json_type inside CASE: SQLite may evaluate both sides of an OR, and json_type raises on bad JSON.
+        "typeof(details) != 'text' OR CASE WHEN json_valid(details) THEN json_type(details) != 'object' "
+        "ELSE 1 END",
+        "a change's details (not a JSON object)",
     ),
     "settings": (
         "key",
@@ -263,6 +265,21 @@ def _stale_log(path: Path) -> bool:
             if main.read(page) != log[start : start + page]:
                 return True
     return False
+
+
+def details_of(path: str, change: int, text: Any) -> dict[str, Any]:
+    """A history row's details read back; a row no competition writes (changed since the file was
+    opened, by another program) is a sentence, never a raw JSONDecodeError."""
+    try:
+        details = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        details = None
+    if type(details) is not dict:
+        raise CompetitionError(
+            f"{_inputs.path_text(path)} is damaged: change {change} of its history holds "
+            f"{_inputs.short(text)}, not a change's details (a JSON object); open a copy saved earlier"
+        )
+    return details
 
 
 def file_trouble(error: sqlite3.Error) -> str:

@@ -73,6 +73,7 @@ from setwidgets.competition.attendance import NO_DIVISION, Attendance
 from setwidgets.competition.database import (
     ClosedFile,
     CompetitionError,
+    details_of,
     file_trouble,
     open_file,
     player_name,
@@ -188,7 +189,7 @@ class Competition(Qualifying, FinalStage, Attendance):
     def history(self) -> list[tuple[int, str, str, dict]]:
         """Every change so far, oldest first: ``(id, time, action, details)``."""
         rows = self._db.execute("SELECT id, at, action, details FROM history ORDER BY id").fetchall()
-        return [(i, at, action, json.loads(details)) for i, at, action, details in rows]
+        return [(i, at, action, details_of(self.path, i, details)) for i, at, action, details in rows]
 
     # -- players -------------------------------------------------------------------------------
 
