@@ -38,6 +38,9 @@ commands:
            where the teacher's token is kept; students need only the room's code.
            Further arguments go to the service (--port, default 8765; --ip 0.0.0.0
            for a network; --db; --keep-ended, --idle, --max-connections).
+  site     the lessons as a read-only web site in site/: each lesson run top to bottom,
+           written as HTML with its outputs and the boards as pictures (no server needed
+           to read it; open site/index.html). Further arguments: --only LESSON...
   help     this text (also -h and --help).
 
 The environment lives in .venv beside this file and is refreshed when pyproject.toml
@@ -418,6 +421,15 @@ def insight(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.insight", str(ROOT / "exercises"), *args])
 
 
+def site(args: list[str]) -> int:
+    ensure_venv("course")
+    say(f"building the lessons' read-only site in {ROOT / 'site'} (every lesson runs once: minutes)")
+    picture = ["--picture", str(ROOT / "docs" / "board.png")]
+    return subprocess.call(
+        [str(PYTHON), "-m", "setwidgets.site", str(ROOT / "lessons"), str(ROOT / "site"), *picture, *args]
+    )
+
+
 COMMANDS = {
     "lab": lab,
     "test": test,
@@ -428,6 +440,7 @@ COMMANDS = {
     "insight": insight,
     "hub": hub,
     "classroom": classroom,
+    "site": site,
 }
 HELP = ("help", "-h", "--help")
 

@@ -41,7 +41,7 @@ from setwidgets.rules import (
     third_card,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 # A card in a notebook shows as a picture. The drawing sits a layer above the cards, which know
 # nothing of it, so the package joins the two here, where both are imported anyway.

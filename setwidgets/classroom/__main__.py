@@ -19,11 +19,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-from setwidgets.classroom.client import home
-from setwidgets.classroom.identity import LocalTokens
-from setwidgets.classroom.limits import ENDED_KEEP_SECONDS, IDLE_SECONDS, MAX_CONNECTIONS
-from setwidgets.classroom.service import serve
-from setwidgets.classroom.store import Store, StoreError
+from setwidgets import _extras
+
+# The service runs on Tornado and keeps its rooms with SQLAlchemy, the classroom extra. Without
+# them, 'python -m setwidgets.classroom' says in one sentence what to install, instead of ending
+# in a ModuleNotFoundError from deep inside the service.
+try:
+    for _module in _extras.EXTRAS["classroom"]:
+        _extras.require(_module, "classroom", "python -m setwidgets.classroom")
+except _extras.MissingExtra as _missing:
+    sys.exit(f"setwidgets: {_missing}")
+
+from setwidgets.classroom.client import home  # noqa: E402
+from setwidgets.classroom.identity import LocalTokens  # noqa: E402
+from setwidgets.classroom.limits import ENDED_KEEP_SECONDS, IDLE_SECONDS, MAX_CONNECTIONS  # noqa: E402
+from setwidgets.classroom.service import serve  # noqa: E402
+from setwidgets.classroom.store import Store, StoreError  # noqa: E402
 
 
 def _teacher_token(folder: Path) -> str:
