@@ -39,6 +39,11 @@ class TableView(CardsView):
     _scheduler: Scheduler
     _waiting: bool
     _table_scale = 0.9
+    # The boards letter their cards by the keyboard's rows (setwidgets.widgets._keys.KEY_ROWS).
+    _letters_hint = (
+        "A card's letter, drawn on it, picks it: the letters follow the keyboard's rows, "
+        "q, a, z down the first column, then w, s, x."
+    )
 
     @property
     def waiting(self) -> bool:

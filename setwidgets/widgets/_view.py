@@ -27,12 +27,13 @@ from html import escape
 from typing import Any
 
 from ipycanvas import Canvas, hold_canvas
-from ipywidgets import HTML, Layout, VBox
+from ipywidgets import HTML, Checkbox, Layout, VBox
 
 from setwidgets._inputs import short, what, whole_number
 from setwidgets.draw import shapes
 from setwidgets.draw.canvas import paint_scene
 from setwidgets.draw.svg import scene_svg
+from setwidgets.draw.themes import get_theme
 from setwidgets.widgets._keyguard import GUARDED, keep_keys
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -147,6 +148,10 @@ KEYS_STYLE = (
 )
 """A widget with keys rings its cards while they hold the keyboard, and says how to give it otherwise."""
 KEYS_HINT = "Click the cards to use the keys."
+LETTERS_HINT = "A card's letter, drawn on it, picks it: a, b, c... in reading order."
+"""How a widget's cards are lettered, said under them (the boards say it their own way)."""
+COLORBLIND = "Color-blind colors"
+"""The switch under every widget's cards that draws them in the color-blind theme."""
 KEY_CLASSES = ("setw-keys", GUARDED)
 """The classes of a live widget's keyboard, which its static copy leaves out."""
 
@@ -179,7 +184,15 @@ class CardsView(VBox):
         # tooltip on the canvas would do for a mouse, but ipycanvas 0.14 cannot show one.)
         self._names = HTML()
         self._names.add_class("setw-names")
-        self.picture_box = VBox([self.canvas, self._picture, self._names], layout=Layout(width="100%"))
+        # Red and green are hard to tell apart for one boy in twelve: every widget offers the
+        # color-blind theme (vermillion, blue, black; setwidgets.draw.themes) at one click.
+        self.colorblind = Checkbox(value=False, description=COLORBLIND, indent=False)
+        self.colorblind.add_class("setw-colorblind")
+        self.colorblind.observe(self._colorblind_switched, names="value")
+        self._theme_before: Any = None
+        self.picture_box = VBox(
+            [self.canvas, self._picture, self._names, self.colorblind], layout=Layout(width="100%")
+        )
         self.canvas.on_client_ready(self._client_ready)
         self._last_scene: shapes.Scene | None = None
 
@@ -193,7 +206,7 @@ class CardsView(VBox):
         self.canvas.on_mouse_down(click)
         self.canvas.on_key_down(key)
         self.add_class("setw-keys")
-        hint = HTML(f"{KEYS_STYLE}{KEYS_HINT}")
+        hint = HTML(f"{KEYS_STYLE}{KEYS_HINT} {self._letters_hint}")
         hint.add_class("setw-keyhint")
         self.picture_box.children = (*self.picture_box.children, hint)
 
@@ -209,6 +222,19 @@ class CardsView(VBox):
                 self.canvas.focus()
 
         return handle
+
+    _letters_hint = LETTERS_HINT
+
+    def _colorblind_switched(self, change: dict[str, Any]) -> None:
+        """The switch draws the cards in the color-blind theme, or back in the theme they had."""
+        if change["new"]:
+            self._theme_before = self.theme
+            self.theme = get_theme("colorblind")
+        elif self._theme_before is not None:
+            self.theme = self._theme_before
+        self.redraw()
+        if "setw-keys" in self._dom_classes:
+            self.canvas.focus()  # the cards take the keys again, as after any control
 
     # -- what subclasses provide ----------------------------------------------------------------
 

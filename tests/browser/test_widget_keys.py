@@ -1,0 +1,146 @@
+"""Every control a course notebook's widgets draw keeps its keys: none reaches JupyterLab's command mode.
+
+For each lesson and release copy, the test runs the notebook from the top as a student would,
+finds every focusable element that a widget view draws in the outputs (a generic query, not a
+list of widgets), and sweeps one element of each distinct kind (tag, input type, ipywidgets
+view class and the setwidgets widget around it): focused, it gets every letter, ``d d``,
+every digit, the four arrows, Escape, Enter and space. Then
+
+- JupyterLab ran no command during the sweeps (JupyterLab's own record of executed commands:
+  moving to the next cell is caught there, though it changes no cell);
+- the notebook's cells are the cells it had (same ids, types and sources, in the same order);
+- each menu (``<select>``) changed with the arrow keys.
+
+A notebook whose code makes no widget has nothing to focus: it is not opened here, and
+``test_the_notebooks_left_out_make_no_widget`` holds that to the package's one list of widgets
+(``setwidgets.widgets.WIDGETS``). Running the notebooks dominates the cost; the sweeps add a
+few seconds each.
+
+Screenshots: lesson 00's checker after the keys were typed at it, lesson 07's class game as
+a student reaches it (after running every cell), lesson 15's standings after three picks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from setwidgets.widgets import WIDGETS
+
+from .harness import ROOT, screenshot_path
+from .test_course_notebooks import NOTEBOOKS, CourseNotebook, open_course_notebook  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+# "d d" is JupyterLab's chord that deletes a cell: two d's in a row.
+KEYS = [*"abcd", "d", *"efghijklmnopqrstuvwxyz", *"0123456789"]
+KEYS += ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Escape", "Enter", " "]
+
+MAKES_WIDGETS = re.compile("|".join(rf"\b{name}\b" for name in [*WIDGETS, "ipywidgets", "ipycanvas"]))
+
+
+def makes_widgets(path: str) -> bool:
+    """Whether any code cell of the notebook names a widget of the package (or a widget library)."""
+    cells = json.loads((ROOT / path).read_text())["cells"]
+    return any(MAKES_WIDGETS.search("".join(cell["source"])) for cell in cells if cell["cell_type"] == "code")
+
+
+WITH_WIDGETS = [course for course in NOTEBOOKS if makes_widgets(course.path)]
+
+# Every focusable element a widget view draws in an output, visible, with a kind that groups the
+# elements that take keys the same way; one of each kind is marked for the sweep.
+_JS_FOCUSABLES = """() => {
+    const QUERY = 'a[href], button, input, select, textarea, canvas, [tabindex]';
+    const kinds = new Map();
+    let count = 0;
+    for (const el of document.querySelectorAll('.jp-OutputArea-output ' + QUERY.split(', ').join(
+            ', .jp-OutputArea-output '))) {
+        if (!el.closest('.jupyter-widgets') || el.disabled || el.tabIndex < 0) continue;
+        if (!el.checkVisibility({visibilityProperty: true})) continue;
+        count++;
+        const view = el.closest('.jupyter-widgets:not(.widget-container)') || el.closest('.jupyter-widgets');
+        const viewClasses = [...view.classList].filter(c => c.startsWith('widget-')).sort().join('.');
+        const roots = [];
+        for (let r = el.closest('[class*="setw-"]'); r; r = r.parentElement.closest('[class*="setw-"]'))
+            roots.unshift(r);
+        const root = roots.length ? [...roots[0].classList].filter(c => c.startsWith('setw-')).sort() : [];
+        const kind = [el.tagName.toLowerCase(), el.type || '', viewClasses, root.join('.')].join(' ');
+        if (!kinds.has(kind)) {
+            el.setAttribute('data-setw-sweep', String(kinds.size));
+            kinds.set(kind, kinds.size);
+        }
+    }
+    return {count, kinds: [...kinds.keys()]};
+}"""
+_JS_CELLS = """() => window.jupyterapp.shell.currentWidget.context.model.toJSON().cells.map(
+    c => [c.id, c.cell_type, Array.isArray(c.source) ? c.source.join('') : c.source])"""
+_JS_WATCH_COMMANDS = """() => {
+    window.__setwCommands = [];
+    window.jupyterapp.commands.commandExecuted.connect((_, args) => window.__setwCommands.push(args.id));
+}"""
+
+
+def sweep(page, marker: str) -> list[str]:
+    """Focus the marked element and press every key at it; return what went wrong with a menu."""
+    element = page.locator(f"[data-setw-sweep='{marker}']").first
+    element.scroll_into_view_if_needed()
+    element.focus()
+    problems = []
+    if element.evaluate("el => el.tagName") == "SELECT":
+        before = element.input_value()
+        last = element.evaluate("el => el.selectedIndex === el.options.length - 1")
+        page.keyboard.press("ArrowUp" if last else "ArrowDown")
+        if element.input_value() == before:
+            problems.append(f"a menu kept {before!r} after an arrow key")
+    # No focus is given back between the keys: a key that moves the focus out of the widget (a
+    # button that redraws it, say) would hand the next keys to JupyterLab, as it would a student's.
+    for key in KEYS:
+        page.keyboard.press(key)
+    return problems
+
+
+def test_the_notebooks_left_out_make_no_widget() -> None:
+    left_out = [course.path for course in NOTEBOOKS if course not in WITH_WIDGETS]
+    assert "lessons/05_the_full_deck.ipynb" in left_out  # the filter leaves some out...
+    assert "lessons/00_start_here.ipynb" not in left_out  # ...and keeps the widgets' lessons
+    for path in left_out:
+        text = (ROOT / path).read_text()
+        assert "setwidgets.widgets" not in text and "ipywidgets" not in text, path
+
+
+@pytest.mark.parametrize("course", WITH_WIDGETS, ids=[c.id for c in WITH_WIDGETS])
+def test_no_key_typed_in_a_widget_reaches_jupyterlab(course: CourseNotebook, open_course_notebook) -> None:  # noqa: F811
+    page_of = open_course_notebook(course)
+    page = page_of.page
+    if course.id == "07_the_real_game":
+        # Ben's board, where the lesson sends the student ("Click three cards on his board above").
+        ben = page.locator(".setw-classboard").nth(1)
+        ben.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        assert "left the room" not in ben.text_content(), "the class game closed before the student came"
+        ben.screenshot(path=str(screenshot_path("keys-07-class-game-as-reached")))
+    cells = page.evaluate(_JS_CELLS)
+    found = page.evaluate(_JS_FOCUSABLES)
+    assert found["count"] > 0, f"{course.path} makes widgets but none drew a focusable element"
+    page.evaluate(_JS_WATCH_COMMANDS)
+    problems = []
+    for marker, kind in enumerate(found["kinds"]):
+        problems += [f"{kind}: {p}" for p in sweep(page, str(marker))]
+    page.wait_for_timeout(500)  # a chord's second key is given a moment
+    commands = page.evaluate("() => window.__setwCommands")
+    assert not commands, f"keys typed in {course.path}'s widgets ran JupyterLab commands: {commands}"
+    assert page.evaluate(_JS_CELLS) == cells, f"keys typed in {course.path}'s widgets changed its cells"
+    assert not problems, problems
+    print(f"{course.path}: {found['count']} focusable elements, {len(found['kinds'])} kinds swept")
+
+    if course.id == "00_start_here":
+        page_of.nb.screenshot("keys-00-checker-after-typing", selector=".setw-checker")
+    if course.id == "15_running_a_class_tournament":
+        buttons = page.locator(".setw-standings .widget-toggle-buttons button")
+        view = ".setw-standings .setw-standings-view caption"
+        for label, title in (("A", "Division A"), ("B", "Division B"), ("Overall", "All players")):
+            buttons.get_by_text(label, exact=True).click()
+            page_of.nb.wait_text(view, title)
+        page_of.nb.screenshot("keys-15-standings-after-three-picks", selector=".setw-standings")
