@@ -17,9 +17,10 @@ of their own, to 127.0.0.1 only, bounded in count and time:
 
 Measured: the others' claims (every room but the attacker's own line) in a window before the
 attacks (the baseline) and in a window during each; each printed with its ratio to the
-baseline. The machine is shared: its load average is printed and recorded.
+baseline; then a window with no attack again, for the noise of the machine alone. The machine
+is shared: its load average is printed and recorded.
 
-``python benchmarks/bench_classroom_attacks.py [--record]`` (some 2 minutes).
+``python benchmarks/bench_classroom_attacks.py [--record]`` (some 4 minutes).
 """
 
 from __future__ import annotations
@@ -203,6 +204,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 flush=True,
             )
             await asyncio.sleep(args.seconds / 2)  # the cool-down and the idle timeouts pass
+        # The same measure with no attack again, at the end: how much the machine alone moves it.
+        again = await window(server, classes, clock, args.seconds)
+        print(bench.show("no attack, again (the noise)", again), flush=True)
         clock.stopping = True
         await asyncio.sleep(0.5)
     finally:
@@ -218,6 +222,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": args.seconds,
         "baseline": baseline,
         "attacks": results,
+        "baseline_again": again,
         "note": "a shared 2-core machine (8 agents); the figures move with its load",
     }
 
@@ -226,7 +231,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=4, help="rooms playing (default 4)")
     parser.add_argument("--size", type=int, default=30, help="students per room (default 30)")
-    parser.add_argument("--seconds", type=float, default=10.0, help="seconds measured per window")
+    parser.add_argument("--seconds", type=float, default=15.0, help="seconds measured per window")
     parser.add_argument("--attacks", type=lambda s: s.split(","), default=list(ATTACKS))
     parser.add_argument("--seed", type=int, default=bench.SEED)
     parser.add_argument("--record", action="store_true", help=f"write the figures to {RESULT.name}")
