@@ -542,3 +542,14 @@ def test_the_teacher_locks_answers_the_door_hands_a_second_code_and_deletes_with
     assert room.status == f"Room {room.code} was deleted."
     assert not room.connected and all(button.disabled for button in room.buttons.values())
     wait_until(lambda: ada._connection.gone, what="the students' notebooks told")
+
+
+def test_a_board_that_left_says_no_place_in_line_and_frames_no_clicked_card(room, widgets):
+    # Lesson 07 once left the room before the student played: the board then said "Your call: pick
+    # three cards!" beside "This notebook left the room", and still framed the cards clicked.
+    ben = student(widgets, room, "Ben")
+    ben.call()
+    wait_until(lambda: ben.place == "Your call: pick three cards!")
+    ben.leave()
+    assert ben.place == "" and "Your call" not in ben._place_widget.value
+    assert ben.select(0) is None and ben.selected == [] and ben.highlights == {}

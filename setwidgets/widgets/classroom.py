@@ -169,7 +169,13 @@ class ClassBoard(RoomView):
 
     @property
     def place(self) -> str:
-        """Your place in the line of callers, in words ('' when you have not called)."""
+        """Your place in the line of callers, in words ('' when you have not called, or have left).
+
+        After :meth:`leave` the room goes on without this notebook: "Your call" would contradict
+        the line that says it left.
+        """
+        if not self.connected:
+            return ""
         return words.place((self._view.get("you") or {}).get("line"))
 
     @property
@@ -211,8 +217,10 @@ class ClassBoard(RoomView):
         """Select or deselect the card at a table position (0 is the top-left card).
 
         The third selected card sends the three to the service as your claim; returns its answer
-        then, else None.
+        then, else None. After :meth:`leave` nothing is selected: the board no longer plays.
         """
+        if not self.connected:
+            return None
         with self._lock:
             table = self.table
             card = table[check_position(position, table, "the top-left card")]
