@@ -100,9 +100,9 @@ li {{ margin: 0.3rem 0; }}
 lessons with every output, as they look once run; the boards are pictures here, so nothing can
 be played. To play and to write the exercises, open the course in JupyterLab (Binder, or
 <code>python3 course.py lab</code> in a clone; the README says how).</p>
-<ol start="0">
+<ul>
 {items}
-</ol>
+</ul>
 <p class="note">Built {built} by <code>python3 course.py site</code>, setwidgets {version}.</p>
 </body>
 </html>
