@@ -510,3 +510,21 @@ def test_setwidgets_lab_the_pip_route_copies_the_course_serves_it_and_one_ctrl_c
     assert "notebooks copied into" in shown
     assert (dest / "exercises" / "release" / "01_magic_rule" / "magic_rule.ipynb").is_file()
     assert "Running as root is not recommended" not in shown
+
+
+# -- CI on the other supported Pythons (.ci/pythons) ----------------------------------------------
+
+
+def test_ci_fails_when_a_supported_python_is_missing_unless_it_is_named_as_skipped_on_purpose():
+    script = ROOT / ".ci" / "pythons"
+
+    def pythons(**env: str) -> subprocess.CompletedProcess:
+        environment = {**os.environ, "SETWIDGETS_PYTHONS": "3.99", **env}
+        return subprocess.run(["bash", script], capture_output=True, text=True, env=environment, timeout=60)
+
+    missing = pythons()
+    assert missing.returncode == 1, missing.stdout + missing.stderr
+    assert "Python 3.99: not installed on this machine, NOT TESTED: this fails the run." in missing.stdout
+    skipped = pythons(SETWIDGETS_SKIP_PYTHONS="3.98, 3.99")
+    assert skipped.returncode == 0, skipped.stdout + skipped.stderr
+    assert "Python 3.99: SKIPPED ON PURPOSE (named in SETWIDGETS_SKIP_PYTHONS)" in skipped.stdout
