@@ -1,14 +1,15 @@
 """axe-core, the WCAG rule engine behind most accessibility audits, over what the course shows.
 
-Every lesson and every release copy of an exercise is copied into the folder the session's one
-JupyterLab serves, run once, cell by cell (as :mod:`test_course_notebooks` does), and axe-core
-runs once over the page. Then the class game's two views (the teacher's projector and a
-student's board, around one room of a real classroom service), a feedback page made by the real
-``nbgrader generate_feedback``, and a saved notebook opened untrusted.
+Every lesson and every release copy of an exercise runs once in the browser suite, in
+:mod:`test_course_notebooks` (one JupyterLab, cell by cell); that test hands its page to
+:func:`check_notebook_page`, which runs axe-core once over it, so no notebook runs twice for this.
+Here: the class game's two views (the teacher's projector and a student's board, around one room
+of a real classroom service), a feedback page made by nbgrader's ``generate_feedback`` with the
+course's configuration, and a saved notebook opened untrusted.
 
 One rule, written once in :data:`OUTPUTS`, leaves the chrome out: axe looks inside the cells'
 outputs only (JupyterLab's toolbar, editors and cell list, and the feedback page's nbgrader
-header, are not ours), which is what the notebooks and setwidgets put on the page. A test fails
+header, are not ours), which is what the notebooks and setwidgets put on the page. A check fails
 on any violation there, of any kind and impact: the card pictures carry their names as ``alt``,
 the card menus their labels, and the lessons' matplotlib charts the sentence that says what they
 show (:func:`setwidgets.draw.chart`). Each page's violations go to test-artifacts/axe-<name>.json.
@@ -24,8 +25,11 @@ file is loaded into the page as it is, and nothing is fetched.
 from __future__ import annotations
 
 import json
+import os
 import shutil
-from collections.abc import Callable, Iterator
+import subprocess
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -110,38 +114,68 @@ def page_words(page: object) -> dict:
 _PLAIN = {"generic", "none", "GenericContainer", "LayoutTable", "Section"}
 
 
-def chromium_trees(page: object, selector: str) -> list[str]:
-    """Chromium's accessibility tree under each element matching ``selector``, as indented lines
+def chromium_trees(page: object, selectors: Sequence[str]) -> dict[str, list[str]]:
+    """Chromium's accessibility tree under each element matching each selector, as indented lines
     ``role "name"`` (what a screen reader is handed), read through the DevTools protocol.
 
-    Each element is scrolled into view first, as a reader moving to it would: JupyterLab lays out
-    no cell away from the view (``content-visibility: auto``), and Chromium's tree then holds
-    nothing of that cell's contents.
+    JupyterLab lays out no cell away from the view (``content-visibility: auto``), and Chromium's
+    tree then holds nothing of that cell's contents. So the page is made as tall as the notebook,
+    which brings every cell into view at once, and the tree is read once; an element still missing
+    from it (a notebook taller than the limit) is scrolled into view and read again.
     """
-    count = page.evaluate(
-        "sel => { const mark = 'data-setw-axroot';"
-        " document.querySelectorAll(`[${mark}]`).forEach(el => el.removeAttribute(mark));"
-        " const els = document.querySelectorAll(sel);"
-        " els.forEach((el, i) => el.setAttribute(mark, i)); return els.length; }",
-        selector,
+    roots = page.evaluate(
+        """sels => {
+            const mark = 'data-setw-axroot';
+            document.querySelectorAll(`[${mark}]`).forEach(el => el.removeAttribute(mark));
+            return sels.map((sel, k) => [...document.querySelectorAll(sel)].map((el, i) => {
+                el.setAttribute(mark, `${k}-${i}`);
+                return `[${mark}='${k}-${i}']`;
+            }));
+        }""",
+        list(selectors),
     )
-    trees = []
+    trees: dict[str, list[str]] = {selector: [] for selector in selectors}
+    if not any(roots):
+        return trees
+    size = page.viewport_size
+    height = page.evaluate(
+        """() => {
+            const s = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
+            return s ? window.innerHeight - s.clientHeight + s.scrollHeight : document.body.scrollHeight;
+        }"""
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(16_000, height))})
     cdp = page.context.new_cdp_session(page)
     try:
-        for nth in range(count):
-            root = f"[data-setw-axroot='{nth}']"
-            page.evaluate(
-                "sel => new Promise(done => { document.querySelector(sel).scrollIntoView({block: 'center'});"
-                " requestAnimationFrame(() => requestAnimationFrame(done)); })",
-                root,
-            )
-            document = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
-            node_id = cdp.send("DOM.querySelector", {"nodeId": document, "selector": root})["nodeId"]
-            backend = cdp.send("DOM.describeNode", {"nodeId": node_id})["node"]["backendNodeId"]
-            trees.append(_tree_text(cdp.send("Accessibility.getFullAXTree")["nodes"], backend))
+        page.wait_for_timeout(300)  # the notebook lays out its cells again for the new height
+        page.evaluate(_JS_TWO_FRAMES)
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+        for selector, found in zip(selectors, roots):
+            for root in found:
+                tree = _tree_text(nodes, _backend_id(cdp, root))
+                if tree == _NOT_IN_TREE:
+                    page.evaluate(
+                        "sel => document.querySelector(sel).scrollIntoView({block: 'center'})", root
+                    )
+                    page.evaluate(_JS_TWO_FRAMES)
+                    fresh = cdp.send("Accessibility.getFullAXTree")["nodes"]
+                    tree = _tree_text(fresh, _backend_id(cdp, root))
+                trees[selector].append(tree)
     finally:
         cdp.detach()
+        page.set_viewport_size(size)
     return trees
+
+
+_JS_TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+_NOT_IN_TREE = "(not in the tree)"
+
+
+def _backend_id(cdp: object, selector: str) -> int:
+    """The DevTools protocol's id of the element matching ``selector``."""
+    document = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node_id = cdp.send("DOM.querySelector", {"nodeId": document, "selector": selector})["nodeId"]
+    return cdp.send("DOM.describeNode", {"nodeId": node_id})["node"]["backendNodeId"]
 
 
 def _tree_text(nodes: list[dict], backend: int) -> str:
@@ -166,7 +200,7 @@ def _tree_text(nodes: list[dict], backend: int) -> str:
             if child in by_id:
                 yield from lines(by_id[child], depth + shown)
 
-    return "\n".join(lines(by_dom[backend], 0)) if backend in by_dom else "(not in the tree)"
+    return "\n".join(lines(by_dom[backend], 0)) if backend in by_dom else _NOT_IN_TREE
 
 
 def read_as_a_screen_reader(course: CoursePage, stem: str) -> str:
@@ -174,12 +208,12 @@ def read_as_a_screen_reader(course: CoursePage, stem: str) -> str:
     hold it to the kernel: a checker's tree names its menus, its cards and its verdict; a board's
     names every card on the table and says its status line."""
     page = course.page
-    parts, trees = [], {}
-    for css in ("setw-checker", "setw-explorer", "setw-plane", "setw-board", "setw-table", "setw-lines"):
-        trees[css] = chromium_trees(page, f"div.{css}")
-        parts.extend(f"# {css} {nth + 1}\n{tree}" for nth, tree in enumerate(trees[css]))
-    pictures = chromium_trees(page, f":is({OUTPUTS}):has(img.setw-picture, img.setw-chart)")
-    parts.extend(f"# picture output {nth + 1}\n{tree}" for nth, tree in enumerate(pictures))
+    kinds = ("setw-checker", "setw-explorer", "setw-plane", "setw-board", "setw-table", "setw-lines")
+    pictures = f":is({OUTPUTS}):has(img.setw-picture, img.setw-chart)"
+    read = chromium_trees(page, [*(f"div.{css}" for css in kinds), pictures])
+    trees = {css: read[f"div.{css}"] for css in kinds}
+    parts = [f"# {css} {nth + 1}\n{tree}" for css in kinds for nth, tree in enumerate(trees[css])]
+    parts.extend(f"# picture output {nth + 1}\n{tree}" for nth, tree in enumerate(read[pictures]))
     text = "\n\n".join(parts) + "\n"
     (ARTIFACTS / f"a11y-{stem}.txt").write_text(text)
 
@@ -207,54 +241,41 @@ def read_as_a_screen_reader(course: CoursePage, stem: str) -> str:
 # -- the course's notebooks -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def run_notebook(lab: Server, lab_root: Path, new_page) -> Iterator[Callable[[str], CoursePage]]:
-    """Copy a course notebook into Lab's folder, open it and run its cells; its kernel is shut down after."""
-
-    def open_it(path: str) -> CoursePage:
-        target = lab_root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ROOT / path, target)
-        nb = NotebookPage(new_page(), lab)
-        nb.open(path, timeout=120)
-        page = CoursePage(nb)
-        page.run_each_cell(timeout=300)
-        return page
-
-    yield open_it
-    lab.shutdown_kernels()
-
-
-def test_every_lesson_and_release_copy_is_checked() -> None:
-    lessons = [p for p in NOTEBOOKS if p.startswith("lessons/")]
-    releases = [p for p in NOTEBOOKS if p.startswith("exercises/release/")]
-    assert (len(lessons), len(releases)) == (16, 7), NOTEBOOKS
-
-
-def _name(path: str) -> str:
-    stem = Path(path).stem
-    return f"release-{stem}" if path.startswith("exercises/") else stem
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[_name(p) for p in NOTEBOOKS])
-def test_axe_finds_nothing_in_what_a_notebook_shows(path: str, run_notebook) -> None:
-    course = run_notebook(path)
+def check_notebook_page(course: CoursePage, name: str) -> None:
+    """axe-core once over a course notebook's page that has run, then Chromium's tree of its card
+    widgets (see the module's help). :mod:`test_course_notebooks` calls it on every lesson and
+    release copy, after its own checks; ``name`` names the artifacts."""
     page = course.page
+    start = time.monotonic()
     page.wait_for_function(_JS_WIDGETS_DRAWN, timeout=30_000)
-    failing = run_axe(page, _name(path))
+    failing = run_axe(page, name)
     words = page_words(page)
     print(
-        f"{path}: {len(failing)} violations in {words['outputs']} outputs; {len(words['menus'])} card menus,"
-        f" {len(words['pictures'])} pictures ({words['charts']} charts)"
+        f"{name}: {len(failing)} axe violations in {words['outputs']} outputs; {len(words['menus'])} card"
+        f" menus, {len(words['pictures'])} pictures ({words['charts']} charts); axe took"
+        f" {time.monotonic() - start:.1f} s"
     )
-    assert not failing, f"axe-core found in {path}'s outputs: " + json.dumps(failing, indent=1)[:4000]
+    assert not failing, f"axe-core found in {name}'s outputs: " + json.dumps(failing, indent=1)[:4000]
 
     # The outputs were really checked (a selector that matched nothing would pass every rule),
     # and every picture and menu has its words.
-    assert words["outputs"] > 0, f"{path} shows no output: axe checked nothing"
-    assert all(name and name.strip() for name in words["menus"]), words["menus"]
+    assert words["outputs"] > 0, f"{name} shows no output: axe checked nothing"
+    assert all(menu and menu.strip() for menu in words["menus"]), words["menus"]
     assert all(alt and alt.strip() for alt in words["pictures"]), words["pictures"]
-    read_as_a_screen_reader(course, _name(path))
+    read_as_a_screen_reader(course, name)
+    print(f"{name}: axe and the accessibility trees took {time.monotonic() - start:.1f} s")
+
+
+def test_every_lesson_and_release_copy_is_checked_where_it_runs() -> None:
+    """The 16 lessons and 7 release copies are run by test_course_notebooks, which checks each page here."""
+    from . import test_course_notebooks as course_notebooks
+
+    lessons = [p for p in NOTEBOOKS if p.startswith("lessons/")]
+    releases = [p for p in NOTEBOOKS if p.startswith("exercises/release/")]
+    assert (len(lessons), len(releases)) == (16, 7), NOTEBOOKS
+    assert sorted(c.path for c in course_notebooks.NOTEBOOKS) == NOTEBOOKS
+    runs = course_notebooks.test_course_notebook_runs_and_shows_its_widgets
+    assert "check_notebook_page" in runs.__code__.co_names, "the course notebooks' test no longer calls axe"
 
 
 # -- the class game, a feedback page, a saved notebook ----------------------------------------------
@@ -276,32 +297,62 @@ def test_axe_finds_nothing_in_a_class_games_two_views(service, notebook_page) ->
         print(f"class game, {name}'s view: {len(failing)} violations")
         assert not failing, f"axe-core found in the {name}'s view: " + json.dumps(failing)[:4000]
         assert all(page_words(nb.page)["menus"])
-        (tree,) = chromium_trees(nb.page, view)
+        (tree,) = chromium_trees(nb.page, [view])[view]
         (ARTIFACTS / f"a11y-class-{name}.txt").write_text(tree + "\n")
         assert 'list "cards"' in tree, f"the {name}'s view does not name its cards:\n{tree}"
 
 
 ONE, STUDENT = "01_magic_rule", "ada"
 
+# nbgrader's own API in one process, with the course's nbgrader_config.py: the three commands a
+# teacher runs (generate_assignment, autograde, generate_feedback) without three start-ups.
+_NBGRADER_STEPS = """
+import shutil, sys
+from pathlib import Path
+from nbgrader.api import Gradebook
+from nbgrader.apps import NbGraderAPI
+from nbgrader.apps.baseapp import NbGrader
+
+assignment, student, notebook = sys.argv[1:4]
+app = NbGrader()
+app.config_file_paths.append(".")
+app.load_config_file()
+api = NbGraderAPI(config=app.config)
+
+def step(name, result):
+    if not result["success"]:
+        sys.exit(f"nbgrader {name} failed:\\n{result.get('log', '')}\\n{result.get('error', '')}")
+
+step("generate_assignment", api.generate_assignment(assignment))
+with Gradebook(app.config.CourseDirectory.db_url) as gb:
+    gb.update_or_create_student(student, first_name="Ada", last_name="Student")
+handed_in = Path("submitted", student, assignment)
+handed_in.mkdir(parents=True)
+shutil.copy(Path("source", assignment, notebook), handed_in / notebook)
+step("autograde", api.autograde(assignment, student))
+step("generate_feedback", api.generate_feedback(assignment, student))
+"""
+
 
 @pytest.fixture(scope="module")
 def feedback_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Exercise 1 handed in with its solutions by one student, then autograded and given feedback by
-    the real nbgrader command line with the course's configuration: the page a student gets."""
-    from nbgrader.api import Gradebook
-    from test_nbgrader import EXERCISES, hand_in, nbgrader, save
+    """Exercise 1 handed in with its solutions by one student, autograded and given feedback by
+    nbgrader with the course's configuration (its sandbox and sanitiser): the page a student gets."""
+    from test_nbgrader import BIN, EXERCISES
     from test_nbgrader import NOTEBOOKS as EXERCISE_NOTEBOOKS
 
     course = tmp_path_factory.mktemp("a11y-feedback")
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
-    nbgrader(course, "generate_assignment", ONE)
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        gb.update_or_create_student(STUDENT, first_name="Ada", last_name="Student")
-    save(course, STUDENT, ONE, hand_in(course, ONE, source=True))
-    nbgrader(course, "autograde", ONE)
-    nbgrader(course, "generate_feedback", ONE)
-    return course / "feedback" / STUDENT / ONE / EXERCISE_NOTEBOOKS[ONE].replace(".ipynb", ".html")
+    notebook = EXERCISE_NOTEBOOKS[ONE]
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.pop("NBGRADER_EXECUTION", None)
+    done = subprocess.run(
+        [str(BIN / "python"), "-c", _NBGRADER_STEPS, ONE, STUDENT, notebook],
+        cwd=course, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"[-6000:]
+    return course / "feedback" / STUDENT / ONE / notebook.replace(".ipynb", ".html")
 
 
 def test_axe_finds_nothing_in_a_feedback_page(feedback_page: Path, new_page) -> None:

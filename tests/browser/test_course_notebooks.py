@@ -11,7 +11,10 @@ cells one after another, as a student pressing Shift+Enter would. Then it checks
 - every SVG picture loaded, and the page shows as many card widgets of each kind
   as the notebook makes, each painted with the cards, frames and text the kernel
   says it holds (asked in the kernel itself, so the test follows the notebook);
-- a few sentences a student must see.
+- a few sentences a student must see;
+- axe-core finds no accessibility violation in the outputs, and Chromium's accessibility
+  tree names each widget's cards (:func:`test_accessibility.check_notebook_page`, on the
+  same page, so no notebook runs twice).
 
 Screenshots of each whole notebook, and of each cell with a widget, go to
 test-artifacts/course-<name>*.png.
@@ -30,6 +33,7 @@ import pytest
 
 from .coursepages import STDERR, SVG, WIDGET_VIEW, CoursePage
 from .harness import ROOT, NotebookPage, Server, copy_course, screenshot_path, start_course_lab
+from .test_accessibility import check_notebook_page
 
 pytestmark = pytest.mark.browser
 
@@ -268,6 +272,9 @@ def test_course_notebook_runs_and_shows_its_widgets(course: CourseNotebook, open
     text = page.page_text()
     missing = [t for t in course.texts if t not in text]
     assert not missing, f"the notebook should show {missing}"
+
+    # axe-core and Chromium's accessibility tree on this same page: each notebook runs once.
+    check_notebook_page(page, course.id)
 
     page.screenshot_whole(name)
     page.screenshot_widget_cells(name)
