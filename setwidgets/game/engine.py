@@ -408,9 +408,15 @@ class Game(GameView):
         """``now``, checked, or the game's time: its clock, but never before a time it already holds."""
         if now is not None:
             return a_time(now, "now")
-        # A clock that steps back, or a time given to expire() ahead of the clock, must not leave
-        # the game holding a moment later than its own time: its save would hold the future.
-        self._latest = max(read_clock(self._clock) + self._ahead, self._latest)
+        # The game's time is its clock's, moved on by what expire() was told (_ahead). A clock that
+        # steps back moves it on too: the game's time goes on from the latest moment it holds, as a
+        # copy loaded from its save does, instead of standing still until the clock caught up
+        # (its callers' seconds frozen meanwhile). Never before a moment it holds: its save would
+        # hold the future.
+        reading = read_clock(self._clock)
+        if reading + self._ahead < self._latest:
+            self._ahead = self._latest - reading
+        self._latest = max(reading + self._ahead, self._latest)
         return self._latest
 
     def _name(self, index: int, start: bool = True) -> str:

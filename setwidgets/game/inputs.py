@@ -35,6 +35,7 @@ __all__ = [
     "MAX_MARKS",
     "MAX_NAME",
     "MAX_PLAYERS",
+    "TIME_LIMIT",
     "a_time",
     "look_alike",
     "name_key",
@@ -199,17 +200,37 @@ def check_players_for(variant: str, names: list[str]) -> None:
         )
 
 
+TIME_LIMIT = 2.0**40
+"""The largest time in seconds (either sign) a game takes, from its clock or as ``now``: about
+35,000 years. Up to it a float still counts a claim's seconds to a quarter of a millisecond, so a
+game and its loaded copy agree on who ran out of time (at 1e308, 5 seconds were no time at all).
+A clock in milliseconds since 1970 (1.7e12) is beyond it, and refused as the mistake it is."""
+
+
 def read_clock(clock: Callable[[], float]) -> float:
-    """The clock's time, which must be a finite number of seconds."""
+    """The clock's time, which must be a finite number of seconds within :data:`TIME_LIMIT`."""
     reading = clock()
-    if type(reading) is float and math.isfinite(reading):
+    if type(reading) is float and -TIME_LIMIT < reading < TIME_LIMIT:
         return reading  # the usual case; anything else gets the shared checks and messages
     if _beyond_floats(reading):
         raise GameError(
             f"the game's clock must return a finite time in seconds; it returned {_inputs.short(reading)}"
         )
     # As a float: a numpy.float32 or a Fraction is a time, but not one a save can write.
-    return float(_inputs.read_clock(lambda: reading, "the game's clock", error=GameError))
+    return _within(
+        float(_inputs.read_clock(lambda: reading, "the game's clock", error=GameError)),
+        "the game's clock",
+        "give",
+    )
+
+
+def _within(time: float, name: str, verb: str = "be") -> float:
+    if not -TIME_LIMIT < time < TIME_LIMIT:
+        raise GameError(
+            f"{name} must {verb} a time in seconds within 2**40 (about 35,000 years; a clock in "
+            f"milliseconds gives 1000 times too much); got {_inputs.short(time)}"
+        )
+    return time
 
 
 def _beyond_floats(value: Any) -> bool:
@@ -229,7 +250,7 @@ def a_time(value: Any, name: str) -> float:
         raise TypeError(f"{name} must be a time in seconds (a number); got {_inputs.what(value)}")
     if _beyond_floats(value) or not math.isfinite(value):
         raise GameError(f"{name} must be a finite time in seconds; got {_inputs.short(value)}")
-    return float(value)
+    return _within(float(value), name)
 
 
 def deck_cards(deck: Any) -> list[Card]:
