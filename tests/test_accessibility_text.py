@@ -225,3 +225,83 @@ def test_chart_refuses_what_is_not_a_figure_or_has_no_words(figure, alt, error, 
     with pytest.raises(error, match=re.escape(words)):
         chart(fig, alt)
     plt.close("all")
+
+
+def controls_of(widget) -> list:
+    """Every ipywidgets control inside ``widget`` (its children, theirs, and the widget's own parts)."""
+    from ipywidgets import Box, DOMWidget
+
+    seen, found, todo = set(), [], [widget]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        found.append(item)
+        if isinstance(item, Box):
+            todo.extend(item.children)
+        # Parts kept as attributes (a board's buttons, a standings form) that a box shows.
+        todo.extend(v for v in vars(item).values() if isinstance(v, DOMWidget))
+        for value in vars(item).values():
+            if isinstance(value, dict):
+                todo.extend(v for v in value.values() if isinstance(v, DOMWidget))
+    return found
+
+
+def test_every_control_of_every_widget_has_a_programmatic_label():
+    """A menu, a text box or a check box is named by its <label> (ipywidgets writes the description
+    as one), a button by its words; a title (tooltip) alone is not enough for many screen readers."""
+    from ipywidgets import Button, Checkbox, Dropdown, IntText, Select, Text, ToggleButtons
+    from ipywidgets import widgets as ipw
+
+    from setwidgets import Game
+    from setwidgets.competition import Competition
+    from setwidgets.widgets import (
+        WIDGETS,
+        Board,
+        CardPicker,
+        CardTable,
+        LinesExplorer,
+        MagicRuleChecker,
+        PlaneBuilder,
+        PuzzleBoard,
+        Standings,
+        ThirdCardExplorer,
+        Timer,
+    )  # fmt: skip
+
+    event = Competition(":memory:")
+    for n, name in enumerate(["Ada", "Ben", "Cleo", "Dev"], 1):
+        event.register(n, name, "A" if n <= 2 else "B")
+    event.plan(2, seed=1)
+    made = {
+        "Board": Board(Game(seed=1)),
+        "CardPicker": CardPicker("1RSO"),
+        "CardTable": CardTable(["1RSO", "2GTS", "3POD"]),
+        "LinesExplorer": LinesExplorer(),
+        "MagicRuleChecker": MagicRuleChecker(),
+        "PlaneBuilder": PlaneBuilder(),
+        "PuzzleBoard": PuzzleBoard(seed=1),
+        "Standings": Standings(event),
+        "ThirdCardExplorer": ThirdCardExplorer(),
+        "Timer": Timer(),
+    }
+    # The class game's two views need a classroom service: tests/browser/test_accessibility.py
+    # runs axe over them, around a real one.
+    assert set(made) == set(WIDGETS) - {"ClassBoard", "ClassRoom"}
+    labelled = (Dropdown, Select, Text, IntText, Checkbox, ipw.BoundedIntText, ipw.Textarea, ipw.IntSlider)
+    unnamed = []
+    for kind, widget in made.items():
+        controls = controls_of(widget)
+        assert any(isinstance(c, (Button, *labelled, ToggleButtons)) for c in controls) or kind in (
+            "CardTable",
+        ), f"{kind}: no control found, so nothing was checked"
+        for control in controls:
+            if isinstance(control, labelled) and not control.description.strip():
+                unnamed.append(f"{kind}: {type(control).__name__} {control.tooltip or ''}")
+            if isinstance(control, Button) and not control.description.strip():
+                unnamed.append(f"{kind}: a button named only by its icon or title {control.tooltip!r}")
+            if isinstance(control, ToggleButtons) and not all(str(o).strip() for o in control.options):
+                unnamed.append(f"{kind}: a toggle without words")
+    event.close()
+    assert not unnamed, unnamed
