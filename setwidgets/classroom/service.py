@@ -33,7 +33,7 @@ import json
 import math
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tornado import web, websocket
@@ -358,10 +358,12 @@ class RoomSocket(websocket.WebSocketHandler):
         except websocket.WebSocketClosedError:
             self.on_close()
 
-    async def on_message(self, text: str | bytes) -> None:
+    def on_message(self, text: str | bytes) -> Awaitable[None] | None:
         # The budget is taken first, for every frame: a malformed one costs as much as a move.
+        # A frame refused here is answered at once; only a move to serve gives Tornado something to
+        # await (which it does before this socket's next frame), so a flood costs no task a frame.
         if self.closing:
-            return  # closed already: a frame that was under way is not served
+            return None  # closed already: a frame that was under way is not served
         if not self.classroom.may_send(self.identity):
             if not self.refusals.take():
                 self.closing = True
@@ -381,12 +383,16 @@ class RoomSocket(websocket.WebSocketHandler):
                 # The number is looked for, not parsed: an honest client's wait ends at once.
                 found = NUMBER_FIELD.search(text[:200]) if isinstance(text, str) else None
                 self.reply(int(found[1]) if found else None, {"ok": False, "message": TOO_MANY})
-            return
+            return None
         try:
             message = read_json(text, "a message")
         except ValueError as refused:
             self.reply(None, {"ok": False, "message": str(refused)})
-            return
+            return None
+        return self._serve(message)
+
+    async def _serve(self, message: Any) -> None:
+        """Serve one move under its room's lock, and answer once its change is saved."""
         n = message.get("n") if isinstance(message, dict) else None
         room = self.room
         # Tornado serves this socket's next message once this one is answered; other sockets' go on.
