@@ -120,7 +120,7 @@ def _play(game: Game, clock: Clock, what: str, who: int, amount: float) -> objec
     return None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(STEPS, st.integers(0, 29))
 # The clock stepped back 5 s, the game was loaded, 3 s passed: the original held its time until
 # its clock caught up (5 s left) while the copy's ran on (2 s left).

@@ -99,7 +99,7 @@ def _through_json(data):
     return json.loads(json.dumps(data, allow_nan=False))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(VALUES)
 def test_an_answer_reaches_the_grader_as_it_was_returned(value):
     if _depth(value) > compute.MAX_DEPTH:
@@ -109,7 +109,7 @@ def test_an_answer_reaches_the_grader_as_it_was_returned(value):
     assert same(got, value)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(VALUES)
 def test_a_request_reaches_the_kernel_as_it_was_asked_and_comes_back_alike(value):
     if _depth(value) > compute.MAX_DEPTH - 1:
