@@ -384,7 +384,21 @@ def test(args: list[str]) -> int:
             say("ruff found problems: 'ruff check --fix .' and 'ruff format .' mend most of them")
             return 1
     say("pytest: the whole suite, browser tests included")
-    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
+    return subprocess.call([str(PYTHON), "-m", "pytest", *parallel(args), *args], cwd=ROOT)
+
+
+def parallel(args: list[str]) -> list[str]:
+    """pytest-xdist's options that spread the suite's files over the machine's cores.
+
+    A file's tests stay in one worker (``--dist loadfile``): its module fixtures, such as a
+    graded course, are built once. At most four workers: each may start its own JupyterLab and
+    Chromium. None when the caller chose (``-n``, ``-p no:xdist``) or there is one core.
+    """
+    workers = min(os.cpu_count() or 1, 4)
+    chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) or "xdist" in a for a in args)
+    if workers < 2 or chosen:
+        return []
+    return ["-n", str(workers), "--dist", "loadfile"]
 
 
 def bench(args: list[str]) -> int:

@@ -528,3 +528,16 @@ def test_ci_fails_when_a_supported_python_is_missing_unless_it_is_named_as_skipp
     skipped = pythons(SETWIDGETS_SKIP_PYTHONS="3.98, 3.99")
     assert skipped.returncode == 0, skipped.stdout + skipped.stderr
     assert "Python 3.99: SKIPPED ON PURPOSE (named in SETWIDGETS_SKIP_PYTHONS)" in skipped.stdout
+
+
+def test_the_suite_is_spread_over_the_cores_unless_the_caller_chose(monkeypatch):
+    course = load_course()
+    monkeypatch.setattr(course.os, "cpu_count", lambda: 2)
+    assert course.parallel([]) == ["-n", "2", "--dist", "loadfile"]
+    assert course.parallel(["tests/test_cards.py"]) == ["-n", "2", "--dist", "loadfile"]
+    for chosen in (["-n", "0"], ["-n4"], ["--numprocesses=3"], ["-p", "no:xdist"]):
+        assert course.parallel(chosen) == [], chosen
+    monkeypatch.setattr(course.os, "cpu_count", lambda: 64)
+    assert course.parallel([])[:2] == ["-n", "4"], "at most four workers, each may start a Lab"
+    monkeypatch.setattr(course.os, "cpu_count", lambda: 1)
+    assert course.parallel([]) == []
