@@ -286,7 +286,14 @@ MISTAKES: dict[str, list[tuple[str, str]]] = {
     ],
     "third_card_mod3": [
         (
-            "from the features, not the vectors",
+            "no ValueError for the same card twice",
+            """
+            def third_card_mod3(a, b):
+                return Card.from_vector([(-x - y) % 3 for x, y in zip(a.vector, b.vector)])
+            """,
+        ),
+        (
+            "the sign forgotten: (x + y) % 3",
             """
             def third_card_mod3(a, b):
                 return Card.from_vector([(x + y) % 3 for x, y in zip(a.vector, b.vector)])
@@ -820,3 +827,15 @@ def test_exercise_1s_visible_tests_catch_an_is_set_that_ignores_shading():
     source = dict(MISTAKES["is_set"])["ignores shading"]
     passed, said = visible_cell_verdict("is_set", textwrap.dedent(source))
     assert not passed and said.startswith("AssertionError: is_set(1RSO, 2GSO, 3PTO) should be False"), said
+
+
+def test_the_corpus_tries_every_function_of_every_exercise_with_right_and_wrong_answers():
+    asked = set()
+    for path in sorted(SOURCE.glob("*/*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.metadata.get("nbgrader", {}).get("grade_id", "").endswith("_answer"):
+                asked |= set(re.findall(r"^def (\w+)\(", cell.source, re.M))
+    asked.discard("close_gaps")  # take_set's helper, graded through take_set
+    assert asked == set(KINDS) and {EXERCISE_OF[name] for name in KINDS} == {p.name for p in SOURCE.iterdir()}
+    tried = {name: [label for n, label, _ in CORPUS if n == name] for name in KINDS}
+    assert all("right" in labels and len(labels) >= 8 for labels in tried.values()), tried
