@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import classroom_service
 import pytest
@@ -278,10 +279,12 @@ def test_a_flood_of_requests_from_one_address_is_refused_beyond_a_whole_class(se
     url = service.url + f"api/rooms/{desk.code}/join"
     rate, burst = REQUEST_RATE
     start = time.monotonic()
-    statuses = [request(url, None, "POST", {"name": ""})[0] for _ in range(3 * burst)]
+    # Eight at a time: faster than the budget refills, however slow this shared machine is now.
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(lambda _: request(url, None, "POST", {"name": ""})[0], range(3 * burst)))
     elapsed = time.monotonic() - start
     # Every request counts, refused or not; beyond the burst only the rate's refill is served.
-    assert statuses[: burst - 1] == [400] * (burst - 1)
+    assert set(statuses) <= {400, 429} and statuses.count(400) >= burst - 1  # answered in any order
     assert statuses.count(400) <= burst + rate * elapsed + 1
     status, body = request(url, None, "POST", {"name": "late"})
     assert (status, body["message"]) == (

@@ -313,12 +313,16 @@ class ClassRoom(RoomView):
 
     The buttons pause and resume the game, deal a new game, end the room, and show or hide the
     scores; a player picked in the list beside them is taken out with "Remove" (or from code:
-    ``room.remove("Ben")``). When the service listens on a network address (not this machine's
+    ``room.remove("Ben")``). Below: "Lock" (then "Unlock") keeps new players out; those who ask
+    to join a locked room wait in the second list, let in with "Let in" or turned away with
+    "Refuse"; "Second code" gives a code that lets one late player in; "Delete room" deletes the
+    room on a second click. When the service listens on a network address (not this machine's
     own 127.0.0.1), the address students on other computers need is shown under the join code.
     What a program or a test can use: :meth:`pause`, :meth:`resume`, :meth:`new_game`,
-    :meth:`end`, :meth:`show_scores`, :meth:`remove`, :meth:`leave`; :attr:`desk`, :attr:`code`,
-    :attr:`view`, :attr:`players`, :attr:`picker`, :attr:`standings`, :attr:`status`,
-    :attr:`scores`, :attr:`connected`.
+    :meth:`end`, :meth:`show_scores`, :meth:`remove`, :meth:`lock`, :meth:`unlock`,
+    :meth:`let_in`, :meth:`refuse`, :meth:`second_code`, :meth:`delete`, :meth:`leave`;
+    :attr:`desk`, :attr:`code`, :attr:`view`, :attr:`players`, :attr:`waiting`, :attr:`picker`,
+    :attr:`waiting_picker`, :attr:`standings`, :attr:`status`, :attr:`scores`, :attr:`connected`.
     """
 
     _css = "setw-classroom"
