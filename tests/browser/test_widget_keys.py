@@ -34,9 +34,10 @@ from .test_course_notebooks import NOTEBOOKS, CourseNotebook, open_course_notebo
 
 pytestmark = pytest.mark.browser
 
-# "d d" is JupyterLab's chord that deletes a cell: two d's in a row.
-KEYS = [*"abcd", "d", *"efghijklmnopqrstuvwxyz", *"0123456789"]
-KEYS += ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Escape", "Enter", " "]
+# Typed in one go (one round trip to the browser): every letter, "d d" (JupyterLab's chord that
+# deletes a cell: two d's in a row) and every digit; then the keys that have names, one by one.
+TYPED = "abcd" + "d" + "efghijklmnopqrstuvwxyz" + "0123456789"
+KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Escape", "Enter", " "]
 
 MAKES_WIDGETS = re.compile("|".join(rf"\b{name}\b" for name in [*WIDGETS, "ipywidgets", "ipycanvas"]))
 
@@ -87,15 +88,20 @@ def sweep(page, marker: str) -> list[str]:
     element = page.locator(f"[data-setw-sweep='{marker}']").first
     element.scroll_into_view_if_needed()
     element.focus()
+    # Focusing a control in another cell makes that cell active, which JupyterLab may follow by
+    # scrolling: the keys start once the control really holds the focus.
+    page.wait_for_function("el => document.activeElement === el", arg=element.element_handle())
     problems = []
     if element.evaluate("el => el.tagName") == "SELECT":
         before = element.input_value()
         last = element.evaluate("el => el.selectedIndex === el.options.length - 1")
         page.keyboard.press("ArrowUp" if last else "ArrowDown")
         if element.input_value() == before:
-            problems.append(f"a menu kept {before!r} after an arrow key")
+            where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)")
+            problems.append(f"a menu kept {before!r} after an arrow key (the focus was on {where})")
     # No focus is given back between the keys: a key that moves the focus out of the widget (a
     # button that redraws it, say) would hand the next keys to JupyterLab, as it would a student's.
+    page.keyboard.type(TYPED)
     for key in KEYS:
         page.keyboard.press(key)
     return problems
