@@ -273,9 +273,13 @@ def test_course_notebook_runs_and_shows_its_widgets(course: CourseNotebook, open
     missing = [t for t in course.texts if t not in text]
     assert not missing, f"the notebook should show {missing}"
 
+    # Every key typed at every kind of control its widgets draw (test_widget_keys.py), while the
+    # widgets are as the run left them (a class game's clock runs on).
+    from .test_widget_keys import check_keys  # here: that module takes NOTEBOOKS from this one
+
+    check_keys(page, course)
     # axe-core and Chromium's accessibility tree on this same page: each notebook runs once.
     check_notebook_page(page, course.id)
-
     page.screenshot_whole(name)
     page.screenshot_widget_cells(name)
 
