@@ -236,3 +236,11 @@ def test_nbgrader_feedback_keeps_the_picture_not_the_widget(monkeypatch):
     bundle = PlaneBuilder()._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert WIDGET_VIEW not in data and "<svg" in data["text/html"]
+
+
+def test_lines_explorer_names_itself_when_its_cards_are_not_cards():
+    for bad in (5, None.__class__, 2.5):
+        with pytest.raises(TypeError, match=r"^LinesExplorer\(\) needs a list of cards"):
+            LinesExplorer(cards=bad)
+    with pytest.raises(ValueError, match="9 cards that share two features"):
+        LinesExplorer(cards=["1RSO", "2RSO"])

@@ -177,9 +177,9 @@ class LinesExplorer(_LinesView):
         theme: str | Theme = "classic",
         width: int | None = None,
     ) -> None:
-        self.space: SpaceLayout = space_layout(
-            mini_deck(color="red", shading="solid") if cards is None else cards
-        )
+        # Read here first, so that a message names LinesExplorer, the call the student made.
+        shown = mini_deck(color="red", shading="solid") if cards is None else cards
+        self.space: SpaceLayout = space_layout(_card_inputs.distinct_cards("LinesExplorer", shown))
         self.theme = get_theme(theme)
         width = check_width(width)
         start = [] if through is None else _card_inputs.distinct_cards("LinesExplorer", through)
