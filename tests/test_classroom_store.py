@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -528,5 +529,77 @@ def test_a_room_that_cannot_be_written_is_refused_like_a_failed_write(tmp_path):
         with pytest.raises(StoreError, match="room BCDFG could not be written as JSON"):
             store.save(room)
         assert store.saved("BCDFG") is None and store.load() == {}
+    finally:
+        store.close()
+
+
+# -- a backup put back beside a stopped service's log ---------------------------------------------------
+
+# A service that saved a second room and was killed before SQLite copied its log into the file.
+_KILLED_WRITER = """
+import os, sys
+from setwidgets.classroom.rooms import Room
+from setwidgets.classroom.store import Store
+store = Store("sqlite:///" + sys.argv[1])
+room = Room("CDFGH", seed=2)
+room.join("Cleo")
+store.save(room)
+os.kill(os.getpid(), 9)
+"""
+
+
+def _killed_after_a_second_room(path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_WRITER, str(path)],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+def test_a_backup_put_back_beside_a_stopped_services_log_is_refused_not_mixed(tmp_path):
+    """Issue 36: SQLite would replay the stopped service's log into the older copy put back."""
+    path, backup = tmp_path / "rooms.sqlite", tmp_path / "backup.sqlite"
+    store = Store(url(path))
+    store.save(room_with("BCDFG", "Ana", "Ben"))
+    store.close()
+    shutil.copyfile(path, backup)
+    _killed_after_a_second_room(path)
+    log = Path(f"{path}-wal")
+    assert log.stat().st_size > 32  # the killed service's room, not yet in the file
+    time.sleep(0.05)
+    shutil.copyfile(backup, path)  # the teacher puts the backup back
+    held = log.read_bytes()
+    with pytest.raises(StoreError) as refused:
+        Store(url(path))
+    assert str(refused.value) == (
+        f"{str(path)!r} was replaced after its log of changes 'rooms.sqlite-wal' was last written, so the "
+        "log belongs to another state of it and is not used; if you put a saved copy back, delete "
+        "'rooms.sqlite-wal' and 'rooms.sqlite-shm', then start the service again"
+    )
+    assert path.read_bytes() == backup.read_bytes() and log.read_bytes() == held
+    # Doing as told opens the backup as it was: one room.
+    log.unlink()
+    Path(f"{path}-shm").unlink()
+    store = Store(url(path))
+    try:
+        assert sorted(store.load()) == ["BCDFG"]
+    finally:
+        store.close()
+
+
+def test_a_stopped_services_log_beside_its_own_file_is_replayed(tmp_path):
+    """No false alarm: the file as the killed service left it opens with both rooms."""
+    path = tmp_path / "rooms.sqlite"
+    store = Store(url(path))
+    store.save(room_with("BCDFG", "Ana", "Ben"))
+    store.close()
+    _killed_after_a_second_room(path)
+    assert Path(f"{path}-wal").stat().st_size > 32
+    store = Store(url(path))
+    try:
+        assert sorted(store.load()) == ["BCDFG", "CDFGH"]
     finally:
         store.close()

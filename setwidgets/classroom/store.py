@@ -53,6 +53,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from setwidgets import _inputs, _words
+from setwidgets._sqlite_log import stale_log
 from setwidgets.classroom.rooms import Room, RoomError
 
 try:  # POSIX: a lock that the system lets go of when the process ends, even by kill -9
@@ -242,6 +243,15 @@ def _check_file(path: Path) -> None:
         raise StoreError(
             f"{where} is not a database of the room service (not even SQLite: it may have been overwritten "
             "or cut short); start the service with a copy saved earlier, or give --db another file"
+        )
+    # Checked twice, a moment apart: SQLite copying its log into the file (a checkpoint of a
+    # service still running) looks, for that moment, like a file replaced under its log.
+    if stale_log(path) and (time.sleep(0.2) or stale_log(path)):
+        log, index = path.name + "-wal", path.name + "-shm"
+        raise StoreError(
+            f"{where} was replaced after its log of changes {log!r} was last written, so the log belongs "
+            f"to another state of it and is not used; if you put a saved copy back, delete {log!r} and "
+            f"{index!r}, then start the service again"
         )
 
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from setwidgets import _inputs, _words
+from setwidgets._sqlite_log import stale_log
 from setwidgets.competition.schedules import MOST_PLAYERS
 from setwidgets.game import inputs as game_inputs
 
@@ -204,67 +204,13 @@ def check_file(path: Path) -> None:
             )
         # Checked twice, a moment apart: another notebook copying its log into the file
         # (a checkpoint) looks, for that moment, like a file replaced under its log.
-        if _stale_log(path) and (time.sleep(0.2) or _stale_log(path)):
+        if stale_log(path) and (time.sleep(0.2) or stale_log(path)):
             log = path.name + "-wal"
             raise CompetitionError(
                 f"{where} was replaced after its log of changes {log!r} was last written, so the log "
                 f"belongs to another state of it and is not used; if you copied a saved copy over it, "
                 f"delete {log!r} and {path.name + '-shm'!r}, then open it again"
             )
-
-
-_WAL_MAGIC = (0x377F0682, 0x377F0683)
-
-
-def _stale_log(path: Path) -> bool:
-    """True when the file's ``-wal`` holds changes but the file was replaced after they were written.
-
-    SQLite replays every committed frame of the log it finds beside a file; it cannot know that
-    the file was copied over since (a backup put back after a notebook was stopped): the newer
-    scores would come back into the older file. A log belongs to the file when the file has not
-    changed since the log was last written, or when the file's pages are those SQLite itself
-    copied into it from the log (its ``-shm`` says how many frames: a checkpoint).
-    """
-    wal, shm = path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
-    try:
-        log = wal.read_bytes()
-        main_changed = path.stat().st_ctime_ns
-        log_written = wal.stat().st_mtime_ns
-    except OSError:
-        return False  # no log: nothing to replay
-    if len(log) < 32 or int.from_bytes(log[:4], "big") not in _WAL_MAGIC:
-        return False  # SQLite ignores a log without a valid header
-    page, salts = int.from_bytes(log[8:12], "big"), log[16:24]
-    if page < 512 or page & (page - 1):
-        return False
-    frames: list[tuple[int, int]] = []  # (page number, where its image starts) of committed frames
-    pending: list[tuple[int, int]] = []
-    at = 32
-    while at + 24 + page <= len(log) and log[at + 8 : at + 16] == salts:
-        pending.append((int.from_bytes(log[at : at + 4], "big"), at + 24))
-        if int.from_bytes(log[at + 4 : at + 8], "big"):  # a commit: its transaction is whole
-            frames += pending
-            pending = []
-        at += 24 + page
-    if not frames or main_changed <= log_written:
-        return False
-    # The file changed after the log: fine only if SQLite did it, copying the log's first frames.
-    try:
-        index = shm.read_bytes()[:136]
-    except OSError:
-        return True
-    if len(index) < 100 or index[32:40] != salts:
-        return True
-    copied = int.from_bytes(index[96:100], sys.byteorder)
-    if not 1 <= copied <= len(frames):
-        return True
-    latest = {number: start for number, start in frames[:copied]}
-    with path.open("rb") as main:
-        for number, start in latest.items():
-            main.seek((number - 1) * page)
-            if main.read(page) != log[start : start + page]:
-                return True
-    return False
 
 
 def details_of(path: str, change: int, text: Any) -> dict[str, Any]:
