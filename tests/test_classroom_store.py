@@ -27,6 +27,7 @@ import pytest
 import sqlalchemy as sa
 
 from setwidgets import as_cards, find_sets
+from setwidgets._inputs import path_text
 from setwidgets.classroom import Desk, Seat
 from setwidgets.classroom.rooms import Room
 from setwidgets.classroom.store import _META, APPLICATION_ID, SCHEMA_VERSION, Store, StoreError
@@ -575,8 +576,8 @@ def test_a_backup_put_back_beside_a_stopped_services_log_is_refused_not_mixed(tm
     with pytest.raises(StoreError) as refused:
         Store(url(path))
     assert str(refused.value) == (
-        f"{str(path)!r} was replaced after its log of changes 'rooms.sqlite-wal' was last written, so the "
-        "log belongs to another state of it and is not used; if you put a saved copy back, delete "
+        f"{path_text(path)} was replaced after its log of changes 'rooms.sqlite-wal' was last written, so "
+        "the log belongs to another state of it and is not used; if you put a saved copy back, delete "
         "'rooms.sqlite-wal' and 'rooms.sqlite-shm', then start the service again"
     )
     assert path.read_bytes() == backup.read_bytes() and log.read_bytes() == held

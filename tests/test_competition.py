@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from test_competition_store import _refused
 
+from setwidgets._inputs import path_text
 from setwidgets.competition import (
     Competition,
     CompetitionError,
@@ -1470,7 +1471,7 @@ def test_a_file_whose_tables_are_missing_names_them(tmp_path):
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
     assert str(refused.value) == (
-        f"'{path}' is damaged: its tables players and seats are missing; open a copy saved earlier"
+        f"{path_text(path)} is damaged: its tables players and seats are missing; open a copy saved earlier"
     )
 
 
@@ -1485,7 +1486,7 @@ def test_another_programs_database_is_named_by_four_of_its_tables(tmp_path):
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
     assert str(refused.value) == (
-        f"'{path}' is another program's database (it holds the tables a, b, c and d): "
+        f"{path_text(path)} is another program's database (it holds the tables a, b, c and d): "
         "a competition needs a file of its own"
     )
 
@@ -1501,7 +1502,7 @@ def test_a_file_of_another_version_names_the_file_and_both_versions(tmp_path):
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
     assert str(refused.value) == (
-        f"'{path}' was written by another version of setwidgets (file version '7', this one reads 2)"
+        f"{path_text(path)} was written by another version of setwidgets (file version '7', this one reads 2)"
     )
 
 
@@ -1517,7 +1518,9 @@ def test_a_file_sqlite_cannot_open_is_refused_with_sqlites_reason(tmp_path, monk
     path = tmp_path / "class.sqlite"
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
-    assert str(refused.value) == f"'{path}' cannot be opened: SQLite says 'unable to open database file'"
+    assert str(refused.value) == (
+        f"{path_text(path)} cannot be opened: SQLite says 'unable to open database file'"
+    )
 
 
 def test_a_cut_file_is_refused_word_for_word(tmp_path):
@@ -1526,8 +1529,8 @@ def test_a_cut_file_is_refused_word_for_word(tmp_path):
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
     assert str(refused.value) == (
-        f"'{path}' is not an SQLite database, so it holds no competition: it may have been cut short or "
-        "overwritten; open a copy saved earlier, or give a new file name"
+        f"{path_text(path)} is not an SQLite database, so it holds no competition: it may have been cut "
+        "short or overwritten; open a copy saved earlier, or give a new file name"
     )
 
 

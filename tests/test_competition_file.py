@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from setwidgets._inputs import path_text
 from setwidgets.competition import Competition, CompetitionError, database
 from setwidgets.competition.database import file_trouble
 
@@ -63,7 +64,7 @@ def test_a_damaged_page_is_refused_with_what_sqlite_found_word_for_word(tmp_path
         Competition(path)
     # SQLite's own report of the damage, quoted and shortened, then the remedy.
     assert re.fullmatch(
-        re.escape(repr(str(path))) + r" is damaged \(SQLite finds '\*\*\* in database main \*\*\*.+'"
+        re.escape(path_text(path)) + r" is damaged \(SQLite finds '\*\*\* in database main \*\*\*.+'"
         r"( \(\d+ characters\))?\); open a copy saved earlier",
         str(refused.value),
     ), str(refused.value)
@@ -80,7 +81,7 @@ def test_a_file_without_its_table_of_settings_is_damaged_not_new(tmp_path):
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
     assert str(refused.value) == (
-        f"{str(path)!r} is damaged: its tables settings are missing; open a copy saved earlier"
+        f"{path_text(path)} is damaged: its tables settings are missing; open a copy saved earlier"
     )
     assert path.read_bytes() == before
 
@@ -209,7 +210,7 @@ def test_a_newer_or_foreign_file_is_refused_and_left_as_it_was(tmp_path, pragma,
     before = path.read_bytes()
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
-    assert str(refused.value).startswith(f"{str(path)!r} {words}")
+    assert str(refused.value).startswith(f"{path_text(path)} {words}")
     assert path.read_bytes() == before
 
 
@@ -255,7 +256,7 @@ def test_contents_no_competition_has_are_refused_on_open_in_a_sentence(tmp_path,
     db.close()
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
-    assert str(refused.value) == f"{str(path)!r} {words}"
+    assert str(refused.value) == f"{path_text(path)} {words}"
 
 
 # -- read-only copies, as a user who cannot write them -----------------------------------------
@@ -408,7 +409,7 @@ def test_a_backup_put_back_beside_a_stopped_notebooks_log_is_refused_not_mixed(t
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
     assert str(refused.value) == (
-        f"{str(path)!r} was replaced after its log of changes 'class.sqlite-wal' was last written, "
+        f"{path_text(path)} was replaced after its log of changes 'class.sqlite-wal' was last written, "
         "so the log belongs to another state of it and is not used; if you copied a saved copy over "
         "it, delete 'class.sqlite-wal' and 'class.sqlite-shm', then open it again"
     )
@@ -449,7 +450,7 @@ def test_an_upgrade_stopped_half_way_leaves_the_file_as_it_was_and_is_done_again
     monkeypatch.setattr(database, "_create", disk_fails_at_settings)
     with pytest.raises(CompetitionError) as refused:
         Competition(path)
-    assert str(refused.value) == f"{str(path)!r} cannot be opened: SQLite says 'disk I/O error'"
+    assert str(refused.value) == f"{path_text(path)} cannot be opened: SQLite says 'disk I/O error'"
     assert _rows(path) == _rows(VERSIONS / "v0.sqlite")  # no absences table, no version: as it was
     monkeypatch.setattr(database, "_create", made)
     with Competition(path) as event:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from setwidgets import hub
+from setwidgets._inputs import path_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -271,7 +272,7 @@ def test_a_byte_neither_utf8_nor_windows1252_is_refused_with_its_line_and_how_to
     with pytest.raises(hub.RosterError) as error:
         hub.read_roster(roster)
     assert str(error.value) == (
-        f"the roster '{roster}' has the byte 0x81 at line 2, which is neither UTF-8 nor "
+        f"the roster {path_text(roster)} has the byte 0x81 at line 2, which is neither UTF-8 nor "
         "Windows-1252 (Latin-1): save it as CSV UTF-8"
     )
 
