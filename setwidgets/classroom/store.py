@@ -53,7 +53,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from setwidgets import _inputs, _words
-from setwidgets._sqlite_log import stale_log
+from setwidgets._sqlite_files import keep_copy, stale_log
 from setwidgets.classroom.rooms import Room, RoomError
 
 try:  # POSIX: a lock that the system lets go of when the process ends, even by kill -9
@@ -256,30 +256,19 @@ def _check_file(path: Path) -> None:
 
 
 def _keep_copy(path: Path, version: int) -> Path:
-    """Copy the file, whole and consistent, to ``<name>.v<version>.bak`` beside it (never over one)."""
-    for n in range(1, 100):
-        target = path.with_name(f"{path.name}.v{version}{'' if n == 1 else f'.{n}'}.bak")
-        try:
-            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise StoreError(f"{_inputs.path_text(path)}: 99 copies of it are kept beside it; move some away")
-    source, copy = sqlite3.connect(path), sqlite3.connect(target)
+    """The teacher's copy of a store of an earlier version, beside it (:func:`keep_copy`)."""
+    source = sqlite3.connect(path)
     try:
-        source.backup(copy)
-        copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
-        copy.commit()
+        target = keep_copy(source, path, version)
     except sqlite3.Error as error:
-        target.unlink(missing_ok=True)
         raise StoreError(
             f"{_inputs.path_text(path)} is of an earlier version and a copy of it could not be kept "
             f"beside it before the upgrade: {trouble(error)}"
         ) from None
     finally:
         source.close()
-        copy.close()
+    if target is None:
+        raise StoreError(f"{_inputs.path_text(path)}: 99 copies of it are kept beside it; move some away")
     return target
 
 

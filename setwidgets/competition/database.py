@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets._sqlite_log import stale_log
+from setwidgets._sqlite_files import keep_copy, stale_log
 from setwidgets.competition.schedules import MOST_PLAYERS
 from setwidgets.game import inputs as game_inputs
 
@@ -339,29 +339,12 @@ def _check_contents(db: sqlite3.Connection, path: str, tables: set[str]) -> None
 
 
 def _keep_copy(db: sqlite3.Connection, path: str, version: int) -> str:
-    """Copy the file, whole and consistent, to ``<name>.v<version>.bak`` beside it (never over one)."""
-    base = Path(path)
-    for n in range(1, 100):
-        target = base.with_name(f"{base.name}.v{version}{'' if n == 1 else f'.{n}'}.bak")
-        try:
-            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-            break
-        except FileExistsError:
-            continue
-    else:
+    """The teacher's copy of a file of an earlier version, beside it (:func:`keep_copy`)."""
+    target = keep_copy(db, Path(path), version)
+    if target is None:
         raise CompetitionError(
             f"{_inputs.path_text(path)}: 99 copies of it are kept beside it; move some away"
         )
-    copy = sqlite3.connect(target)
-    try:
-        db.backup(copy)
-        copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
-        copy.commit()
-    except sqlite3.Error:
-        copy.close()
-        target.unlink(missing_ok=True)
-        raise
-    copy.close()
     return target.name
 
 

@@ -1,13 +1,18 @@
-"""Whether the log of changes beside an SQLite file (its ``-wal``) belongs to that file.
+"""What both SQLite stores (a competition's file, the class game's rooms) do alike with their file.
 
-Both stores the project writes (a competition's file, the class game's rooms) keep SQLite's
-write-ahead log. A teacher who puts a backup back over the file while the log of a stopped
-notebook or service lies beside it would get the newer changes replayed into the older file,
-silently. :func:`stale_log` tells that case apart; each store refuses it in its own sentence.
+- :func:`stale_log`: whether the log of changes beside the file (its ``-wal``) belongs to it. A
+  teacher who puts a backup back over the file while the log of a stopped notebook or service
+  lies beside it would get the newer changes replayed into the older file, silently.
+- :func:`keep_copy`: the teacher's copy of a file of an earlier version, kept beside it before
+  the upgrade.
+
+Each store says what went wrong in its own sentence.
 """
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -63,3 +68,32 @@ def stale_log(path: Path) -> bool:
             if main.read(page) != log[start : start + page]:
                 return True
     return False
+
+
+def keep_copy(db: sqlite3.Connection, path: Path, version: int) -> Path | None:
+    """Copy the database of ``db`` (the file ``path``), whole and consistent, to
+    ``<name>.v<version>.bak`` beside it, never over an earlier copy (``.v0.2.bak``...).
+
+    None when 99 copies are kept there already; a failed copy leaves no file and raises the
+    ``sqlite3.Error``.
+    """
+    for n in range(1, 100):
+        target = path.with_name(f"{path.name}.v{version}{'' if n == 1 else f'.{n}'}.bak")
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            break
+        except FileExistsError:
+            continue
+    else:
+        return None
+    copy = sqlite3.connect(target)
+    try:
+        db.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")  # one file, nothing beside it
+        copy.commit()
+    except sqlite3.Error:
+        copy.close()
+        target.unlink(missing_ok=True)
+        raise
+    copy.close()
+    return target
