@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,8 +38,7 @@ from typing import Any
 from setwidgets import _inputs
 from setwidgets.classroom.limits import CODE_LENGTH, LETTERS
 from setwidgets.classroom.rooms import Room, RoomError
-from setwidgets.game import MAX_PLAYERS
-from setwidgets.game.inputs import look_alike, name_key
+from setwidgets.game.inputs import look_alike
 
 __all__ = ["CODE_SECONDS", "WAITING", "Doors", "Waiter", "admit"]
 
@@ -130,16 +128,7 @@ class Doors:
         at_door = self.waiting.setdefault(room.code, {})
         if room.status == "ended":
             raise RoomError(f"room {room.code} has ended; ask your teacher for the code of a new room")
-        if sum(not m.removed for m in room.members.values()) >= MAX_PLAYERS:
-            raise RoomError(
-                f"room {room.code} is full: a room seats at most {MAX_PLAYERS} players; ask your teacher"
-            )
-        letters = _letters(name)
-        if any(m.removed and _letters(m.name) == letters for m in room.members.values()):
-            raise RoomError(
-                f"the teacher took a player called {_inputs.short(name)} or alike out of room {room.code}; "
-                "that name stays out"
-            )
+        room.check_newcomer(name)
         waiting = {w.name: w for w in at_door.values() if w.state == "waiting"}
         if look_alike(name, room.members) is not None or look_alike(name, waiting) is not None:
             raise RoomError(
@@ -173,8 +162,3 @@ class Doors:
         """Room ``code`` was deleted: its waiting list and second codes go with it."""
         self.waiting.pop(code, None)
         self.codes = {c: (r, until) for c, (r, until) in self.codes.items() if r != code}
-
-
-def _letters(name: str) -> str:
-    """The letters of a name as it looks, in lower case: "Ben 2" and "B e n" are "ben" (as the room)."""
-    return "".join(c for c in name_key(name)[1] if unicodedata.category(c)[0] == "L")

@@ -220,6 +220,21 @@ class Room:
 
     # -- players come and go --------------------------------------------------------------------
 
+    def check_newcomer(self, name: str) -> None:
+        """Refuse, in a sentence, a newcomer no door lets in: the room is full, or the teacher took
+        out a player of that name. A join and the waiting list at a locked door both ask here."""
+        present = sum(not m.removed for m in self.members.values())
+        if present >= MAX_PLAYERS or len(self.members) >= 2 * MAX_PLAYERS:
+            raise RoomError(
+                f"room {self.code} is full: a room seats at most {MAX_PLAYERS} players; ask your teacher"
+            )
+        letters = _letters(name)
+        if any(m.removed and _letters(m.name) == letters for m in self.members.values()):
+            raise RoomError(
+                f"the teacher took a player called {_inputs.short(name)} or alike out of room {self.code}; "
+                "that name stays out"
+            )
+
     def join(self, name: Any, team: Any = "") -> dict[str, Any]:
         """Seat a player, at any time until the room ends, unless it is locked or full.
 
@@ -235,17 +250,7 @@ class Room:
         team = "" if team in ("", None) else player_name(team, "team", error=RoomError)
         if self.locked:
             raise RoomError(f"room {self.code} is locked: the teacher lets nobody new in; ask your teacher")
-        present = sum(not m.removed for m in self.members.values())
-        if present >= MAX_PLAYERS or len(self.members) >= 2 * MAX_PLAYERS:
-            raise RoomError(
-                f"room {self.code} is full: a room seats at most {MAX_PLAYERS} players; ask your teacher"
-            )
-        letters = _letters(name)
-        if any(m.removed and _letters(m.name) == letters for m in self.members.values()):
-            raise RoomError(
-                f"the teacher took a player called {_inputs.short(name)} or alike out of room {self.code}; "
-                "that name stays out"
-            )
+        self.check_newcomer(name)
         if look_alike(name, self.members) is not None:
             raise RoomError(
                 f"the name {_inputs.short(name)} is taken in room {self.code}, or looks like one that is; "
