@@ -5,7 +5,7 @@ environments (dependencies from PyPI), and use the result as a newcomer would: t
 extra, the ``setwidgets`` command, the sentence that names a missing extra. One test builds with
 the oldest setuptools the build declares, and one shows that the one before it cannot. The sdist
 is the repository as git tracks it, and a few of its own tests run from it. The version follows
-the release routine CHANGELOG.md describes, and every release is tagged.
+the release routine CHANGELOG.md describes, and every release names its commit (and is tagged).
 """
 
 from __future__ import annotations
@@ -89,14 +89,31 @@ def test_the_version_is_the_last_release_or_a_development_release_of_the_next():
     assert f"\nversion: {newest}\n" in citation and f"\ndate-released: {released_on}\n" in citation
 
 
-def test_every_release_is_tagged_on_a_commit_of_that_version():
+def released_from(version: str) -> str:
+    """The commit CHANGELOG.md says ``version`` was released from (its full hash)."""
+    section = CHANGELOG.split(f"\n## [{version}] - ", 1)[1].split("\n## [", 1)[0]
+    found = re.findall(r"^Released from commit ([0-9a-f]{40})\.$", section, re.MULTILINE)
+    assert len(found) == 1, f"CHANGELOG.md's [{version}] should say once: Released from commit HASH."
+    return found[0]
+
+
+def test_every_release_names_its_commit_which_holds_that_version_and_its_tag():
+    """Each release names its commit in CHANGELOG.md; that commit carries the version, and a tag
+    ``vX.Y.Z``, where the clone has tags (a clean clone of one branch may have none), is on it."""
+    commits = {version: released_from(version) for version, _ in RELEASES}
     if not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout (an unpacked sdist, say): the tags live in the repository")
+        return  # an unpacked sdist: the record above is all it has (the sdist tests run this)
     tags = run("git", "tag", "--list", "v*").stdout.split()
-    for version, _ in RELEASES:
-        assert f"v{version}" in tags, f"release {version} has no tag: git tag -a v{version} COMMIT"
-        tagged = run("git", "show", f"v{version}:setwidgets/__init__.py").stdout
-        assert f'\n__version__ = "{version}"\n' in tagged, f"v{version} tags a commit of another version"
+    shallow = run("git", "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
+    for version, commit in commits.items():
+        if shallow and subprocess.run(["git", "cat-file", "-e", commit], cwd=ROOT).returncode:
+            continue  # a shallow clone's history stops before the release
+        released = run("git", "show", f"{commit}:setwidgets/__init__.py").stdout
+        assert f'\n__version__ = "{version}"\n' in released, f"commit {commit[:10]} is not version {version}"
+        if tags:
+            assert f"v{version}" in tags, f"release {version} has no tag: git tag -a v{version} {commit[:10]}"
+            tagged = run("git", "rev-parse", f"v{version}^{{commit}}").stdout.strip()
+            assert tagged == commit, f"v{version} tags {tagged[:10]}, not the release's commit {commit[:10]}"
 
 
 def test_the_wheel_holds_the_package_its_types_and_the_course(dist):
