@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from setwidgets.widgets import WIDGETS
 
@@ -53,12 +55,16 @@ def makes_widgets(path: str) -> bool:
 
 WITH_WIDGETS = [course for course in NOTEBOOKS if makes_widgets(course.path)]
 
-# Every focusable element a widget view draws in an output, visible, with a kind that groups the
-# elements that take keys the same way; one of each kind is marked for the sweep.
-_JS_FOCUSABLES = """() => {
+# Every focusable element a widget view draws in an output, visible and enabled, with a kind that
+# groups the elements that take keys the same way. The first element of the first kind not yet
+# swept is marked for the next sweep, just before it: a game that ends meanwhile (a computer
+# opponent plays on, a class game's clock runs) disables its buttons, and a disabled button takes
+# no focus.
+_JS_FOCUSABLES = """(swept) => {
     const QUERY = 'a[href], button, input, select, textarea, canvas, [tabindex]';
     const kinds = new Map();
-    let count = 0;
+    let count = 0, next = null;
+    for (const el of document.querySelectorAll('[data-setw-sweep]')) el.removeAttribute('data-setw-sweep');
     for (const el of document.querySelectorAll('.jp-OutputArea-output ' + QUERY.split(', ').join(
             ', .jp-OutputArea-output '))) {
         if (!el.closest('.jupyter-widgets') || el.disabled || el.tabIndex < 0) continue;
@@ -71,12 +77,13 @@ _JS_FOCUSABLES = """() => {
             roots.unshift(r);
         const root = roots.length ? [...roots[0].classList].filter(c => c.startsWith('setw-')).sort() : [];
         const kind = [el.tagName.toLowerCase(), el.type || '', viewClasses, root.join('.')].join(' ');
-        if (!kinds.has(kind)) {
-            el.setAttribute('data-setw-sweep', String(kinds.size));
-            kinds.set(kind, kinds.size);
+        if (!kinds.has(kind)) kinds.set(kind, el);
+        if (next === null && !swept.includes(kind)) {
+            el.setAttribute('data-setw-sweep', 'next');
+            next = kind;
         }
     }
-    return {count, kinds: [...kinds.keys()]};
+    return {count, kinds: [...kinds.keys()], next};
 }"""
 _JS_CELLS = """() => window.jupyterapp.shell.currentWidget.context.model.toJSON().cells.map(
     c => [c.id, c.cell_type, Array.isArray(c.source) ? c.source.join('') : c.source])"""
@@ -86,14 +93,25 @@ _JS_WATCH_COMMANDS = """() => {
 }"""
 
 
-def sweep(page, marker: str) -> list[str]:
-    """Focus the marked element and press every key at it; return what went wrong with a menu."""
-    element = page.locator(f"[data-setw-sweep='{marker}']").first
+def sweep(page) -> list[str] | None:
+    """Focus the marked element and press every key at it; return what went wrong with a menu.
+
+    None when the element could not take the focus because it was disabled or hidden meanwhile
+    (a game ended between its marking and its focus): the caller marks another one."""
+    element = page.locator("[data-setw-sweep='next']").first
     element.scroll_into_view_if_needed()
     element.focus()
     # Focusing a control in another cell makes that cell active, which JupyterLab may follow by
     # scrolling: the keys start once the control really holds the focus.
-    page.wait_for_function("el => document.activeElement === el", arg=element.element_handle())
+    handle = element.element_handle()
+    try:
+        page.wait_for_function("el => document.activeElement === el", arg=handle, timeout=10_000)
+    except PlaywrightTimeout:
+        gone = "el => !el.isConnected || el.disabled || !el.checkVisibility({visibilityProperty: true})"
+        if page.evaluate(gone, handle):
+            return None
+        where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)")
+        raise AssertionError(f"an enabled, visible control did not take the focus (on {where})") from None
     problems = []
     if element.evaluate("el => el.tagName") == "SELECT":
         before = element.input_value()
@@ -141,18 +159,26 @@ def check_keys(page_of: CoursePage, course: CourseNotebook) -> None:
     raised = {cell.index: ", ".join(cell.errors) for cell in page_of.code_cells() if cell.errors}
     assert raised == course.errors, f"cells that raised: {raised}; expected {course.errors}"
     cells = page.evaluate(_JS_CELLS)
-    found = page.evaluate(_JS_FOCUSABLES)
+    found = page.evaluate(_JS_FOCUSABLES, [])
     assert found["count"] > 0, f"{course.path} makes widgets but none drew a focusable element"
     page.evaluate(_JS_WATCH_COMMANDS)
-    problems = []
-    for marker, kind in enumerate(found["kinds"]):
-        problems += [f"{kind}: {p}" for p in sweep(page, str(marker))]
+    problems, swept, missed, tries = [], [], [], Counter()
+    while (kind := page.evaluate(_JS_FOCUSABLES, swept + missed)["next"]) is not None:
+        result = sweep(page)
+        if result is None:  # disabled or hidden meanwhile: another element of its kind, if any
+            tries[kind] += 1
+            if tries[kind] == 3:
+                missed.append(kind)
+            continue
+        swept.append(kind)
+        problems += [f"{kind}: {p}" for p in result]
     page.wait_for_timeout(500)  # a chord's second key is given a moment
     commands = page.evaluate("() => window.__setwCommands")
     assert not commands, f"keys typed in {course.path}'s widgets ran JupyterLab commands: {commands}"
     assert page.evaluate(_JS_CELLS) == cells, f"keys typed in {course.path}'s widgets changed its cells"
     assert not problems, problems
-    print(f"{course.path}: {found['count']} focusable elements, {len(found['kinds'])} kinds swept")
+    print(f"{course.path}: {found['count']} focusable elements, {len(swept)} kinds swept", end=", ")
+    print(f"{len(missed)} disabled before their turn")
 
     if course.id == "00_start_here":
         page_of.nb.screenshot("keys-00-checker-after-typing", selector=".setw-checker")
