@@ -8,15 +8,23 @@ The clients are the notebooks' own :class:`Seat` and :class:`Desk`, over real We
 
 from __future__ import annotations
 
+import asyncio
+import shutil
+import sqlite3
 import statistics
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 
 import pytest
+import sqlalchemy as sa
 from classroom_service import STALL, in_process, wait_until
 
 from setwidgets import as_cards, find_sets
 from setwidgets.classroom import Desk, Seat
+from setwidgets.classroom.rooms import Room
+from setwidgets.classroom.store import _CHECKPOINT_EVERY, WAIT_SECONDS, Store, StoreError
 
 
 @pytest.fixture
@@ -74,3 +82,132 @@ def test_a_slow_save_of_one_room_delays_no_other_room(service):
     finally:
         for connection in (slow, watcher, fast, slow_desk, fast_desk):
             connection.close()
+
+
+# -- the store's own threads take turns at SQLite's one write lock ---------------------------------
+
+HOLD = 1.5 * WAIT_SECONDS
+"""Seconds one room's write holds SQLite's write lock below: longer than a wait for another program."""
+
+
+def _hold_the_write_lock_of(store: Store, code: str) -> threading.Event:
+    """Make room ``code``'s next UPDATE hold SQLite's write lock ``HOLD`` s; the event says it holds it."""
+    holding = threading.Event()
+
+    def hold(connection, cursor, statement, parameters, *rest):
+        # After the statement ran: SQLite's write lock is held (as by a disk that stalls mid-write).
+        update = statement.lstrip().upper().startswith("UPDATE")
+        if update and code in str(parameters) and not holding.is_set():
+            holding.set()
+            time.sleep(HOLD)
+
+    sa.event.listen(store.engine, "after_cursor_execute", hold)
+    return holding
+
+
+def test_the_stores_own_threads_wait_for_each_other_and_are_never_refused_as_another_program(tmp_path):
+    # 40 rooms opened at once once had a join refused: "another program kept the database busy",
+    # while only the store's own threads were writing. Here one room's write holds SQLite's
+    # write lock for twice WAIT_SECONDS while 44 other rooms are saved through off_loop.
+    store = Store(f"sqlite:///{tmp_path / 'rooms.sqlite'}")
+    rooms = [Room(f"R{number:04d}", seed=number) for number in range(45)]
+    try:
+        for room in rooms:
+            store.save(room)
+        holding = _hold_the_write_lock_of(store, rooms[0].code)
+        for number, room in enumerate(rooms):
+            room.join(f"Player {number}")
+
+        async def save_all() -> list:
+            first = asyncio.ensure_future(store.off_loop(store.write, rooms[0].code, store.text(rooms[0])))
+            await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
+            others = [store.off_loop(store.write, room.code, store.text(room)) for room in rooms[1:]]
+            # A read while the lock is held: SQLite's readers never wait for its writer.
+            started = time.perf_counter()
+            assert await store.off_loop(store.seat, "nobody's token") is None
+            read = time.perf_counter() - started
+            return [read, *await asyncio.gather(first, *others, return_exceptions=True)]
+
+        started = time.perf_counter()
+        read, *results = asyncio.run(save_all())
+        seconds = time.perf_counter() - started
+        refused = [str(result) for result in results if isinstance(result, BaseException)]
+        assert not refused, refused
+        assert seconds >= HOLD  # the others really waited for the held write
+        assert read < WAIT_SECONDS, read
+        for room in rooms:
+            assert store.saved(room.code) == room.to_data()
+    finally:
+        store.close()
+    again = Store(f"sqlite:///{tmp_path / 'rooms.sqlite'}")
+    try:
+        assert {code: room.to_data() for code, room in again.load().items()} == {
+            room.code: room.to_data() for room in rooms
+        }
+    finally:
+        again.close()
+
+
+def test_another_program_holding_the_file_is_still_refused_after_the_usual_wait(tmp_path):
+    path = tmp_path / "rooms.sqlite"
+    store = Store(f"sqlite:///{path}")
+    rooms = [Room(code, seed=1) for code in ("BCDFG", "HJKLM")]
+    try:
+        for room in rooms:
+            store.save(room)
+            room.join("Ana")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")  # a database browser in the middle of a change
+
+        async def save(room: Room) -> float:
+            started = time.perf_counter()
+            with pytest.raises(StoreError, match="another program kept the database busy for more than 0.5"):
+                await store.off_loop(store.write, room.code, store.text(room))
+            return time.perf_counter() - started
+
+        async def both() -> list[float]:
+            return await asyncio.gather(*(save(room) for room in rooms))
+
+        try:
+            waits = asyncio.run(both())
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        # Each save waited its WAIT_SECONDS for the other program (one after the other: they
+        # take turns), and no longer.
+        assert WAIT_SECONDS * 0.9 <= min(waits) < WAIT_SECONDS + 0.5, waits
+        assert max(waits) < 2 * WAIT_SECONDS + 1.0, waits
+        assert [store.saved(room.code)["members"] for room in rooms] == [[], []]
+
+        # A refused save let its turn go: the same saves, sent again, are made.
+        async def again() -> None:
+            await asyncio.wait_for(asyncio.gather(*(store.off_loop(store.save, room) for room in rooms)), 5)
+
+        asyncio.run(again())
+        assert [store.saved(room.code) for room in rooms] == [room.to_data() for room in rooms]
+    finally:
+        store.close()
+
+
+def test_the_log_is_copied_into_the_file_after_a_writes_turn_every_so_many_writes(tmp_path):
+    # SQLite's own copy (a checkpoint) would run inside a commit, the turn held; the store makes it
+    # after the turn, every _CHECKPOINT_EVERY writes. Seen from the file alone, without its log.
+    path = tmp_path / "rooms.sqlite"
+    store = Store(f"sqlite:///{path}")
+
+    def rooms_in_the_file_alone() -> int:
+        alone = tmp_path / "alone.sqlite"
+        shutil.copyfile(path, alone)
+        with closing(sqlite3.connect(alone)) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            return db.execute("SELECT count(*) FROM setwidgets_rooms").fetchone()[0] if tables else -1
+
+    try:
+        room = Room("BCDFG", seed=1)
+        for _ in range(_CHECKPOINT_EVERY - 1):
+            store.save(room)
+        assert rooms_in_the_file_alone() <= 0  # every change so far in the log only
+        store.save(room)
+        assert rooms_in_the_file_alone() == 1
+    finally:
+        store.close()

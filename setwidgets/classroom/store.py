@@ -29,6 +29,9 @@ The store refuses rather than loses:
 - **Off the service's loop.** The service writes through :meth:`Store.off_loop`, in the store's
   own threads (:data:`THREADS`), so that a slow write of one room (a disk that stalls, a long
   checkpoint) leaves the other rooms served; the service keeps each room's changes in order.
+  SQLite writes one change at a time: the store's threads queue for that turn among themselves
+  (never refused for waiting on each other), and only another program holding the file makes a
+  save wait, at most :data:`WAIT_SECONDS`, before it is refused.
 
 >>> store = Store("sqlite://")  # in memory, for this example
 >>> from setwidgets.classroom.rooms import Room
@@ -44,9 +47,11 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +87,15 @@ WAIT_SECONDS = 0.5
 """How long a save waits for another program that holds the SQLite file (a database browser).
 
 The room whose save waits waits with it (its later moves are served after): a short wait, then
-the move is refused with a sentence and can be sent again, rather than a room frozen for seconds."""
+the move is refused with a sentence and can be sent again, rather than a room frozen for seconds.
+The store's own threads wait their turn for each other without this limit."""
 
 THREADS = 4
 """The threads that write to the database for the service (:meth:`Store.off_loop`).
 
-More than one, so that a room whose write is slow (a disk that stalls) does not hold up the
-others' writes; SQLite itself still lets one write commit at a time."""
+More than one, so that reads go on while a room writes, and a room whose save is slow before it
+writes holds up no other; SQLite lets one write at a time, and the threads queue for it in the
+store (:class:`_Turn`), not at SQLite, which would refuse one as if another program held the file."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -163,7 +170,60 @@ def _sqlite_pragmas(connection: Any, record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # The log is copied into the file after a write's turn (_Turn), not in its commit, where the
+    # copy would keep every other room's write waiting.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
+
+
+_WRITES = ("INSERT", "UPDATE", "DELETE")
+_CHECKPOINT_EVERY = 100  # writes (of a few pages each: SQLite's own default is 1,000 pages)
+
+
+class _Turn:
+    """The store's threads' turn at SQLite's one write lock: they queue here, never at SQLite.
+
+    SQLite makes a writer poll for the lock held by another and gives up after the timeout
+    (:data:`WAIT_SECONDS`): our threads polling for each other would be refused as if another
+    program held the file. A thread of :meth:`Store._run` takes this turn just before the first
+    write of its transaction (where SQLite takes its lock: however slow what comes before, it
+    holds up nobody), begins the transaction with ``BEGIN IMMEDIATE`` (to wait at the start, not
+    fail half-way), and lets go after the commit or rollback; every ``_CHECKPOINT_EVERY`` writes it
+    then copies the log into the file, the others writing meanwhile. SQLite's timeout is thus spent
+    on another program only."""
+
+    def __init__(self, engine: sa.engine.Engine) -> None:
+        self._engine, self._writes = engine, 0
+        self._lock = threading.Lock()
+        self._mine = threading.local()  # .turn: None outside a save, False before its first write
+        # SQLAlchemy calls this after its before_cursor_execute hooks, just before the statement.
+        sa.event.listen(engine, "do_execute", self._take)
+
+    def _take(self, cursor: Any, statement: str, parameters: Any, context: Any) -> bool:
+        if getattr(self._mine, "turn", None) is False and statement.lstrip()[:6].upper() in _WRITES:
+            self._lock.acquire()
+            self._mine.turn = True
+            if not cursor.connection.in_transaction:
+                cursor.execute("BEGIN IMMEDIATE")
+        return False  # the statement itself is executed as usual
+
+    @contextmanager
+    def around(self) -> Iterator[None]:
+        """One transaction of :meth:`Store._run` that may write; the turn is let go when it ends."""
+        self._mine.turn = False
+        try:
+            yield
+        finally:
+            wrote, self._mine.turn = self._mine.turn, None
+            if wrote:
+                self._writes += 1
+                due = self._writes % _CHECKPOINT_EVERY == 0
+                self._lock.release()
+                # A copy that cannot be made now (another under way) is left to the next: the log
+                # keeps every change meanwhile, and a failure here is no failure of this save.
+                if due:
+                    with suppress(sa.exc.SQLAlchemyError), self._engine.connect() as db:
+                        db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 def _digest(token: str) -> str:
@@ -293,6 +353,7 @@ class Store:
         self.kept: Path | None = None
         """The copy of an earlier version's file kept beside it before it was upgraded, if one was."""
         self._threads: ThreadPoolExecutor | None = None
+        self._turn: _Turn | None = None
         self.engine: sa.engine.Engine | None = None
         # SQLite in memory is one database per thread (SQLAlchemy's pool for it): its work stays
         # on the caller's thread; it touches no disk, so it never holds up the loop for long.
@@ -307,6 +368,8 @@ class Store:
             self.engine = sa.create_engine(self.url, connect_args={"timeout": WAIT_SECONDS} if sqlite else {})
             if sqlite:
                 self._prepare_sqlite(new)
+                if self.path is not None:
+                    self._turn = _Turn(self.engine)
             else:
                 self._prepare_other()
         except StoreError:
@@ -528,6 +591,9 @@ class Store:
         if self.engine is None or (self._lock is not None and self._lock.fd is None):
             raise StoreError(f"the store of {self.where} is closed; start the service again")
         try:
+            if commit and self._turn is not None:
+                with self._turn.around(), self.engine.begin() as db:
+                    return work(db)
             with self.engine.begin() if commit else self.engine.connect() as db:
                 return work(db)
         except sa.exc.SQLAlchemyError as error:
