@@ -21,6 +21,11 @@ marks the control that gets a key inside such a widget just before Lumino sees t
 - a key with Ctrl, Alt or Meta: the mark is taken off, so Ctrl+S still saves and Ctrl+Enter
   still runs the cell from inside a widget.
 
+A control that loses the focus by no doing of the student (disabled when a game ends, hidden,
+or removed by a redraw) hands it to the nearest usable control of the same widget, or to the
+widget itself: the browser would give it to the page's ``<body>``, where the widget's keys do
+nothing and Tab and a screen reader start again from the top of the page.
+
 The module is an anywidget whose ``initialize`` runs once a page has the guard's model,
 whether or not anything shows it: one guard per kernel, made with the first widget, serves
 every widget of every notebook view of that kernel (a reloaded page gets the model again).
@@ -51,6 +56,51 @@ function mark(event) {
     if (!(target instanceof Element) || target.closest(ROOT) === null) return;
     if (event.ctrlKey || event.altKey || event.metaKey) target.removeAttribute(MARK);
     else target.setAttribute(MARK, "true");
+}
+
+// A focused control that is disabled (a board's "Hint" when the game ends, as the computer or
+// the class clock plays on), hidden or removed by a redraw loses the focus to the page's <body>
+// (Chromium's focus fixup; it fires focusout with no relatedTarget, checked in Chromium 156).
+// The student's next keys then do nothing in the widget, Tab starts again from the top of the
+// page, and a screen reader is thrown there. So the focus goes to the nearest place in the
+// same widget: the next usable control after the lost one, else the nearest before it, else
+// the widget itself (made focusable, outside the Tab order). Its keys keep the mark above.
+// A control left by the student's own doing (a click elsewhere, another window) is let go.
+const FOCUSABLE = "a[href], button, input, select, textarea, canvas, [tabindex]";
+
+function usable(el) {
+    return el.isConnected && !el.matches(":disabled") && el.tabIndex >= 0
+        && el.checkVisibility({visibilityProperty: true});
+}
+
+function lost(event) {
+    const gone = event.target;
+    if (event.relatedTarget !== null || !(gone instanceof Element)) return;
+    const roots = [];  // the guarded widgets around it, innermost first
+    for (let r = gone.closest(ROOT); r !== null; r = r.parentElement && r.parentElement.closest(ROOT))
+        roots.push(r);
+    if (!roots.length) return;
+    // The order is taken now: a removed control is still in place while its focusout runs.
+    const all = [...roots[0].querySelectorAll(FOCUSABLE)];
+    const at = all.indexOf(gone);
+    const order = [...all.slice(at + 1), ...all.slice(0, Math.max(at, 0)).reverse()];
+    // After the redraw that disabled or removed it has settled (one frame).
+    requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (active !== null && active !== document.body) return;  // something else took it
+        const forced = !gone.isConnected || gone.matches(":disabled")
+            || !gone.checkVisibility({visibilityProperty: true});
+        if (!forced) return;
+        const root = roots.find(r => r.isConnected && r.checkVisibility());
+        if (root === undefined) return;  // the whole widget went (its output was cleared)
+        const next = order.find(el => root.contains(el) && usable(el));
+        if (next !== undefined) {
+            next.focus();
+            return;
+        }
+        if (!root.hasAttribute("tabindex")) root.tabIndex = -1;
+        root.focus({preventScroll: true});  // a tall widget does not jump to its top
+    });
 }
 
 // What a screen reader needs and ipywidgets cannot say: a role and a name for each canvas of
@@ -91,6 +141,7 @@ export default {
         if (window.__setwKeyGuard) return;
         window.__setwKeyGuard = true;
         window.addEventListener("keydown", mark, true);
+        window.addEventListener("focusout", lost, true);
         // Cards and lines come and go with the widgets' redraws: described again after each.
         const watched = {childList: true, subtree: true, characterData: true};
         new MutationObserver(later).observe(document.body, watched);
