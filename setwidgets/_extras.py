@@ -14,11 +14,15 @@ whose message names the command:
 
 >>> str(MissingExtra("no_such_module", "sim", "setwidgets.sim"))
 "setwidgets.sim needs no_such_module, which is not installed: pip install 'setwidgets[sim]' adds it."
+
+A command (``python -m ...``, a ``setwidgets`` subcommand) that needs an extra calls
+:func:`command_needs` first, and stops with that sentence instead of a traceback.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 EXTRAS = {
@@ -63,3 +67,21 @@ def optional(module: str) -> ModuleType | None:
         if error.name is None or error.name != module.split(".")[0]:
             raise
         return None
+
+
+def command_needs(extra: str, command: str, *modules: str) -> None:
+    """Stop ``command`` in one sentence when a module of ``extra`` it needs is not installed.
+
+    An entry point calls this before its own imports and before it reads its arguments (even
+    ``--help``), so that without the extra the user reads what to install, not a
+    ``ModuleNotFoundError`` from deep inside. ``modules`` are top-level names (all of the
+    extra's in :data:`EXTRAS` when none are given); they are looked up, not imported, which
+    costs nothing (nbgrader takes seconds to import), and the command imports them right after.
+    Exits with status 1 and the sentence on stderr, as ``sys.exit`` does with a message.
+    tests/test_entry_points.py runs every entry point with the core alone.
+    """
+    for module in modules or EXTRAS[extra]:
+        if "." in module:  # find_spec would import the package above it, which may be the missing one
+            raise ValueError(f"command_needs: name top-level modules, not {module!r}")
+        if importlib.util.find_spec(module) is None:
+            raise SystemExit(f"setwidgets: {MissingExtra(module, extra, command)}")

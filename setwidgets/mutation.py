@@ -24,6 +24,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from setwidgets import _extras
+
 __all__ = [
     "GOAL",
     "KILLED",
@@ -187,4 +189,6 @@ def main(args: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    # Here, not in main(): the tests call main() with a stand-in mutmut command beside a stand-in Python.
+    _extras.command_needs("mutation", "python -m setwidgets.mutation", "mutmut")
     sys.exit(main(sys.argv[1:]))

@@ -150,6 +150,11 @@ def build(lessons: Path, out: Path, only: list[str] | None = None, picture: Path
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Before the arguments (even --help): with the core alone, one sentence naming the extra that
+    # runs the lessons (nbclient, nbconvert, the python3 kernel), not a failure half-way.
+    _extras.command_needs(
+        "course", "python -m setwidgets.site", "nbformat", "nbclient", "nbconvert", "ipykernel"
+    )
     parser = argparse.ArgumentParser(
         prog="python -m setwidgets.site", description="The lessons as static HTML pages with their outputs."
     )
@@ -160,11 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--picture", type=Path, help="a PNG shown at the top of the index")
     args = parser.parse_args(argv)
-    try:
-        build(args.lessons, args.out, args.only, args.picture)
-    except _extras.MissingExtra as error:
-        print(f"setwidgets: {error}", file=sys.stderr)
-        return 2
+    build(args.lessons, args.out, args.only, args.picture)
     print(f"setwidgets.site: open {args.out / 'index.html'} in a browser")
     return 0
 

@@ -24,11 +24,7 @@ from setwidgets import _extras
 # The service runs on Tornado and keeps its rooms with SQLAlchemy, the classroom extra. Without
 # them, 'python -m setwidgets.classroom' says in one sentence what to install, instead of ending
 # in a ModuleNotFoundError from deep inside the service.
-try:
-    for _module in _extras.EXTRAS["classroom"]:
-        _extras.require(_module, "classroom", "python -m setwidgets.classroom")
-except _extras.MissingExtra as _missing:
-    sys.exit(f"setwidgets: {_missing}")
+_extras.command_needs("classroom", "python -m setwidgets.classroom")
 
 from setwidgets.classroom.client import home  # noqa: E402
 from setwidgets.classroom.identity import LocalTokens  # noqa: E402

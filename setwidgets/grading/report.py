@@ -52,16 +52,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import nbformat
-from nbformat import NotebookNode
-from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Bool
+from setwidgets import _extras
 
-from setwidgets import _words
-from setwidgets.grading.inert import inert
-from setwidgets.grading.notes import MalformedNote, grader_note
-from setwidgets.grading.preprocessors import SANDBOXED, STOPPED, WATCHED, FeedbackStep, locked
+# Run as a command with the core alone, the imports below would end in a ModuleNotFoundError:
+# one sentence naming the extra instead. (Imported by nbgrader's configuration, nbgrader is there.)
+if __name__ == "__main__":
+    _extras.command_needs("course", "python -m setwidgets.grading.report", "nbformat", "nbgrader")
+
+import nbformat  # noqa: E402
+from nbformat import NotebookNode  # noqa: E402
+from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
+from nbgrader.preprocessors import NbGraderPreprocessor  # noqa: E402
+from traitlets import Bool  # noqa: E402
+
+from setwidgets import _words  # noqa: E402
+from setwidgets.grading.inert import inert  # noqa: E402
+from setwidgets.grading.notes import MalformedNote, grader_note  # noqa: E402
+from setwidgets.grading.preprocessors import SANDBOXED, STOPPED, WATCHED, FeedbackStep, locked  # noqa: E402
 
 REFERENCES = frozenset(
     {

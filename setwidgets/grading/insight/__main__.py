@@ -12,7 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from setwidgets.grading.inert import inert
+from setwidgets import _extras
+
+# The gradebook is nbgrader's, the pages are drawn with matplotlib and made inert with nh3, all in
+# the course extra: with the core alone, one sentence naming it instead of a ModuleNotFoundError.
+_extras.command_needs("course", "python -m setwidgets.grading.insight", "nbgrader", "matplotlib", "nh3")
+
+from setwidgets.grading.inert import inert  # noqa: E402
 
 PAGES = "class_insight"
 """The folder, in the course's folder, of the pages and CSVs."""

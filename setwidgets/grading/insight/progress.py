@@ -18,7 +18,14 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from setwidgets.grading.inert import inert_lines
+from setwidgets import _extras
+
+# Run as a command, it runs nbgrader's own command (and its log is made inert with Tornado's
+# formatter, which nbgrader brings): with the core alone, one sentence naming the course extra.
+if __name__ == "__main__":
+    _extras.command_needs("course", "python -m setwidgets.grading.insight.progress", "nbgrader")
+
+from setwidgets.grading.inert import inert_lines  # noqa: E402
 
 PAGES = "class_insight"
 _SHOWN = ("[WARNING]", "[ERROR]", "[CRITICAL]", "WARNING |", "ERROR |", "CRITICAL |", "Traceback")
