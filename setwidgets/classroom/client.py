@@ -9,6 +9,12 @@ In a student's notebook, with the room's code on the board::
     seat.view["table"]     # the codes of the cards on the table, such as '1RSO'
     seat.call()            # {'ok': True, 'message': 'Ada called SET!', 'n': 1}
 
+A room the teacher locked puts a late player on its waiting list: :class:`Seat` then raises
+:class:`Waiting`, and a :class:`Doorstep` asks again every few seconds until the teacher answers::
+
+    door = Doorstep("BCDFG", name="Ben")   # door.state: 'in' (door.seat), or 'waiting'
+    door.wait(lambda door: print(door.state, door.message))   # later: 'in' or 'refused'
+
 Where the service is: the ``url`` given, else the environment variable
 ``SETWIDGETS_CLASSROOM_URL`` (the hub sets it for every student), else the ``server.json``
 that ``course.py classroom`` writes in the classroom folder (:func:`home`).
@@ -20,6 +26,7 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import random
 import threading
 import time
 import urllib.error
@@ -31,14 +38,41 @@ from typing import Any
 
 from setwidgets import _extras, _inputs
 
-__all__ = ["ClassroomError", "Desk", "Seat", "home", "network_url", "service_url"]
+__all__ = ["ClassroomError", "Desk", "Doorstep", "Seat", "Waiting", "home", "network_url", "service_url"]
 
 WAIT = 10.0
 """Seconds to wait for the service's answer before saying it does not answer."""
 
+ASK_SECONDS = 6.0
+"""How often a :class:`Doorstep` asks again, on average: a class on one Lab server shares one
+address's budget of joins (5 a second, :data:`setwidgets.classroom.limits.REQUEST_RATE`), which
+the most players a door lets wait at once (30, :data:`setwidgets.classroom.door.WAITING`) then
+keep to."""
+
+ASK_MINUTES = 30
+"""How long a :class:`Doorstep` goes on asking before it stops (a forgotten tab asks forever else)."""
+
 
 class ClassroomError(RuntimeError):
-    """The service could not be reached, or refused a request; the text says which and why."""
+    """The service could not be reached, or refused a request; the text says which and why.
+
+    ``status`` is the service's HTTP status for a refusal (403, 404, 409, ...), None when the
+    service did not answer at all.
+    """
+
+    status: int | None = None
+
+
+class Waiting(ClassroomError):
+    """A locked room's answer to a join: you are on the teacher's waiting list, not seated yet.
+
+    ``ticket`` is yours alone; :class:`Seat` keeps it in the classroom folder and shows it when
+    it asks again (:class:`Doorstep` asks for you). The teacher then lets you in, or refuses.
+    """
+
+    def __init__(self, message: str, ticket: str) -> None:
+        super().__init__(message)
+        self.status, self.ticket = 202, ticket
 
 
 def home() -> Path:
@@ -104,7 +138,9 @@ def _request(
             message = json.loads(refused.read())["message"]
         except (ValueError, KeyError, TypeError):
             message = refused.reason
-        raise ClassroomError(message) from None
+        error = ClassroomError(message)
+        error.status = refused.code
+        raise error from None
     except (urllib.error.URLError, OSError) as lost:
         raise ClassroomError(f"the classroom service at {url} does not answer ({lost})") from None
 
@@ -260,9 +296,10 @@ class Seat(_Connection):
 
     ``Seat("BCDFG", name="Ada")`` joins room BCDFG as Ada (on the hub, the name is your hub
     user's and ``name`` may be left out). The seat's token is kept in the classroom folder,
-    so a restarted kernel takes the same seat again. A room the teacher locked answers with a
-    :class:`ClassroomError` saying the teacher was asked to let you in: ask again (run the same
-    line) once they have. A second code from the teacher joins in place of the room's code.
+    so a restarted kernel takes the same seat again. A room the teacher locked answers with
+    :class:`Waiting` (a :class:`ClassroomError`) saying the teacher was asked to let you in: ask
+    again (run the same line) once they have, or let a :class:`Doorstep` ask. A second code from
+    the teacher joins in place of the room's code.
     """
 
     def __init__(self, room: str, name: str | None = None, team: str = "", url: str | None = None) -> None:
@@ -283,7 +320,7 @@ class Seat(_Connection):
         if answer.get("waiting"):
             tokens[key + " ticket"] = answer["ticket"]
             _write_tokens(tokens)
-            raise ClassroomError(answer["message"])
+            raise Waiting(answer["message"], answer["ticket"])
         tokens[key + " ticket"] = ""  # answered: the ticket is used up
         # Joined with a second code, the seat is the room's own code's from now on.
         code = answer.get("code") or code
@@ -311,6 +348,96 @@ class Seat(_Connection):
     def you(self) -> dict[str, Any]:
         """Your score, your SETs and your place in the line of callers (None: not in line)."""
         return dict(self.view.get("you", {}))
+
+
+class Doorstep:
+    """A late player at a locked room's door: their :class:`Seat` once the teacher lets them in.
+
+    ``Doorstep("BCDFG", name="Ben")`` joins as :class:`Seat` does. Seated at once (the room is
+    not locked), :attr:`state` is ``"in"`` and :attr:`seat` is the seat; refused at once (a name
+    taken, a room that does not exist), it raises :class:`ClassroomError`; put on the teacher's
+    waiting list, :attr:`state` is ``"waiting"``. Then :meth:`wait` asks again with the ticket,
+    every :data:`ASK_SECONDS` or so in a thread of its own, until the teacher answers:
+
+    - ``"in"``: let in; :attr:`seat` is the seat and :attr:`message` the service's welcome;
+    - ``"refused"``: the teacher did not let you in (or the room was deleted meanwhile);
+      :attr:`message` says so, and it asks no more;
+    - ``"stopped"``: :meth:`stop` was called, or nobody answered in :data:`ASK_MINUTES`.
+
+    While the service does not answer (it restarts, say), it goes on asking; :attr:`lost` is then
+    True and :attr:`message` says why.
+    """
+
+    def __init__(self, room: str, name: str | None = None, team: str = "", url: str | None = None) -> None:
+        self.code, self.name, self.team, self.url = _code(room), name, team, service_url(url)
+        self.seat: Seat | None = None
+        self.state, self.message, self.lost = "waiting", "", False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ask()
+        if self.state == "refused" or self.lost:  # the first answer is Seat's: a refusal is raised
+            raise ClassroomError(self.message)
+
+    def wait(self, then: Callable[[Doorstep], None] | None = None, every: float | None = None) -> Doorstep:
+        """Ask again in a thread, every ``every`` seconds or so (:data:`ASK_SECONDS`), until the
+        teacher answers; ``then(self)`` is called (from that thread) each time :attr:`state`,
+        :attr:`message` or :attr:`lost` changes. Returns self."""
+        if self.state == "waiting" and self._thread is None:
+            every = ASK_SECONDS if every is None else every
+            self._thread = threading.Thread(
+                target=self._asking, args=(then, every), daemon=True, name=f"doorstep {self.code}"
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Ask no more (the place on the waiting list stays until the teacher answers)."""
+        self._stop.set()
+        if self.state == "waiting":
+            self.state = "stopped"
+
+    def _ask(self) -> None:
+        seat, state, self.lost = None, "waiting", False
+        try:
+            seat = Seat(self.code, name=self.name, team=self.team, url=self.url)
+        except Waiting as waiting:
+            message = str(waiting)
+        except ClassroomError as refused:
+            message = str(refused)
+            if refused.status is None or refused.status == 429 or refused.status >= 500:
+                # Not an answer about this player: the service restarts, or is busy. Ask again.
+                self.lost = True
+            else:
+                state = "refused"
+        else:
+            state, message = "in", seat.welcome
+        if self._stop.is_set():  # stopped meanwhile: nobody is there to hear the answer
+            if seat is not None:
+                seat.close()
+            return
+        self.seat, self.state, self.message = seat, state, message
+
+    def _asking(self, then: Callable[[Doorstep], None] | None, every: float) -> None:
+        until = time.monotonic() + ASK_MINUTES * 60
+        # Each player's asks are spread out, so that a class waiting at once does not ask at once.
+        while not self._stop.wait(every * random.uniform(0.75, 1.25)):
+            if time.monotonic() > until:
+                self.state = "stopped"
+                self.message = (
+                    f"no answer from the teacher in {ASK_MINUTES} minutes, so this stopped asking; "
+                    "run the same line again to ask once more"
+                )
+            else:
+                said = (self.state, self.message, self.lost)
+                self._ask()
+                if self._stop.is_set():
+                    return
+                if (self.state, self.message, self.lost) == said:
+                    continue
+            if then is not None:
+                then(self)
+            if self.state != "waiting":
+                return
 
 
 class Desk(_Connection):

@@ -10,17 +10,19 @@ newest, and redraws the shared table from it with the Board's card view. The
 
 from __future__ import annotations
 
+import os
 import threading
 import urllib.parse
 from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 
-from ipywidgets import Dropdown, Layout
+from ipywidgets import Button, Dropdown, Layout
 
 from setwidgets import _inputs, wording
 from setwidgets.cards import Card, as_cards
 from setwidgets.classroom import Desk, Seat
+from setwidgets.classroom.client import Doorstep
 from setwidgets.draw import shapes
 from setwidgets.draw.themes import Theme
 from setwidgets.widgets import _roomwords as words
@@ -36,9 +38,12 @@ __all__ = [
     "RoomView",
     "room_code",
     "join_html",
+    "keep_picked",
     "name_picker",
+    "on_hub",
     "service_url",
     "standings_html",
+    "teacher_buttons",
     "text_or_none",
 ]
 
@@ -116,6 +121,40 @@ def name_picker(label: str) -> Dropdown:
     return picker
 
 
+def keep_picked(picker: Dropdown, names: tuple[str, ...]) -> None:
+    """The picker lists ``names``; the name picked stays picked while it is among them."""
+    if tuple(picker.options) != names:
+        picked = picker.value
+        picker.options = names
+        picker.value = picked if picked in names else None
+
+
+def teacher_buttons(buttons: Mapping[str, Button], view: Mapping[str, Any], delete_armed: bool) -> None:
+    """What the projector's buttons say, and which may be clicked, for the room as ``view`` shows it
+    (the Remove, Let in and Refuse buttons go with their pickers: ``ClassRoom._update_picker``)."""
+    status, locked = view.get("status"), bool(view.get("locked"))
+    buttons["pause"].description = "Resume" if status == "paused" else "Pause"
+    buttons["pause"].button_style = "warning" if status == "paused" else ""
+    buttons["pause"].disabled = status not in ("open", "paused")
+    for name in ("new_game", "end", "scores", "lock", "second_code"):
+        buttons[name].disabled = status == "ended"
+    buttons["scores"].description = "Hide scores" if view.get("scores_shown", True) else "Show scores"
+    buttons["lock"].description = "Unlock" if locked else "Lock"
+    buttons["lock"].button_style = "warning" if locked else ""
+    buttons["delete"].button_style = "danger" if delete_armed else ""
+
+
+def on_hub() -> bool:
+    """True in a notebook on the hub, where every student's server is given the service's address."""
+    return "SETWIDGETS_CLASSROOM_URL" in os.environ and "JUPYTERHUB_API_TOKEN" in os.environ
+
+
+def door_html(door: Doorstep) -> str:
+    """A student's board at a locked room's door: waiting (calm), or the teacher's no (in red)."""
+    style = REFUSED_STYLE if door.state == "refused" else STATE_STYLE["paused"]
+    return wording.html(words.door(door.state, door.message, door.lost), "span", style)
+
+
 def room_code(room: Any) -> str:
     """The join code: the letters on the board, like 'BCDFG' (either case)."""
     if not isinstance(room, str):
@@ -150,6 +189,8 @@ class RoomView(TableView):
     """What both widgets share: a connection to a room, and a table redrawn on each of its views."""
 
     _connection: Seat | Desk
+    _door: Doorstep | None = None  # a student's board at a locked room's door, until it is seated
+    _left = False  # leave() was called
 
     def _setup_room(
         self, theme: Theme, width: int | None, clock: Callable[[], float], loop: Loop | None
@@ -173,6 +214,30 @@ class RoomView(TableView):
         self._listening = True
         self._show(connection.view)
 
+    def _wait_at_door(self, door: Doorstep) -> None:
+        """Not seated yet (the room is locked): no table, the door's words, until the teacher answers.
+
+        The door asks again in a thread of its own; each change of its answer comes to the
+        widget's event loop, as a pushed view does.
+        """
+        self._door = door
+        self.picture_box.layout.display = "none"
+        self._update_text()
+        door.wait(lambda _door: self._by_loop(self._door_answered))
+
+    def _door_answered(self) -> None:
+        with self._lock:
+            if self._left or self._door is None:
+                return
+            if self._door.state == "in":
+                self.picture_box.layout.display = None
+                self._seated(self._door.seat)
+            else:
+                self._update_text()
+
+    def _seated(self, seat: Seat) -> None:  # pragma: no cover - a student's board defines it
+        raise NotImplementedError
+
     def _by_loop(self, move: Callable[[], Any]) -> None:
         """Make ``move`` on the widget's own event loop (see ``Scheduler.on_loop``): a click that
         JupyterLab sends through a subshell's thread, or a view pushed by the connection's thread,
@@ -189,7 +254,8 @@ class RoomView(TableView):
     @property
     def code(self) -> str:
         """The room's join code."""
-        return self._connection.code
+        connection = getattr(self, "_connection", None)
+        return connection.code if connection is not None else self._door.code
 
     @property
     def table(self) -> list[Card]:
@@ -248,6 +314,13 @@ class RoomView(TableView):
 
     def _forget_gone(self) -> None:
         """What the widget marked on cards that left the table is forgotten."""
+
+    def _play(self, move: str, *args: Any) -> dict[str, Any]:
+        """Send a move of the connection (``"call"``, say) and show the answer; none before a seat."""
+        door = self._door
+        if getattr(self, "_connection", None) is None and door is not None:
+            return {"ok": False, "message": words.door(door.state, door.message, door.lost)}
+        return self._answer(getattr(self._connection, move)(*args))
 
     def _answer(self, reply: Mapping[str, Any]) -> dict[str, Any]:
         """Show the service's answer to a move of this notebook; return it."""
@@ -319,6 +392,14 @@ class RoomView(TableView):
 
         A student's seat stays theirs: ``ClassBoard`` with the same code and name takes it again.
         """
+        self._left = True
+        door = self._door
+        if door is not None and door.state != "in":
+            door.stop()  # waiting at a locked room's door: it asks no more
+            with self._lock:
+                self._update_text()
+        elif door is not None and getattr(self, "_connection", None) is None:
+            door.seat.close()  # let in just as the board left: nobody plays the seat
         connection = getattr(self, "_connection", None)
         if connection is not None and self.connected:
             self._listening = False

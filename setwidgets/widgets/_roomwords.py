@@ -30,9 +30,12 @@ from setwidgets.wording import variant_rule
 
 __all__ = [
     "TEACHER_BUTTONS",
+    "WAITING_AT_DOOR",
     "address",
     "delete_again",
     "callers",
+    "door",
+    "door_room",
     "place",
     "players",
     "room_status",
@@ -268,3 +271,40 @@ def delete_again(code: str) -> str:
         f"Click Delete room again to delete room {code} for good: its game, its players and their "
         "seats are gone. Any other button keeps it."
     )
+
+
+WAITING_AT_DOOR = (
+    "The room is locked: you are on the teacher's waiting list. "
+    "You will be seated when the teacher lets you in."
+)
+"""What a student's board says while it waits at a locked room's door."""
+
+
+def door(state: str, message: str = "", lost: bool = False) -> str:
+    """What a student's board says before it is seated in a locked room (the door's ``state``,
+    see :class:`setwidgets.classroom.client.Doorstep`): waiting, refused (``message`` is the
+    service's why) or stopped waiting.
+
+    >>> door("waiting") == WAITING_AT_DOOR
+    True
+    >>> door("refused", "the teacher did not let you into room BCDFG")
+    'The teacher did not let you into room BCDFG. If you think that is a mistake, ask your teacher.'
+    >>> door("stopped")
+    'This board stopped waiting for the teacher. Run the cell again to ask once more.'
+    """
+    if state == "refused":
+        return f"{sentence(message)} If you think that is a mistake, ask your teacher."
+    if state == "stopped":
+        return "This board stopped waiting for the teacher. Run the cell again to ask once more."
+    if lost:  # the service restarts, say: the place on the list is asked for again when it is back
+        return f"{WAITING_AT_DOOR} The classroom service does not answer just now; this board keeps asking."
+    return WAITING_AT_DOOR
+
+
+def door_room(code: str, name: str | None) -> str:
+    """The board's first line while it waits at room ``code``'s door.
+
+    >>> door_room("BCDFG", "Ben"), door_room("BCDFG", None)
+    ('Room BCDFG · waiting to join as Ben', 'Room BCDFG · waiting to join')
+    """
+    return f"Room {code} · waiting to join" + (f" as {name}" if name else "")

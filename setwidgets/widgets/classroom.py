@@ -20,7 +20,6 @@ Keys on a ClassBoard are the Board's: the card letters (top row ``q w e r t y u`
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +29,7 @@ from ipywidgets import HTML, Button, Dropdown, HBox, Layout
 from setwidgets import _inputs, _words, wording
 from setwidgets.cards import Card
 from setwidgets.classroom import ClassroomError, Desk, Seat
-from setwidgets.classroom.client import network_url
+from setwidgets.classroom.client import Doorstep, network_url
 from setwidgets.draw.themes import Theme, get_theme
 from setwidgets.game import MAX_NAME
 from setwidgets.widgets import _keys
@@ -42,11 +41,15 @@ from setwidgets.widgets._roomview import (
     REFUSED_STYLE,
     STATE_STYLE,
     RoomView,
+    door_html,
     join_html,
+    keep_picked,
     name_picker,
+    on_hub,
     room_code,
     service_url,
     standings_html,
+    teacher_buttons,
     text_or_none,
 )
 from setwidgets.widgets._scheduler import Loop
@@ -56,11 +59,6 @@ __all__ = ["SETTINGS", "ClassBoard", "ClassRoom"]
 
 SETTINGS: tuple[str, ...] = ("variant", "deck", "claim_seconds", "scores_shown", "seed")
 """What a new room may be opened with (see :class:`~setwidgets.classroom.rooms.Room`)."""
-
-
-def _on_hub() -> bool:
-    """True in a notebook on the hub, where every student's server is given the service's address."""
-    return "SETWIDGETS_CLASSROOM_URL" in os.environ and "JUPYTERHUB_API_TOKEN" in os.environ
 
 
 class ClassBoard(RoomView):
@@ -82,10 +80,12 @@ class ClassBoard(RoomView):
 
     Press SET! (or the space bar) to call, then pick three cards before your time runs out;
     when others called first, the line above the buttons says your place ("you are second to
-    call"). What a program or a test can use: :meth:`select`, :meth:`click`, :meth:`press`,
-    :meth:`call`, :meth:`claim`, :meth:`no_set`, :meth:`leave`; :attr:`seat`, :attr:`view`,
-    :attr:`table`, :attr:`selected`, :attr:`status`, :attr:`place`, :attr:`your_score`,
-    :attr:`scores`, :attr:`taken_out`, :attr:`connected`.
+    call"). A room the teacher locked puts you on their waiting list: the board says so and
+    waits (:attr:`door` is ``"waiting"``), then shows the table once the teacher lets you in, or
+    says that they did not (``"refused"``). What a program or a test can use: :meth:`select`,
+    :meth:`click`, :meth:`press`, :meth:`call`, :meth:`claim`, :meth:`no_set`, :meth:`leave`;
+    :attr:`seat`, :attr:`door`, :attr:`view`, :attr:`table`, :attr:`selected`, :attr:`status`,
+    :attr:`place`, :attr:`your_score`, :attr:`scores`, :attr:`taken_out`, :attr:`connected`.
     """
 
     _css = "setw-classboard"
@@ -109,8 +109,9 @@ class ClassBoard(RoomView):
         url = service_url(url)
         theme, width, clock = get_theme(theme), check_width(width), _inputs.clock(clock)
         # Every input is checked before the seat is taken, and the seat before any widget is made:
-        # a refused board leaves no seat and no widget behind.
-        self.seat = Seat(code, name=name, team=team, url=url)
+        # a refused board leaves no seat and no widget behind. A locked room's door seats it later.
+        door = Doorstep(code, name=name, team=team, url=url)
+        self.seat: Seat | None = None
         self._selected: list[Card] = []
         self._setup_room(theme, width, clock, loop)
         self._room_widget = self._line("setw-class-room")
@@ -150,16 +151,29 @@ class ClassBoard(RoomView):
                 lambda: None if ctrl or meta else self.press(key)
             ),
         )
-        self._connect(self.seat)
-        self._message = words.sentence(self.seat.welcome)
+        if door.seat is None:
+            self._wait_at_door(door)
+        else:
+            self._seated(door.seat)
+
+    def _seated(self, seat: Seat) -> None:
+        self.seat = seat
+        self._connect(seat)
+        self._message = words.sentence(seat.welcome)
         self._update_text()
 
     # -- what a student sees ---------------------------------------------------------------------
 
     @property
     def name(self) -> str:
-        """The name this notebook plays as."""
-        return self.seat.name
+        """The name this notebook plays as (asked for, while it waits at a locked room's door)."""
+        return self.seat.name if self.seat is not None else self._door.name or ""
+
+    @property
+    def door(self) -> str:
+        """At a locked room's door: ``"waiting"`` for the teacher, ``"refused"`` by them, ``"stopped"``
+        waiting (:meth:`leave`, or no answer for long); ``"in"`` once seated."""
+        return self._door.state if self._door is not None else "in"
 
     @property
     def selected(self) -> list[int]:
@@ -200,18 +214,18 @@ class ClassBoard(RoomView):
 
     def call(self) -> dict[str, Any]:
         """Call "SET!": you join the line of callers. Returns the service's answer."""
-        return self._answer(self.seat.call())
+        return self._play("call")
 
     def claim(self, cards: list[Card | str]) -> dict[str, Any]:
         """Show three cards (Card objects or codes such as ``"1RSO"``). Returns the service's answer."""
         codes = [c.code if isinstance(c, Card) else c for c in cards]
         with self._lock:
             self._selected = []
-        return self._answer(self.seat.claim(codes))
+        return self._play("claim", codes)
 
     def no_set(self) -> dict[str, Any]:
         """Say that the table holds no SET. Returns the service's answer."""
-        return self._answer(self.seat.no_set())
+        return self._play("no_set")
 
     def select(self, position: int) -> dict[str, Any] | None:
         """Select or deselect the card at a table position (0 is the top-left card).
@@ -259,9 +273,15 @@ class ClassBoard(RoomView):
         self._selected = [c for c in self._selected if c in table]
 
     def _update_text(self) -> None:
+        if self.seat is None:  # at a locked room's door: what it says, and no move yet
+            self._room_widget.value = wording.html(words.door_room(self.code, self.name), "b")
+            self._state_widget.value = door_html(self._door)
+            for button in self.buttons.values():
+                button.disabled = True
+            return
         view = self._view
         name = (view.get("you") or {}).get("name", "")
-        self._room_widget.value = wording.html(f"Room {self._connection.code} · you play as {name}", "b")
+        self._room_widget.value = wording.html(f"Room {self.code} · you play as {name}", "b")
         self._you_widget.value = wording.html(self.your_score, "b")
         self._deck_widget.value = f"Deck: {_words.count(view.get('deck_left', 0), 'card')}"
         rules = wording.html(words.rules(view), "small", wording.RULES_STYLE)
@@ -527,7 +547,7 @@ class ClassRoom(RoomView):
         view, code = self._view, self._connection.code
         ended = view.get("status") == "ended"
         url = network_url(self._connection.url) or self._connection.url
-        address = "" if ended else words.address(url, on_hub=_on_hub())
+        address = "" if ended else words.address(url, on_hub=on_hub())
         self._join_widget.value = join_html(code, ended, address)
         self._players_widget.value = wording.html(words.players(view), "span", "font-size:1.2em")
         self._state_widget.value = self._state_html()
@@ -539,21 +559,8 @@ class ClassRoom(RoomView):
         self._status_widget.value = wording.html(self._message, "span", style)
         self._scores_widget.value = wording.html(self.scores, "b", BIG)
         self._standings_widget.value = standings_html(view)
-        status = view.get("status")
-        self.buttons["pause"].description = "Resume" if status == "paused" else "Pause"
-        self.buttons["pause"].button_style = "warning" if status == "paused" else ""
-        self.buttons["pause"].disabled = status not in ("open", "paused")
-        self.buttons["new_game"].disabled = status == "ended"
-        self.buttons["end"].disabled = status == "ended"
-        self.buttons["scores"].description = (
-            "Hide scores" if view.get("scores_shown", True) else "Show scores"
-        )
-        self.buttons["scores"].disabled = status == "ended"
-        locked = bool(view.get("locked"))
-        self.buttons["lock"].description = "Unlock" if locked else "Lock"
-        self.buttons["lock"].button_style = "warning" if locked else ""
-        self.buttons["lock"].disabled = self.buttons["second_code"].disabled = status == "ended"
-        self.buttons["delete"].button_style = "danger" if self._delete_armed else ""
+        status, locked = view.get("status"), bool(view.get("locked"))
+        teacher_buttons(self.buttons, view, self._delete_armed)
         self._door_widget.value = wording.html(words.waiting(self.waiting, locked), "span", BIG)
         self._update_picker(status)
         if not self.connected:
@@ -564,16 +571,10 @@ class ClassRoom(RoomView):
     def _update_picker(self, status: Any) -> None:
         """The players one may take out: those in the room now; the name picked stays while it is."""
         names = tuple(self.players)
-        if tuple(self.picker.options) != names:
-            picked = self.picker.value
-            self.picker.options = names
-            self.picker.value = picked if picked in names else None
+        keep_picked(self.picker, names)
         self.picker.disabled = self.buttons["remove"].disabled = status == "ended" or not names
         waiting = tuple(self.waiting)
-        if tuple(self.waiting_picker.options) != waiting:
-            picked = self.waiting_picker.value
-            self.waiting_picker.options = waiting
-            self.waiting_picker.value = picked if picked in waiting else None
+        keep_picked(self.waiting_picker, waiting)
         self.waiting_picker.disabled = status == "ended" or not waiting
         for name in ("let_in", "refuse"):
             self.buttons[name].disabled = self.waiting_picker.disabled
