@@ -12,7 +12,8 @@ from the kernel (the computer's moves, as the board makes them; the notebook's o
 run again, which would move the focus), then types ``d d x r``. The focus must be on the board's
 next usable control ("New game"), no JupyterLab command may have run and the cells are unchanged.
 Then the kernel removes the row of buttons (a redraw) under "New game": the focus must stay in
-the board again.
+the board again; then every child of the board: the board itself must hold the focus, and the
+keys typed there (inside a notebook cell, where command mode would act on them) run nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ for _ in range(100):
 assert board.game.over, board.status
 """
 REMOVE_BUTTONS = "board.children = board.children[:-1]"
+EMPTY_BOARD = "board.children = []"
 
 # Runs code in the notebook's kernel without touching the page (no cell runs, no focus moves).
 _JS_KERNEL = """async (code) => {
@@ -95,6 +97,14 @@ def test_the_focus_stays_in_the_board_when_its_control_is_disabled_or_removed(no
     print(f"after the buttons were removed, the focus is on: {where}")
     page.keyboard.type("ddxr")
 
+    # Nothing usable left in the board: the board itself takes the focus (outside the Tab order).
+    assert page.evaluate(_JS_KERNEL, EMPTY_BOARD) == ""
+    page.wait_for_function("() => document.querySelector('.setw-board').children.length === 0")
+    focus_after(page, "the board's last controls were removed")
+    assert page.evaluate("() => document.activeElement.matches('.setw-board[tabindex=\"-1\"]')")
+    page.keyboard.type("ddxr")  # the focused board is in a cell: command mode would take these
+
     page.wait_for_timeout(500)  # a chord's second key is given a moment
-    assert page.evaluate("() => window.__setwCommands") == []
-    assert page.evaluate(_JS_CELLS) == cells
+    commands = page.evaluate("() => window.__setwCommands")
+    assert commands == [], f"keys typed where the focus was handed ran JupyterLab commands: {commands}"
+    assert page.evaluate(_JS_CELLS) == cells, "keys typed where the focus was handed changed the cells"
