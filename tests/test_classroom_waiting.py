@@ -113,3 +113,62 @@ def test_a_refusal_on_the_first_ask_still_leaves_no_board(service):
         ana.close()
     finally:
         room.close()
+
+
+def answers(*said):
+    """A stand-in for Seat that answers each join with the next of ``said`` (an error is raised)."""
+    left = list(said)
+
+    def seat(code, name=None, team="", url=None):
+        answer = left.pop(0) if len(left) > 1 else left[0]
+        raise answer
+
+    return seat
+
+
+def refusal(message: str, status: int | None) -> ClassroomError:
+    error = ClassroomError(message)
+    error.status = status
+    return error
+
+
+def test_a_service_that_does_not_answer_keeps_the_board_waiting_and_a_long_wait_ends(monkeypatch):
+    # Without the service (it restarts, say): the door asks on, the board says so, and a refusal
+    # that follows ends the wait. No service runs here: Seat's answers are stood in for.
+    monkeypatch.setattr(_scheduler, "running_loop", lambda: None)
+    locked = client.Waiting("room BCDFG is locked: the teacher has been asked to let Ben in", "t")
+    gone = refusal("the classroom service at http://127.0.0.1:9/ does not answer", None)
+    busy = refusal("too many requests from this address; try again in a few seconds", 429)
+    no = refusal("the teacher did not let you into room BCDFG", 403)
+    monkeypatch.setattr(client, "Seat", answers(locked, gone, busy, locked, no))
+    heard: list[tuple[str, bool]] = []
+    door = client.Doorstep("BCDFG", name="Ben", url="http://127.0.0.1:9/")
+    assert (door.state, door.lost) == ("waiting", False)
+    door.wait(lambda d: heard.append((d.state, d.lost)), every=0.01)
+    wait_until(lambda: door.state == "refused", what="the teacher's no")
+    # Each change is heard once: lost (the service down, then busy), back on the list, refused.
+    assert heard == [("waiting", True), ("waiting", True), ("waiting", False), ("refused", False)]
+    assert door.seat is None and door.message == no.args[0]
+
+    # The board: the same door, its words (on the list first, then the service is gone).
+    monkeypatch.setattr(client, "Seat", answers(locked, gone))
+    monkeypatch.setattr(client, "ASK_SECONDS", 0.01)
+    board = ClassBoard("BCDFG", name="Ben", url="http://127.0.0.1:9/")
+    try:
+        assert "does not answer" not in shown(board) and words.WAITING_AT_DOOR in shown(board)
+        wait_until(lambda: "does not answer just now; this board keeps asking" in shown(board))
+        assert board.door == "waiting" and words.WAITING_AT_DOOR in shown(board)
+    finally:
+        board.close()
+    assert board.door == "stopped"
+
+    # Nobody answers for ASK_MINUTES: the door stops asking, and says so.
+    monkeypatch.setattr(client, "Seat", answers(locked))
+    monkeypatch.setattr(client, "ASK_MINUTES", 0)
+    door = client.Doorstep("BCDFG", name="Ben", url="http://127.0.0.1:9/").wait(every=0.01)
+    wait_until(lambda: door.state == "stopped", what="a long wait to end")
+    assert "no answer from the teacher in 0 minutes" in door.message
+    assert (
+        words.door(door.state)
+        == "This board stopped waiting for the teacher. Run the cell again to ask once more."
+    )
