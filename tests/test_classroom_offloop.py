@@ -22,7 +22,9 @@ import sqlalchemy as sa
 from classroom_service import STALL, in_process, wait_until
 
 from setwidgets import as_cards, find_sets
+from setwidgets._inputs import path_text
 from setwidgets.classroom import Desk, Seat
+from setwidgets.classroom import store as store_module
 from setwidgets.classroom.rooms import Room
 from setwidgets.classroom.store import _CHECKPOINT_EVERY, WAIT_SECONDS, Store, StoreError
 
@@ -146,6 +148,34 @@ def test_the_stores_own_threads_wait_for_each_other_and_are_never_refused_as_ano
         }
     finally:
         again.close()
+
+
+def test_a_save_that_waits_too_long_for_the_saves_before_it_is_refused_with_a_sentence(tmp_path, monkeypatch):
+    # A disk that hangs mid-write would keep every room's save waiting: after _TURN_SECONDS (here
+    # a fifth of HOLD) the save queued behind it is refused, in words that blame no other program.
+    monkeypatch.setattr(store_module, "_TURN_SECONDS", HOLD / 5)
+    store = Store(f"sqlite:///{tmp_path / 'rooms.sqlite'}")
+    rooms = [Room(code, seed=1) for code in ("BCDFG", "HJKLM")]
+    try:
+        for room in rooms:
+            store.save(room)
+        holding = _hold_the_write_lock_of(store, rooms[0].code)
+
+        async def both() -> list:
+            first = asyncio.ensure_future(store.off_loop(store.save, rooms[0]))
+            await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
+            return await asyncio.gather(first, store.off_loop(store.save, rooms[1]), return_exceptions=True)
+
+        held, queued = asyncio.run(both())
+        assert held is None
+        assert isinstance(queued, StoreError)
+        where = path_text(tmp_path / "rooms.sqlite")
+        assert str(queued).startswith(f"could not save room HJKLM in {where}: ")
+        assert f"the saves queued before it took more than {HOLD / 5:g} s" in str(queued)
+        assert "another program" not in str(queued)
+        store.save(rooms[1])  # the turn is free again
+    finally:
+        store.close()
 
 
 def test_another_program_holding_the_file_is_still_refused_after_the_usual_wait(tmp_path):

@@ -29,9 +29,8 @@ The store refuses rather than loses:
 - **Off the service's loop.** The service writes through :meth:`Store.off_loop`, in the store's
   own threads (:data:`THREADS`), so that a slow write of one room (a disk that stalls, a long
   checkpoint) leaves the other rooms served; the service keeps each room's changes in order.
-  SQLite writes one change at a time: the store's threads queue for that turn among themselves
-  (never refused for waiting on each other), and only another program holding the file makes a
-  save wait, at most :data:`WAIT_SECONDS`, before it is refused.
+  SQLite writes one change at a time: the store's threads queue for it among themselves, and only
+  another program holding the file makes a save wait :data:`WAIT_SECONDS` and be refused.
 
 >>> store = Store("sqlite://")  # in memory, for this example
 >>> from setwidgets.classroom.rooms import Room
@@ -93,9 +92,8 @@ The store's own threads wait their turn for each other without this limit."""
 THREADS = 4
 """The threads that write to the database for the service (:meth:`Store.off_loop`).
 
-More than one, so that reads go on while a room writes, and a room whose save is slow before it
-writes holds up no other; SQLite lets one write at a time, and the threads queue for it in the
-store (:class:`_Turn`), not at SQLite, which would refuse one as if another program held the file."""
+More than one, so that reads go on while a room writes, and a room slow before its write holds up
+no other; the writes take turns in the store (:class:`_Turn`): SQLite lets one write at a time."""
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -140,6 +138,8 @@ def database_url(value: Any) -> str:
 def trouble(error: BaseException) -> str:
     """What went wrong with the database, in words that say what to do (the driver's name no remedy)."""
     said = str(getattr(error, "orig", None) or error)
+    if isinstance(error, StoreError):  # already in words (the store's own turn, say)
+        return said
     text = said.lower()
     if "full" in text:
         return "the disk is full; make room on it"
@@ -170,38 +170,39 @@ def _sqlite_pragmas(connection: Any, record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    # The log is copied into the file after a write's turn (_Turn), not in its commit, where the
-    # copy would keep every other room's write waiting.
+    # The log is copied into the file after a write's turn (_Turn), not in its commit: others wait.
     cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
 _WRITES = ("INSERT", "UPDATE", "DELETE")
 _CHECKPOINT_EVERY = 100  # writes (of a few pages each: SQLite's own default is 1,000 pages)
+_TURN_SECONDS = 30.0  # the longest a save waits for the saves queued before it: then it is refused
 
 
 class _Turn:
     """The store's threads' turn at SQLite's one write lock: they queue here, never at SQLite.
 
-    SQLite makes a writer poll for the lock held by another and gives up after the timeout
-    (:data:`WAIT_SECONDS`): our threads polling for each other would be refused as if another
-    program held the file. A thread of :meth:`Store._run` takes this turn just before the first
-    write of its transaction (where SQLite takes its lock: however slow what comes before, it
-    holds up nobody), begins the transaction with ``BEGIN IMMEDIATE`` (to wait at the start, not
-    fail half-way), and lets go after the commit or rollback; every ``_CHECKPOINT_EVERY`` writes it
-    then copies the log into the file, the others writing meanwhile. SQLite's timeout is thus spent
-    on another program only."""
+    SQLite makes a writer poll for another's lock and give up after :data:`WAIT_SECONDS`: our threads
+    would be refused as if another program held the file. A thread of :meth:`Store._run` takes the
+    turn just before its transaction's first write (where SQLite takes its lock: what comes before
+    holds up nobody), begins it with ``BEGIN IMMEDIATE`` (to wait at the start, not fail half-way),
+    and lets go after the commit or rollback; every ``_CHECKPOINT_EVERY`` writes it then copies the
+    log into the file, the others writing meanwhile."""
 
     def __init__(self, engine: sa.engine.Engine) -> None:
-        self._engine, self._writes = engine, 0
-        self._lock = threading.Lock()
+        self._engine, self._writes, self._lock = engine, 0, threading.Lock()
         self._mine = threading.local()  # .turn: None outside a save, False before its first write
         # SQLAlchemy calls this after its before_cursor_execute hooks, just before the statement.
         sa.event.listen(engine, "do_execute", self._take)
 
     def _take(self, cursor: Any, statement: str, parameters: Any, context: Any) -> bool:
         if getattr(self._mine, "turn", None) is False and statement.lstrip()[:6].upper() in _WRITES:
-            self._lock.acquire()
+            if not self._lock.acquire(timeout=_TURN_SECONDS):
+                raise StoreError(
+                    f"the saves queued before it took more than {_TURN_SECONDS:g} s (a disk too slow "
+                    "or failing, or a machine short of time); try again later"
+                )
             self._mine.turn = True
             if not cursor.connection.in_transaction:
                 cursor.execute("BEGIN IMMEDIATE")
@@ -219,8 +220,7 @@ class _Turn:
                 self._writes += 1
                 due = self._writes % _CHECKPOINT_EVERY == 0
                 self._lock.release()
-                # A copy that cannot be made now (another under way) is left to the next: the log
-                # keeps every change meanwhile, and a failure here is no failure of this save.
+                # A copy not made now is left to the next (the log keeps every change): not a failed save.
                 if due:
                     with suppress(sa.exc.SQLAlchemyError), self._engine.connect() as db:
                         db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
@@ -596,5 +596,5 @@ class Store:
                     return work(db)
             with self.engine.begin() if commit else self.engine.connect() as db:
                 return work(db)
-        except sa.exc.SQLAlchemyError as error:
+        except (sa.exc.SQLAlchemyError, StoreError) as error:
             raise StoreError(f"could not {what} in {self.where}: {trouble(error)}") from None
