@@ -9,13 +9,11 @@ The clients are the notebooks' own :class:`Seat` and :class:`Desk`, over real We
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
 import statistics
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
 
 import pytest
 import sqlalchemy as sa
@@ -26,7 +24,7 @@ from setwidgets._inputs import path_text
 from setwidgets.classroom import Desk, Seat
 from setwidgets.classroom import store as store_module
 from setwidgets.classroom.rooms import Room
-from setwidgets.classroom.store import _CHECKPOINT_EVERY, WAIT_SECONDS, Store, StoreError
+from setwidgets.classroom.store import WAIT_SECONDS, Store, StoreError
 
 
 @pytest.fixture
@@ -215,29 +213,5 @@ def test_another_program_holding_the_file_is_still_refused_after_the_usual_wait(
 
         asyncio.run(again())
         assert [store.saved(room.code) for room in rooms] == [room.to_data() for room in rooms]
-    finally:
-        store.close()
-
-
-def test_the_log_is_copied_into_the_file_after_a_writes_turn_every_so_many_writes(tmp_path):
-    # SQLite's own copy (a checkpoint) would run inside a commit, the turn held; the store makes it
-    # after the turn, every _CHECKPOINT_EVERY writes. Seen from the file alone, without its log.
-    path = tmp_path / "rooms.sqlite"
-    store = Store(f"sqlite:///{path}")
-
-    def rooms_in_the_file_alone() -> int:
-        alone = tmp_path / "alone.sqlite"
-        shutil.copyfile(path, alone)
-        with closing(sqlite3.connect(alone)) as db:
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-            return db.execute("SELECT count(*) FROM setwidgets_rooms").fetchone()[0] if tables else -1
-
-    try:
-        room = Room("BCDFG", seed=1)
-        for _ in range(_CHECKPOINT_EVERY - 1):
-            store.save(room)
-        assert rooms_in_the_file_alone() <= 0  # every change so far in the log only
-        store.save(room)
-        assert rooms_in_the_file_alone() == 1
     finally:
         store.close()
