@@ -402,8 +402,10 @@ def test_nothing_acknowledged_is_lost_when_the_service_is_killed(service):
     desk = Desk.open(seed=7, claim_seconds=30)
     ana, ben = Seat(desk.code, name="Ana"), Seat(desk.code, name="Ben")
     for player in (ana, ben, ana, ben):
-        assert player.claim(a_set(player.view))["ok"]
-    assert ben.call()["ok"]  # the last move acknowledged; killed at once after it
+        reply = player.claim(a_set(player.view))
+        assert reply["ok"], reply
+    reply = ben.call()
+    assert reply["ok"], reply  # the last move acknowledged; killed at once after it
     service.kill()
     service.start()
     view = request(service.url + f"api/rooms/{desk.code}", service.teacher_token)[1]["room"]
