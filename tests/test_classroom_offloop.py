@@ -27,6 +27,13 @@ from setwidgets.classroom.rooms import Room
 from setwidgets.classroom.store import WAIT_SECONDS, Store, StoreError
 
 
+def run_apart(coroutine):
+    """``asyncio.run`` in a thread of its own: a browser test earlier in the same worker may leave
+    Playwright's loop running in the main thread, where ``asyncio.run`` refuses to start."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
 @pytest.fixture
 def service(tmp_path, monkeypatch):
     yield from in_process(tmp_path, monkeypatch)
@@ -129,7 +136,7 @@ def test_the_stores_own_threads_wait_for_each_other_and_are_never_refused_as_ano
             return [read, *await asyncio.gather(first, *others, return_exceptions=True)]
 
         started = time.perf_counter()
-        read, *results = asyncio.run(save_all())
+        read, *results = run_apart(save_all())
         seconds = time.perf_counter() - started
         refused = [str(result) for result in results if isinstance(result, BaseException)]
         assert not refused, refused
@@ -164,7 +171,7 @@ def test_a_save_that_waits_too_long_for_the_saves_before_it_is_refused_with_a_se
             await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
             return await asyncio.gather(first, store.off_loop(store.save, rooms[1]), return_exceptions=True)
 
-        held, queued = asyncio.run(both())
+        held, queued = run_apart(both())
         assert held is None
         assert isinstance(queued, StoreError)
         where = path_text(tmp_path / "rooms.sqlite")
@@ -197,7 +204,7 @@ def test_another_program_holding_the_file_is_still_refused_after_the_usual_wait(
             return await asyncio.gather(*(save(room) for room in rooms))
 
         try:
-            waits = asyncio.run(both())
+            waits = run_apart(both())
         finally:
             other.execute("ROLLBACK")
             other.close()
@@ -211,7 +218,7 @@ def test_another_program_holding_the_file_is_still_refused_after_the_usual_wait(
         async def again() -> None:
             await asyncio.wait_for(asyncio.gather(*(store.off_loop(store.save, room) for room in rooms)), 5)
 
-        asyncio.run(again())
+        run_apart(again())
         assert [store.saved(room.code) for room in rooms] == [room.to_data() for room in rooms]
     finally:
         store.close()

@@ -402,6 +402,12 @@ def test_nothing_acknowledged_is_lost_when_the_service_is_killed(service):
     desk = Desk.open(seed=7, claim_seconds=30)
     ana, ben = Seat(desk.code, name="Ana"), Seat(desk.code, name="Ben")
     for player in (ana, ben, ana, ben):
+        # Each claims from the table as it is now: the other's last claim reaches this seat's view
+        # by a push, which a loaded machine may deliver after the next claim is sent.
+        table = request(service.url + f"api/rooms/{desk.code}", service.teacher_token)[1]["room"]["table"]
+        classroom_service.wait_until(
+            lambda p=player, t=table: p.view["table"] == t, what="the seat's view of the table"
+        )
         reply = player.claim(a_set(player.view))
         assert reply["ok"], reply
     reply = ben.call()

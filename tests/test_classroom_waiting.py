@@ -92,7 +92,9 @@ def test_a_late_student_waits_then_plays_or_is_told_plainly_that_the_teacher_sai
         assert all(button.disabled for button in cleo.buttons.values())
         # It asks no more: the refusal was the last answer.
         wait_until(lambda: not cleo._door._thread.is_alive(), what="Cleo's board to stop asking")
-        assert room.players == ["Ana", "Ben"] and room.waiting == ["Dan"]
+        # The projector hears of the refusal with its next view of the room.
+        wait_until(lambda: room.waiting == ["Dan"], what="Cleo off the projector's waiting list")
+        assert room.players == ["Ana", "Ben"]
     finally:
         for widget in made:
             widget.close()
