@@ -82,7 +82,8 @@ def test_a_cell_s_output_is_kept_up_to_its_limit_and_the_rest_left_out_with_a_no
     step.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
     first = "".join(o.get("text", "") for o in nb.cells[0].outputs)
     assert len(first) < 1_200_000 and first.endswith("left out: more than 1,000,000 bytes]\n")
-    assert nb.cells[1].outputs[0]["text"] == "next cell\n"
+    # print() may reach the notebook as two outputs, its text and its newline (a loaded machine).
+    assert "".join(o.get("text", "") for o in nb.cells[1].outputs) == "next cell\n"
 
 
 def test_the_working_folder_holds_the_submission_s_files_and_is_sized_so_that_filling_it_fails_inside(
