@@ -419,8 +419,10 @@ class Doorstep:
 
     def _asking(self, then: Callable[[Doorstep], None] | None, every: float) -> None:
         until = time.monotonic() + ASK_MINUTES * 60
-        # Each player's asks are spread out, so that a class waiting at once does not ask at once.
-        while not self._stop.wait(every * random.uniform(0.75, 1.25)):
+        # Each player's asks are spread out, so that a class waiting at once does not ask at once;
+        # seeded by the room and the name, as the package's randomness always is.
+        spread = random.Random(f"{self.code}/{self.name}")
+        while not self._stop.wait(every * spread.uniform(0.75, 1.25)):
             if time.monotonic() > until:
                 self.state = "stopped"
                 self.message = (
