@@ -128,10 +128,9 @@ def lab(args: list[str]) -> int:
     """
     dest = Path(args[0]) if args and not args[0].startswith("-") else Path(DEFAULT_DEST)
     extra = args[1:] if args and not args[0].startswith("-") else args
-    try:
-        _extras.require("jupyterlab", "course", "setwidgets lab")
-    except _extras.MissingExtra as error:
-        print(f"setwidgets: {error}", file=sys.stderr)
+    absent = _extras.missing("course", "setwidgets lab", "jupyterlab")
+    if absent is not None:
+        print(f"setwidgets: {absent}", file=sys.stderr)
         return 2
     if dest.exists() and not dest.is_dir():
         print(f"setwidgets: {dest} is a file; name a folder to serve the course from.", file=sys.stderr)

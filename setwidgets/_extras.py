@@ -80,8 +80,21 @@ def command_needs(extra: str, command: str, *modules: str) -> None:
     Exits with status 1 and the sentence on stderr, as ``sys.exit`` does with a message.
     tests/test_entry_points.py runs every entry point with the core alone.
     """
+    absent = missing(extra, command, *modules)
+    if absent is not None:
+        raise SystemExit(f"setwidgets: {absent}")
+
+
+def missing(extra: str, command: str, *modules: str) -> MissingExtra | None:
+    """The first of ``modules`` (top-level names; all of ``extra``'s when none) that is not
+    installed, as the :class:`MissingExtra` that ``command`` would say; None when all are there.
+
+    Looked up, not imported: what :func:`command_needs` and ``setwidgets lab`` (which ends with
+    status 2, not 1) both ask.
+    """
     for module in modules or EXTRAS[extra]:
         if "." in module:  # find_spec would import the package above it, which may be the missing one
             raise ValueError(f"command_needs: name top-level modules, not {module!r}")
         if importlib.util.find_spec(module) is None:
-            raise SystemExit(f"setwidgets: {MissingExtra(module, extra, command)}")
+            return MissingExtra(module, extra, command)
+    return None
