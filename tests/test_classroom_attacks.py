@@ -491,8 +491,8 @@ def test_a_locked_room_lets_nobody_new_in_and_a_removed_student_stays_out(servic
     status, body = join(service, code, "Cleo")
     assert (status, body["message"]) == (
         202,
-        f"room {code} is locked: the teacher has been asked to let Cleo in; ask again (run this again) "
-        "once they have",
+        f"room {code} is locked: the teacher has been asked to let Cleo in; ask again with this ticket "
+        "to hear their answer (a class board asks by itself)",
     )
     assert not body["ok"] and body["waiting"] and "token" not in body  # not in: a ticket to ask again
     assert join(service, code, "Ben", token=ben)[1]["message"] == "Welcome back, Ben."  # a seat kept

@@ -235,7 +235,7 @@ class JoinHandler(BaseHandler):
                 self.classroom.tell_teacher(room)
             said = (
                 f"room {room.code} is locked: the teacher has been asked to let {waiter.name} in; "
-                "ask again (run this again) once they have"
+                "ask again with this ticket to hear their answer (a class board asks by itself)"
             )
             self.answer({"ok": False, "waiting": True, "ticket": waiter.ticket, "message": said}, 202)
             return
