@@ -461,7 +461,7 @@ def test_first_set_that_finds_another_set_is_told_the_order_of_the_pairs(capsys)
         return found[-1] if found else None
 
     assert not check_first_set(last_set)
-    assert "is a SET, but not the first: try the pairs in order" in message(capsys)
+    assert "(1RSO, 2RSO, 3RSO), but that SET is not the first: try the pairs in order" in message(capsys)
 
 
 def test_cards_in_an_answer_are_quoted_by_their_codes(capsys):
@@ -1279,7 +1279,7 @@ def test_the_duplicate_set_hint_names_the_fault(capsys):
         return [s for s in found for _ in range(2)]
 
     assert not check_all_sets(twice)
-    assert "each SET is listed twice: there is 1 SET, and the list holds each once." in message(capsys)
+    assert "each SET is listed twice: there is 1 SET; list each SET once." in message(capsys)
 
 
 def test_a_dealer_that_changes_its_lists_is_told_so_in_short_codes(capsys):

@@ -68,11 +68,11 @@ def check_first_set(
                 return None
             if got in sets:
                 return (
-                    f"({codes(got)}) is a SET, but not the first: try the pairs in order, the first card "
+                    f"that SET is not the first: try the pairs in order, the first card "
                     f"with each later card first, and the first SET met is ({codes(expected)})."
                 )
             if set(got) == set(expected):
-                return f"the right cards, but give them in the order of the list: ({codes(expected)})."
+                return f"those are the right cards; give them in the order of the list: ({codes(expected)})."
             return f"the first SET is ({codes(expected)})."
 
         cases.append(Case((list(cards),), table_label(name, cards), judge))

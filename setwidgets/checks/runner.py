@@ -502,9 +502,9 @@ def sets_problem(
         # The right SETs, one or more of them more than once.
         times = set(listed.values())
         if len(times) == 1:
-            return f"each SET is listed {_times(times.pop())}: {there}{where}, and the list holds each once."
+            return f"each SET is listed {_times(times.pop())}: {there}{where}; list each SET once."
         again = next(s for s in got if listed[frozenset(s)] > 1)
-        return f"({codes(again)}) is listed {_times(listed[frozenset(again)])}: the list holds each SET once."
+        return f"({codes(again)}) is listed {_times(listed[frozenset(again)])}: list each SET once."
     if sorted(got) == sorted(expected):
         return f"the right SETs, but {order}: {sets_label(expected[:3])}..."
     if {frozenset(s) for s in got} == {frozenset(s) for s in expected} and len(got) == len(expected):
@@ -517,7 +517,7 @@ def sets_problem(
         return f"{there}{where}; {sets_label(extra[:1])} should not be there."
     again = next(s for s in got if got.count(s) > 1)
     twice = _times(got.count(again))
-    return f"{there}{where}; ({codes(again)}) is listed {twice}: the list holds each SET once."
+    return f"{there}{where}; ({codes(again)}) is listed {twice}: list each SET once."
 
 
 def _times(n: int) -> str:
