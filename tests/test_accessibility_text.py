@@ -305,3 +305,36 @@ def test_every_control_of_every_widget_has_a_programmatic_label():
                 unnamed.append(f"{kind}: a toggle without words")
     event.close()
     assert not unnamed, unnamed
+
+
+def test_a_boards_words_say_which_cards_are_framed_as_its_picture_shows_them():
+    """The frames a board draws (a pick, a hint, a miss's odd card) are said in the names a screen
+    reader is handed (the list beside the canvas, and the canvas's own label made from it): the
+    status line says "the framed card is part of a SET" and leaves the reader to find which."""
+    from setwidgets import Game, find_sets
+    from setwidgets.widgets import Board
+
+    board = Board(Game(deck="mini", seed=2))
+    cards = list(board.game.table)
+    triple = [cards.index(card) for card in find_sets(cards)[0]]
+    wrong = next(p for p in range(len(cards)) if p not in triple)
+
+    def said() -> dict[int, str]:
+        names = board.card_names
+        assert board._names.value.count("<li>") == len(names)
+        assert all(name in unescape(board._names.value) for name in names)
+        return {p: name.split(" (", 1)[1].rstrip(")") for p, name in enumerate(names) if " (" in name}
+
+    assert said() == {}
+    board.select(triple[0])
+    assert said() == {triple[0]: "framed as picked"}
+    board.select(triple[1])
+    board.select(wrong)
+    assert board.status.startswith("Not a SET")
+    assert said() == {p: "framed as the odd one out" for p, kind in board.highlights.items() if kind == "odd"}
+    assert said(), "a miss frames its odd card"
+    board.hint()
+    assert board.status == "Hint: the framed card is part of a SET."
+    hinted = [p for p, kind in board.highlights.items() if kind == "hint"]
+    assert len(hinted) == 1 and said()[hinted[0]] == "framed as a hint"
+    board.close()

@@ -48,6 +48,7 @@ __all__ = [
     "card_svg",
     "cards_html",
     "cards_svg",
+    "framed",
     "path_d",
     "picture_html",
     "scene_label",
@@ -124,6 +125,17 @@ _FRAMES = {
 }
 
 
+def framed(name: str, highlight: str | None) -> str:
+    """A card's words with its frame said after them, as a picture's text alternative says it.
+
+    >>> framed("one red solid oval", "hint")
+    'one red solid oval (framed as a hint)'
+    >>> framed("one red solid oval", None)
+    'one red solid oval'
+    """
+    return f"{name} ({_FRAMES.get(highlight, 'framed')})" if highlight else name
+
+
 def scene_label(scene: shapes.Scene) -> str:
     """The words for a picture of cards: how many, then each card with its letter and frame.
 
@@ -136,9 +148,7 @@ def scene_label(scene: shapes.Scene) -> str:
         name = placed.card.name
         if placed.letter:
             name = f"{placed.letter}, {name}"
-        if placed.highlight:
-            name += f" ({_FRAMES.get(placed.highlight, 'framed')})"
-        names.append(name)
+        names.append(framed(name, placed.highlight))
     return f"{len(names)} card{'s' if len(names) != 1 else ''}: " + "; ".join(names)
 
 

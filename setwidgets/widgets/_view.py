@@ -32,7 +32,7 @@ from ipywidgets import HTML, Checkbox, Layout, VBox
 from setwidgets._inputs import short, what, whole_number
 from setwidgets.draw import shapes
 from setwidgets.draw.canvas import paint_scene
-from setwidgets.draw.svg import scene_svg
+from setwidgets.draw.svg import framed, scene_svg
 from setwidgets.draw.themes import get_theme
 from setwidgets.widgets._keyguard import GUARDED, keep_keys
 
@@ -132,8 +132,14 @@ _HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 
 
 
 def card_names(scene: shapes.Scene) -> list[str]:
-    """The cards of a scene in words, with their letters: ``['Q: one red solid oval', ...]``."""
-    return [f"{p.letter.upper()}: {p.card.name}" if p.letter else p.card.name for p in scene.cards]
+    """The cards of a scene in words, with their letters and frames:
+    ``['Q: one red solid oval (framed as a hint)', 'A: two green open diamonds', ...]``."""
+    # The frames too: a hint, a pick or a miss's odd card is shown only by its frame, and the
+    # status line ("the framed card is part of a SET") leaves the reader to find it here.
+    return [
+        framed(f"{p.letter.upper()}: {p.card.name}" if p.letter else p.card.name, p.highlight)
+        for p in scene.cards
+    ]
 
 
 def _names_html(scene: shapes.Scene) -> str:
