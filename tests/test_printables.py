@@ -931,6 +931,105 @@ def test_emoji_print_as_emoji_where_a_font_has_them_and_as_their_name_otherwise(
     assert lines == ["Ana \U0001f600", "Ana \u263a", "Ana [unicorn face]"]
 
 
+# The issue's names printed in DejaVu Sans (issue 37): the scripts the Noto and CJK tests above
+# leave out. Latin names that Helvetica has are not here: Helvetica is one of the PDF's standard
+# fonts, which every reader supplies, and is not embedded by design.
+DEJAVU_NAMES = [
+    "فاطمة الزهراء",  # Arabic
+    "דוד כהן",  # Hebrew
+    "علی\u200cرضا",  # Persian, a non-joiner inside the word
+    "Ἀθηνᾶ Παπαδοπούλου",  # Greek
+    "Анна Иванова",  # Cyrillic
+    "Nguyễn Thị Minh Khai",  # Vietnamese
+    "Łukasz Żółć",  # Polish
+    "Çağrı Şahin",  # Turkish
+    "Adéwálé Ọláòkun",  # Yoruba
+]
+
+
+def embedded_only_fonts(folder: Path) -> dict[str, str]:
+    """An environment whose fontconfig knows Liberation only (poppler's stand-in for Helvetica).
+
+    DejaVu, Noto and the CJK fonts are all hidden: a name is drawn from the fonts its PDF embeds
+    or not at all.
+    """
+    conf = folder / "liberation-only.conf"
+    conf.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+        "<dir>/usr/share/fonts/truetype/liberation</dir>\n"
+        f"<cachedir>{folder}/cache</cachedir>\n</fontconfig>\n"
+    )
+    return dict(os.environ, FONTCONFIG_FILE=str(conf))
+
+
+def _render(pdf: Path, page: int, dpi: int, env: dict[str, str] | None, out: Path) -> np.ndarray:
+    from PIL import Image
+
+    subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-png", "-singlefile", str(pdf), out],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    return np.asarray(Image.open(f"{out}.png").convert("RGB"))
+
+
+def test_names_in_dejavu_are_drawn_from_the_pdf_with_every_system_font_hidden(tmp_path):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from setwidgets.printables import lettering
+
+    fonts = {name: lettering.font_for(name) for name in DEJAVU_NAMES}
+    assert set(fonts.values()) == {"DejaVuSans"}, fonts
+    event = Competition(":memory:")
+    for number, name in enumerate(DEJAVU_NAMES, 1):
+        event.register(number, name)
+    event.plan(3)
+    names = dict(enumerate(DEJAVU_NAMES, 1))
+    # The words as poppler reads them back: right-to-left names in their drawn (joined) letters.
+    drawn = {word: name for name in DEJAVU_NAMES for word in _joined_letters(name).split()}
+    drawn.update({word: name for name in DEJAVU_NAMES for word in lettering.visual(name).split()})
+    drawn.update({word.replace("\u200c", ""): name for word, name in list(drawn.items())})
+    drawn.update({word: name for name in DEJAVU_NAMES for word in name.split()})
+    hidden = embedded_only_fonts(tmp_path)
+    dpi = 100
+    for pdf in (
+        entry_cards(tmp_path / "entry.pdf", event),
+        score_sheets(tmp_path / "sheets.pdf", event),
+        schedule_pages(tmp_path / "plan.pdf", event.schedule(), names=names),
+    ):
+        seen = set()
+        for page in range(1, pages(pdf) + 1):
+            found = [w for w in _words(pdf, page) if w[0] in drawn and drawn[w[0]] not in seen]
+            if not found:
+                continue
+            alone = _render(pdf, page, dpi, hidden, tmp_path / f"{pdf.stem}-{page}-hidden")
+            usual = _render(pdf, page, dpi, None, tmp_path / f"{pdf.stem}-{page}-usual")
+            scale = dpi / 72
+            for word, x0, y0, x1, y1 in found:
+                box = (
+                    slice(round(y0 * scale), round(y1 * scale)),
+                    slice(round(x0 * scale), round(x1 * scale)),
+                )
+                # Drawn from the PDF alone: the same pixels whether the system's fonts are there or not.
+                assert np.array_equal(alone[box], usual[box]), f"{pdf.name}: {word!r} needs a system font"
+                # Each letter that moves the pen has ink in its cell (a missing font draws nothing).
+                font = lettering.font_for(drawn[word], bold=pdf.stem == "entry")  # entry cards: bold
+                advances = [stringWidth(c, font, 1000) for c in word]
+                left = x0
+                for char, advance in zip(word, advances):
+                    right = left + advance * (x1 - x0) / sum(advances)
+                    if advance and not char.isspace():
+                        cell = alone[box[0], round(left * scale) : round(right * scale)]
+                        ink = int((cell.astype(int).sum(axis=2) < 384).sum())
+                        assert ink > 2, f"{pdf.name}, page {page}: no ink where {char!r} of {word!r} is"
+                    left = right
+                # Not boxes: the font has every letter of the name (a missing one draws its .notdef box).
+                assert lettering._has_all(font, drawn[word].replace("\u200c", "")), (font, drawn[word])
+            seen.update(drawn[w[0]] for w in found)
+        assert seen == set(DEJAVU_NAMES), (pdf.name, set(DEJAVU_NAMES) - seen)
+
+
 def test_right_to_left_names_are_joined_and_read_in_order():
     import unicodedata
 
