@@ -25,16 +25,18 @@ def stale_log(path: Path) -> bool:
     SQLite replays every committed frame of the log it finds beside a file; it cannot know that
     the file was copied over since (a backup put back after a notebook was stopped): the newer
     scores would come back into the older file. A log belongs to the file when the file has not
-    changed since the log was last written, or when the file's pages are those SQLite itself
-    copied into it from the log (its ``-shm`` says how many frames: a checkpoint).
+    changed since the log was last written, when the two were copied together keeping their times
+    (:func:`copied_together`), or when the file's pages are those SQLite itself copied into it
+    from the log (its ``-shm`` says how many frames: a checkpoint). A log copied on its own
+    before the file, times not kept, cannot be told from a stale one and is taken as stale.
     """
     wal, shm = path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
     try:
         log = wal.read_bytes()
-        main_changed = path.stat().st_ctime_ns
-        log_written = wal.stat().st_mtime_ns
+        main, log_times = path.stat(), wal.stat()
     except OSError:
         return False  # no log: nothing to replay
+    main_changed, log_written = main.st_ctime_ns, log_times.st_mtime_ns
     if len(log) < 32 or int.from_bytes(log[:4], "big") not in _WAL_MAGIC:
         return False  # SQLite ignores a log without a valid header
     page, salts = int.from_bytes(log[8:12], "big"), log[16:24]
@@ -49,7 +51,7 @@ def stale_log(path: Path) -> bool:
             frames += pending
             pending = []
         at += 24 + page
-    if not frames or main_changed <= log_written:
+    if not frames or main_changed <= log_written or copied_together(main, log_times):
         return False
     # The file changed after the log: fine only if SQLite did it, copying the log's first frames.
     try:
@@ -68,6 +70,30 @@ def stale_log(path: Path) -> bool:
             if main.read(page) != log[start : start + page]:
                 return True
     return False
+
+
+TOGETHER_SECONDS = 2.0
+"""How close (in seconds) the moments a file and its log were put in place must be for the two
+to be taken as copied together (see :func:`copied_together`)."""
+
+
+def copied_together(main: os.stat_result, log: os.stat_result) -> bool:
+    """True when the log was copied together with the file, both keeping their times.
+
+    A copy that keeps times (``cp -a``, ``rsync -a``, :func:`shutil.copytree`, a file manager)
+    sets each file's time of writing (mtime) back to the original's, while the system marks the
+    moment of the copy in its change time (ctime), which nothing can set back. The file's ctime is
+    then later than the log's mtime, in whichever order the two were copied, as when a backup is
+    put back; but only a log copied with the file has its own ctime later than its mtime and
+    within :data:`TOGETHER_SECONDS` of the file's, and the file's mtime no later than the log's,
+    as SQLite leaves them. A backup put back (its times kept or not) beside a log that stayed where
+    it was fails the first test: that log's ctime is the moment it was last written.
+    """
+    return (
+        log.st_ctime_ns > log.st_mtime_ns
+        and abs(log.st_ctime_ns - main.st_ctime_ns) <= TOGETHER_SECONDS * 1e9
+        and main.st_mtime_ns <= log.st_mtime_ns
+    )
 
 
 def keep_copy(db: sqlite3.Connection, path: Path, version: int) -> Path | None:

@@ -586,7 +586,8 @@ def test_a_backup_put_back_beside_a_stopped_services_log_is_refused_not_mixed(tm
     assert str(refused.value) == (
         f"{path_text(path)} was replaced after its log of changes 'rooms.sqlite-wal' was last written, so "
         "the log belongs to another state of it and is not used; if you put a saved copy back, delete "
-        "'rooms.sqlite-wal' and 'rooms.sqlite-shm', then start the service again"
+        "'rooms.sqlite-wal' and 'rooms.sqlite-shm', then start the service again; if you copied the "
+        "file with its log, copy them again keeping their times (cp -p)"
     )
     assert path.read_bytes() == backup.read_bytes() and log.read_bytes() == held
     # Doing as told opens the backup as it was: one room.

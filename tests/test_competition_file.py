@@ -411,7 +411,8 @@ def test_a_backup_put_back_beside_a_stopped_notebooks_log_is_refused_not_mixed(t
     assert str(refused.value) == (
         f"{path_text(path)} was replaced after its log of changes 'class.sqlite-wal' was last written, "
         "so the log belongs to another state of it and is not used; if you copied a saved copy over "
-        "it, delete 'class.sqlite-wal' and 'class.sqlite-shm', then open it again"
+        "it, delete 'class.sqlite-wal' and 'class.sqlite-shm', then open it again; if you copied the "
+        "file with its log, copy them again keeping their times (cp -p)"
     )
     assert path.read_bytes() == backup.read_bytes() and log.read_bytes() == held
     # Doing as told opens the backup as it was: round 1 only.
@@ -435,6 +436,39 @@ def test_a_stopped_notebooks_log_beside_its_own_file_is_replayed(tmp_path, how):
     time.sleep(0.05)
     with Competition(path) as event:
         assert len(event.scores()) == 12
+
+
+def test_a_stopped_notebooks_file_copied_with_its_log_keeping_times_opens_whole(tmp_path):
+    """Issue 36: a folder copied as it was (cp -a, shutil.copytree) was refused as a backup put back.
+
+    A copy that keeps times makes the file look changed after its log was written, in whichever
+    order the two are copied; a backup put back the same way (cp -p) beside a log that stayed
+    is still refused.
+    """
+    source = tmp_path / "notebook"
+    source.mkdir()
+    path = source / "class.sqlite"
+    _round_1_saved(path)
+    shutil.copyfile(path, tmp_path / "backup.sqlite")
+    _stopped_after_round_2(path)
+    assert (source / "class.sqlite-wal").stat().st_size > 32
+    time.sleep(0.05)
+    names = ["class.sqlite", "class.sqlite-shm", "class.sqlite-wal"]
+    for label, order in [("file first", names), ("log first", names[::-1])]:
+        copy = tmp_path / label
+        copy.mkdir()
+        for name in order:
+            shutil.copy2(source / name, copy / name)
+        with Competition(copy / "class.sqlite") as event:
+            assert len(event.scores()) == 12, label
+    shutil.copytree(source, tmp_path / "tree")
+    with Competition(tmp_path / "tree" / "class.sqlite") as event:
+        assert len(event.scores()) == 12
+    # The backup put back keeping its times, beside the log that stayed: refused, left as it was.
+    shutil.copy2(tmp_path / "backup.sqlite", path)
+    with pytest.raises(CompetitionError, match="was replaced after its log of changes 'class.sqlite-wal'"):
+        Competition(path)
+    assert path.read_bytes() == (tmp_path / "backup.sqlite").read_bytes()
 
 
 def test_an_upgrade_stopped_half_way_leaves_the_file_as_it_was_and_is_done_again(tmp_path, monkeypatch):

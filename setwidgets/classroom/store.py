@@ -304,7 +304,8 @@ def _check_file(path: Path) -> None:
         raise StoreError(
             f"{where} was replaced after its log of changes {log!r} was last written, so the log belongs "
             f"to another state of it and is not used; if you put a saved copy back, delete {log!r} and "
-            f"{index!r}, then start the service again"
+            f"{index!r}, then start the service again; if you copied the file with its log, copy "
+            "them again keeping their times (cp -p)"
         )
 
 

@@ -209,7 +209,8 @@ def check_file(path: Path) -> None:
             raise CompetitionError(
                 f"{where} was replaced after its log of changes {log!r} was last written, so the log "
                 f"belongs to another state of it and is not used; if you copied a saved copy over it, "
-                f"delete {log!r} and {path.name + '-shm'!r}, then open it again"
+                f"delete {log!r} and {path.name + '-shm'!r}, then open it again; if you copied the file "
+                "with its log, copy them again keeping their times (cp -p)"
             )
 
 
