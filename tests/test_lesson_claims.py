@@ -160,3 +160,54 @@ def test_no_lesson_prints_a_lone_number_in_brackets_where_it_means_the_number(pa
     # "families of [3] parallel planes": a list or set of one number inside a sentence.
     text = printed(path.name)
     assert not re.search(r"[a-z] [\[{]\d+[\]}] [a-z]", text), re.search(r".*[\[{]\d+[\]}].*", text)
+
+
+def markdown(name: str) -> str:
+    """The lesson's own sentences (its Markdown cells), without running it."""
+    import nbformat
+
+    nb = nbformat.read(LESSONS / name, as_version=4)
+    return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+
+def test_lesson_12_says_what_relabelings_can_and_cannot_do_with_non_set_triples():
+    # Issue 35: lesson 12 once said a relabeling carries any non-SET triple to any other, which
+    # lesson 10 disproves. The fact, computed: every relabeling keeps how many features each pair
+    # of cards differs in, so two triples whose pairs differ differently are never carried one to
+    # the other by a relabeling; an affine map (AffineMap.taking) carries them.
+    import itertools
+    import random
+
+    from setwidgets.cards import FEATURES, VALUES, Card
+    from setwidgets.geometry import AffineMap
+    from setwidgets.rules import is_set
+
+    def profile(triple):
+        return sorted(
+            sum(x != y for x, y in zip(a.vector, b.vector)) for a, b in itertools.combinations(triple, 2)
+        )
+
+    near = [Card.parse(code) for code in ("1RSO", "2RSO", "1GSO")]
+    far = [Card.parse(code) for code in ("1RSO", "2GTS", "3GTS")]
+    assert not is_set(*near) and not is_set(*far) and profile(near) != profile(far)
+    rng = random.Random(12)
+    for _ in range(100):
+        order = rng.sample(FEATURES, 4)
+        values = {f: tuple(rng.sample(VALUES[f], 3)) for f in FEATURES}
+        relabel = AffineMap.relabeling(order, values)
+        moved = relabel.image(near)
+        assert profile(moved) == profile(near) and set(moved) != set(far)
+    assert AffineMap.taking(near, far).image(near) == far
+    text = " ".join(markdown("12_a_table_with_no_set.ipynb").split())
+    assert "A relabeling of the features and their values cannot always carry one triple" in text
+    assert "An **affine map** v ↦ M v + s can" in text
+
+
+def test_lesson_11_gives_the_spread_of_its_tables_from_its_own_output():
+    # Issue 35: "from no SET at all to a dozen" while the lesson's own histogram stopped at 10.
+    # The sentence now points at the figures the lesson prints; both are printed.
+    text = " ".join(markdown("11_how_many_sets.ipynb").split())
+    assert "dozen" not in text
+    assert "to the most SETs on one table printed above" in text
+    source = (LESSONS / "11_how_many_sets.ipynb").read_text()
+    assert 'print(\\"most SETs on one table:\\", sets12.max())' in source
