@@ -76,7 +76,9 @@ def test_messages_name_the_function_the_caller_used():
     ):
         caps.is_set_free(None)
     # It took rows of 3 and advised is_magic_square(a, b, c), a call it does not take.
-    with pytest.raises(TypeError, match=r"^a magic square is 3 rows of 3 cards; row 2 holds 2 cards$"):
+    with pytest.raises(
+        TypeError, match=r"^is_magic_square\(\) takes 3 rows of 3 cards; row 2 holds 2 cards$"
+    ):
         is_magic_square([["1RSO", "2RSO", "3RSO"], ["1GSO", "2GSO"], ["1PSO", "2PSO", "3PSO"]])
 
 

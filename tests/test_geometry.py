@@ -176,7 +176,9 @@ def test_planes_and_magic_squares_are_recognised():
     with pytest.raises(ValueError, match=r"twice"):
         is_magic_square([["1RSO", "2RSO", "3RSO"]] * 3)
     # Told as a square's rows, not as is_set's three cards (it once advised is_magic_square(a, b, c)).
-    with pytest.raises(TypeError, match=r"^a magic square is 3 rows of 3 cards; row 1 holds 2 cards$"):
+    with pytest.raises(
+        TypeError, match=r"^is_magic_square\(\) takes 3 rows of 3 cards; row 1 holds 2 cards$"
+    ):
         is_magic_square([["1RSO", "2RSO"], ["1GSO", "2GSO"], ["1PSO", "2PSO"]])
     with pytest.raises(TypeError, match=r"3 rows of 3 cards"):
         is_magic_square(5)
@@ -320,9 +322,21 @@ def test_bad_maps_are_refused_with_their_reason():
         (lambda: parallel_classes("2RSO 2RSO"), ValueError, "parallel_classes() got the card two red"),
         (lambda: is_plane("2RSO 2RSO"), ValueError, "is_plane() got the card two red"),
         (lambda: planes_through("1RSO", "1RSO"), ValueError, "planes_through() got the card one red"),
-        (lambda: is_magic_square([["1RSO", "2RSO"]]), TypeError, "3 rows of 3 cards; row 1 holds 2 cards"),
-        (lambda: is_magic_square(5), TypeError, "a magic square is 3 rows of 3 cards; got 5 (a number)"),
-        (lambda: is_magic_square(["1RSO 2RSO 3RSO"]), ValueError, "3 rows of 3 cards; got 1 row"),
+        (
+            lambda: is_magic_square([["1RSO", "2RSO"]]),
+            TypeError,
+            "is_magic_square() takes 3 rows of 3 cards; row 1 holds 2 cards",
+        ),
+        (
+            lambda: is_magic_square(5),
+            TypeError,
+            "is_magic_square() takes 3 rows of 3 cards; got 5 (a number)",
+        ),
+        (
+            lambda: is_magic_square(["1RSO 2RSO 3RSO"]),
+            ValueError,
+            "is_magic_square() takes 3 rows of 3 cards; got 1 row",
+        ),
     ],
 )
 def test_each_function_names_itself_in_what_a_wrong_call_says(call, error, message):
@@ -433,10 +447,12 @@ def test_what_a_wrong_taking_says():
 
 def test_an_endless_square_is_refused_after_its_fourth_row():
     square = magic_square("1RSO", "2GTS", "1RSS")
-    with pytest.raises(ValueError, match=r"^a magic square has 3 rows of 3 cards; got more than 3 rows$"):
+    with pytest.raises(
+        ValueError, match=r"^is_magic_square\(\) takes 3 rows of 3 cards; got more than 3 rows$"
+    ):
         is_magic_square(itertools.chain(square, itertools.repeat(square[0])))
     with pytest.raises(
-        TypeError, match=r"^a magic square is 3 rows of 3 cards; row 1 holds more than 3 cards$"
+        TypeError, match=r"^is_magic_square\(\) takes 3 rows of 3 cards; row 1 holds more than 3 cards$"
     ):
         is_magic_square([itertools.cycle(row) for row in square])
     assert is_magic_square(iter(square))

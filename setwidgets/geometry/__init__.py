@@ -255,12 +255,12 @@ def is_magic_square(square: Sequence[Sequence[Card | str]]) -> bool:
     False
     """
     if isinstance(square, (str, bytes)) or not isinstance(square, Iterable):
-        raise TypeError(f"a magic square is 3 rows of 3 cards; got {_inputs.what(square)}")
+        raise TypeError(f"is_magic_square() takes 3 rows of 3 cards; got {_inputs.what(square)}")
     # One row more than a square holds is enough to refuse: an endless generator is read no further.
     rows = [_square_row(number, row) for number, row in enumerate(itertools.islice(square, 4), 1)]
     if len(rows) != 3:
         count = "more than 3 rows" if len(rows) > 3 else _words.count(len(rows), "row")
-        raise ValueError(f"a magic square has 3 rows of 3 cards; got {count}")
+        raise ValueError(f"is_magic_square() takes 3 rows of 3 cards; got {count}")
     twice = _card_inputs.repeated(card for row in rows for card in row)
     if twice is not None:
         raise ValueError(
@@ -276,7 +276,7 @@ def _square_row(number: int, row: Any) -> list[Card]:
         row = list(itertools.islice(row, 4))  # one card more than a row holds is enough to refuse
         if len(row) != 3:
             held = "more than 3 cards" if len(row) > 3 else _words.count(len(row), "card")
-            raise TypeError(f"a magic square is 3 rows of 3 cards; row {number} holds {held}")
+            raise TypeError(f"is_magic_square() takes 3 rows of 3 cards; row {number} holds {held}")
     return list(_card_inputs.exactly("is_magic_square", (row,), 3))
 
 
