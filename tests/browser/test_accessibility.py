@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -37,7 +38,16 @@ import pytest
 from setwidgets import Card
 
 from .coursepages import CoursePage
-from .harness import ARTIFACTS, ROOT, NotebookPage, Server
+from .harness import (
+    ARTIFACTS,
+    ROOT,
+    NotebookPage,
+    Server,
+    python_cells,
+    start_notebook,
+    start_voila,
+    write_notebook,
+)
 from .test_classroom import projector_cells, service, student_cells  # noqa: F401 (service: a fixture)
 
 pytestmark = pytest.mark.browser
@@ -416,6 +426,93 @@ def test_a_saved_notebook_opened_untrusted_still_shows_the_named_pictures(
     failing = run_axe(page.page, "saved-untrusted")
     assert not failing, json.dumps(failing)[:2000]
     lab.shutdown_kernels()
+
+
+# -- Notebook 7 and Voila: the same pictures and widgets on pages that are not JupyterLab's ----------
+
+ELSEWHERE_SEED = 3
+ELSEWHERE_CHART = "Bar chart of three bars: 3, 1 and 2"
+ELSEWHERE_CELLS = python_cells(
+    """
+    import matplotlib.pyplot as plt
+    from setwidgets import Card, Game
+    from setwidgets.draw import chart, show
+    from setwidgets.widgets import Board, MagicRuleChecker
+
+    Card.parse("2RTO")
+    """,
+    'show(["1RSO", "2GTS", "3POD"], letters="abc")',
+    f"""
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.bar([0, 1, 2], [3, 1, 2])
+    chart(fig, {ELSEWHERE_CHART!r})
+    """,
+    f"Board(Game(seed={ELSEWHERE_SEED}))",
+    'MagicRuleChecker(cards=["1RTD", "2RTD", "2RTS"])',
+)
+"""A card, a row of cards, a matplotlib chart, a board and a checker: each kind of thing the
+package shows, for the pages other than JupyterLab's."""
+
+
+def check_elsewhere(nb: NotebookPage, name: str) -> None:
+    """axe-core over the outputs of a page showing :data:`ELSEWHERE_CELLS`, the pictures' alt
+    texts, and Chromium's tree of the board and the checker (their cards and the verdict)."""
+    from setwidgets import Game
+
+    page = nb.page
+    # The canvas is named by the package's front-end module once the board's view is drawn.
+    page.locator("div.setw-board canvas[aria-label]").first.wait_for(state="attached", timeout=60_000)
+    page.locator("div.setw-checker .setw-verdict").first.wait_for(state="attached", timeout=60_000)
+    page.wait_for_function(_JS_WIDGETS_DRAWN, timeout=30_000)
+    failing = run_axe(page, name)
+    words = page_words(page)
+    print(f"{name}: {len(failing)} axe violations in {words['outputs']} outputs; {words['pictures']}")
+    assert not failing, f"axe-core found in {name}'s outputs: " + json.dumps(failing, indent=1)[:4000]
+    row = "3 cards: a, one red solid oval; b, two green striped squiggles; c, three purple open diamonds"
+    assert words["pictures"] == ["two red striped ovals", row, ELSEWHERE_CHART], words["pictures"]
+    assert words["charts"] == 1 and len(words["menus"]) == 12 and all(words["menus"]), words
+
+    read = chromium_trees(page, ["div.setw-board", "div.setw-checker"])
+    (board,), (checker,) = read["div.setw-board"], read["div.setw-checker"]
+    (ARTIFACTS / f"a11y-{name}.txt").write_text(f"# board\n{board}\n\n# checker\n{checker}\n")
+    table = Game(seed=ELSEWHERE_SEED).table
+    canvas = f'application "{len(table)} cards: Q: {table[0].name}; A: {table[1].name};'
+    heard = [canvas, 'list "cards"', *(card.name for card in table), "status [live=polite]"]
+    heard.append("12 cards on the table. Click three cards that form a SET.")
+    missing = [words for words in heard if words not in board]
+    assert not missing, f"{name}: the board's tree lacks {missing}:\n{board}"
+    verdict = (
+        "Not a SET: two have two symbols and one has one symbol; two are diamonds and one is a squiggle."
+    )
+    odd = "one red striped diamond (framed as the odd one out)"  # the checker frames each odd card
+    heard = [f'image "3 cards: 1: {odd};', 'combobox "Card 3 shading": striped', verdict]
+    missing = [words for words in heard if words not in checker]
+    assert not missing, f"{name}: the checker's tree lacks {missing}:\n{checker}"
+    # The verdict is the text of a polite live region: said again each time it changes.
+    assert re.search(rf'status \[live=polite\]\n +StaticText "{re.escape(verdict)}"', checker), checker
+
+
+def test_notebook7_shows_the_pictures_and_widgets_named(tmp_path_factory, chromium, new_page) -> None:
+    """Notebook 7's own page (``jupyter notebook``), after Run All."""
+    root = tmp_path_factory.mktemp("a11y-notebook7")
+    write_notebook(root / "a11y7.ipynb", ELSEWHERE_CELLS)
+    with start_notebook(root, tmp_path_factory.mktemp("a11y-notebook7-work")) as server:
+        nb = NotebookPage(new_page(), server)
+        nb.open_page("notebooks/a11y7.ipynb")
+        assert nb.page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+        nb.run_all()
+        check_elsewhere(nb, "notebook7")
+
+
+def test_voila_shows_the_pictures_and_widgets_named(tmp_path_factory, chromium, new_page) -> None:
+    """Voila's page, where the notebook runs before the page connects (the canvas is drawn later)."""
+    root = tmp_path_factory.mktemp("a11y-voila")
+    notebook = write_notebook(root / "a11y_voila.ipynb", ELSEWHERE_CELLS)
+    with start_voila(notebook, tmp_path_factory.mktemp("a11y-voila-work")) as server:
+        nb = NotebookPage(new_page(), server)
+        nb.visit()
+        assert nb.page.locator(".jp-InputArea").count() == 0  # Voila's page: outputs only
+        check_elsewhere(nb, "voila")
 
 
 def _b64(data: bytes) -> str:
