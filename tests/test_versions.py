@@ -220,6 +220,30 @@ def test_a_history_changed_since_opening_is_told_in_a_sentence(tmp_path, details
         Competition(path)
 
 
+def test_a_number_of_tables_changed_since_opening_is_told_in_a_sentence(tmp_path):
+    from setwidgets.competition import Competition, CompetitionError
+
+    path = tmp_path / "c.sqlite"
+    with Competition(path) as event:
+        for number, name in enumerate(["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay"], 1):
+            event.register(number, name)
+        event.plan(1, seed=1)
+        for value, change in [
+            ("two", "UPDATE settings SET value = 'two' WHERE key = 'tables'"),
+            (None, "DELETE FROM settings WHERE key = 'tables'"),
+        ]:
+            db = sqlite3.connect(path)
+            db.execute(change)
+            db.commit()
+            db.close()
+            # Before: a raw "invalid literal for int()" or a TypeError from schedule().
+            with pytest.raises(
+                CompetitionError,
+                match=rf"is damaged: its settings hold {value!r} as the number of tables; open a copy",
+            ):
+                event.schedule()
+
+
 def test_a_room_row_that_is_not_json_is_set_aside_with_a_sentence(tmp_path):
     path = tmp_path / "rooms.sqlite"
     shutil.copyfile(DATA / "rooms-826b3a9.sqlite", path)

@@ -229,6 +229,18 @@ def details_of(path: str, change: int, text: Any) -> dict[str, Any]:
     return details
 
 
+def tables_of(path: str, row: Any) -> int:
+    """The number of tables in the settings read back; a value no competition writes (changed
+    since the file was opened, by another program) is a sentence, never a raw ValueError."""
+    value = row[0] if isinstance(row, tuple) and row else None
+    if not (isinstance(value, str) and value.isascii() and value.isdigit() and 0 < len(value) < 6):
+        raise CompetitionError(
+            f"{_inputs.path_text(path)} is damaged: its settings hold {_inputs.short(value)} as the "
+            "number of tables; open a copy saved earlier"
+        )
+    return int(value)
+
+
 def file_trouble(error: sqlite3.Error) -> str:
     """What went wrong with the file, in words: SQLite's own message names no remedy."""
     text = str(error).lower()

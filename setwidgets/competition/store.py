@@ -78,6 +78,7 @@ from setwidgets.competition.database import (
     open_file,
     player_name,
     player_number,
+    tables_of,
 )
 from setwidgets.competition.final import FinalStage, listed
 from setwidgets.competition.playin import Qualifying
@@ -315,7 +316,9 @@ class Competition(Qualifying, FinalStage, Attendance):
             table = games.setdefault(r, {}).setdefault(t, [])
             if (r, p) not in away:
                 table.append(p)
-        tables = int(self._db.execute("SELECT value FROM settings WHERE key = 'tables'").fetchone()[0])
+        tables = tables_of(
+            self.path, self._db.execute("SELECT value FROM settings WHERE key = 'tables'").fetchone()
+        )
         rounds = tuple(tuple(tuple(game[t]) for t in sorted(game)) for _, game in sorted(games.items()))
         return Schedule(len(self.players()), rounds, tables, method="kept")
 
