@@ -27,6 +27,15 @@ from setwidgets import _extras
 CELL_TIMEOUT = 600
 """Seconds one cell of a lesson may take (the slowest simulations take about a minute)."""
 
+OFFLINE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+"""nbconvert's lab page without the scripts it fetches from a CDN (RequireJS, MathJax, Mermaid).
+The lessons write no TeX and no diagrams, their widgets are static pictures here, and a page read
+offline (a school network, a USB stick) should ask nothing of the network."""
+
 # A link from one lesson to another ("[01_the_cards](01_the_cards.ipynb)") leads to its page. Links
 # that leave the folder (../exercises/...) stay as they are: from OUT beside lessons/ in a clone,
 # they open the notebook file itself.
@@ -74,7 +83,10 @@ def run_and_render(path: Path, timeout: int = CELL_TIMEOUT) -> tuple[str, str]:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
         raise SystemExit(f"setwidgets.site: {path.name} failed, so the site is not built:\n{error}") from None
-    exporter = nbconvert.HTMLExporter(template_name="lab")
+    jinja2 = _extras.require("jinja2", "course", "setwidgets.site")
+    offline = jinja2.DictLoader({"setwidgets_site.html.j2": OFFLINE_TEMPLATE})
+    exporter = nbconvert.HTMLExporter(template_name="lab", extra_loaders=[offline])
+    exporter.template_file = "setwidgets_site.html.j2"
     page, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"name": _title(notebook)}})
     return _title(notebook) or path.stem, lesson_links_to_pages(page)
 

@@ -7,6 +7,8 @@ in Chromium when the site was written (issue 38's report).
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pytest
 
@@ -56,6 +58,11 @@ def test_the_site_shows_outputs_and_each_board_as_its_static_picture_with_no_ser
     assert "setw-static" in first and "<svg" in first
     assert "application/vnd.jupyter.widget-view+json" not in first
     assert 'href="01_second.html"' in first and "01_second.ipynb" not in first
+    # Nothing is fetched: every src of the page, and every href of a link element (a style
+    # sheet, an icon), is data: or a file beside it; only the reader's own clicks may leave.
+    loads = re.findall(r'\ssrc="([^"]*)"', first) + re.findall(r'<link\b[^>]*\shref="([^"]*)"', first)
+    remote = [url for url in loads if re.match(r"[a-z][a-z0-9+.-]*:|//", url) and not url.startswith("data:")]
+    assert remote == [], "the page fetches from the network"
     index = (tmp_path / "out" / "index.html").read_text()
     assert '<a href="00_first.html">The first lesson</a>' in index
     assert '<a href="01_second.html">The second lesson</a>' in index
