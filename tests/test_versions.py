@@ -180,6 +180,27 @@ def test_a_saved_room_whose_fields_disagree_is_refused_in_a_sentence(tamper, wor
         Room.from_data(data, room.clock)
 
 
+@pytest.mark.parametrize(
+    ("tamper", "words"),
+    [
+        # Loaded, its game's clock stood still while the room was in play: no claim ran out.
+        (lambda d: d.update(paused_at=900.0), "it holds the time a pause began but is open, not paused"),
+        # Loaded, every move was refused: the game's clock read beyond what a game counts.
+        (lambda d: d.update(paused_for=1e300), "paused_for must be a time in seconds from 0 to 2**40"),
+    ],
+)
+def test_a_saved_rooms_pause_that_disagrees_with_its_status_or_clock_is_refused(tamper, words):
+    t = [1000.0]
+    room = Room("BCDFG", seed=4, clock=lambda: t[0])
+    room.join("Ana")
+    room.join("Ben")
+    assert room.status == "open" and room.game is not None
+    data = json.loads(json.dumps(room.to_data()))
+    tamper(data)
+    with pytest.raises(rooms.RoomError, match=r"^the saved room '?BCDFG'? is damaged: " + re.escape(words)):
+        Room.from_data(data, room.clock)
+
+
 def test_a_room_seed_that_could_not_be_saved_is_refused_where_it_enters():
     with pytest.raises(
         rooms.RoomError, match=r"^seed must be a whole number below 2\*\*128 \(39 digits\); got "

@@ -18,6 +18,7 @@ from typing import Any
 
 from setwidgets import _inputs
 from setwidgets.game import Game
+from setwidgets.game.inputs import TIME_LIMIT
 
 
 def fold(game: Game | None, folded: dict[str, int], fold_at: int, limit: int) -> int:
@@ -171,8 +172,10 @@ def pause(data: dict[str, Any], status: str, clock: Any) -> tuple[float | None, 
 
 
 def _time(value: Any, name: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a time in seconds; got {_inputs.short(value)}")
+    # Within the game's TIME_LIMIT: a room paused for 1e300 s loaded, then refused every move
+    # because its game's clock (the room's, less the time paused) read beyond what a game counts.
+    if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value < TIME_LIMIT:
+        raise ValueError(f"{name} must be a time in seconds from 0 to 2**40; got {_inputs.short(value)}")
     return float(value)
 
 
@@ -202,6 +205,9 @@ def disagreement(room: Any, most_n: int) -> str | None:
         return f"its status {room.status} does not fit {'no game' if game is None else 'its game'}"
     if room.status == "paused" and room.paused_at is None:
         return "it is paused without the time its pause began"
+    if room.paused_at is not None and room.status not in ("paused", "ended"):
+        # Its game's clock would stand still while the room is in play: no claim would run out.
+        return f"it holds the time a pause began but is {room.status}, not paused"
     if room.teacher_n > most_n or any(m.last_n > most_n for m in room.members.values()):
         return "a message number is above 2**53"
     if not set(room.folded) <= seated:
