@@ -122,8 +122,12 @@ def what(obj: Any) -> str:
         return "None (nothing)"
     if isinstance(obj, bool):
         kind = "True or False"
-    elif isinstance(obj, numbers.Number):
+    elif isinstance(obj, numbers.Real):
         kind = "a number"
+    elif isinstance(obj, numbers.Number):
+        # Decimal, complex: told by their type, since "must be a number; got 2.5 (a number)"
+        # contradicts itself where only real numbers (int, float, Fraction) are taken.
+        kind = _words.a_or_an(type(obj).__name__ + " number")
     elif isinstance(obj, (bytes, bytearray)):
         kind = "bytes, not text"
     else:

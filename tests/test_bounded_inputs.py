@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -80,6 +81,14 @@ def test_messages_name_the_function_the_caller_used():
         TypeError, match=r"^is_magic_square\(\) takes 3 rows of 3 cards; row 2 holds 2 cards$"
     ):
         is_magic_square([["1RSO", "2RSO", "3RSO"], ["1GSO", "2GSO"], ["1PSO", "2PSO", "3PSO"]])
+
+
+def test_a_number_that_is_not_taken_is_not_told_as_a_number():
+    # It said "must be a number of seconds ...; got Decimal('2.5') (a number)".
+    with pytest.raises(TypeError, match=r"got Decimal\('2\.5'\) \(a Decimal number\)$"):
+        Game(players=2, claim_seconds=Decimal("2.5"))
+    with pytest.raises(TypeError, match=r"got \(1\+2j\) \(a complex number\)$"):
+        Game(players=2, claim_seconds=1 + 2j)
 
 
 def test_a_roster_of_many_teachers_is_told_in_a_line():
