@@ -191,7 +191,8 @@ def case_of(
     test: str, record: TestRecord, kept: dict[str, Any], oracle: Callable[..., Any] | None
 ) -> Case | None:
     """The decoded case, with the answer wanted from ``oracle`` when the judge kept none; None when
-    the case was answered right after all (a test that failed on another case of the same call)."""
+    it does not decode. A case answered right after all (a test that failed on another case of the
+    same call, which the judge kept whole) is a case ``passed``: it can refute a model."""
     try:
         args = tuple(decode(arg) for arg in kept.get("args", []))
         got = decode(kept["got"]) if "got" in kept else None
@@ -208,10 +209,10 @@ def case_of(
         except Exception:  # noqa: BLE001 - arguments the oracle does not take: no answer known
             want = _UNKNOWN
     passed = kept.get("passed") is True
-    if not passed and known and not isinstance(want, Raised) and error is None and _same(got, want):
-        return None
+    if known and not isinstance(want, Raised) and error is None and _same(got, want):
+        passed = True
     if known and isinstance(want, Raised) and error is not None and error.startswith(want.kind):
-        return None
+        passed = True
     want = None if want is _UNKNOWN else want
     return Case(test, str(kept["function"]), args, got, error, want, known, record.message, passed)
 
@@ -242,8 +243,13 @@ def diagnose(cases: Iterable[Case], catalogue: Sequence[Misconception]) -> Diagn
 
     For each function, the smallest set of rules (at most :data:`MAX_COMBINED`, of one side) that
     together explain every case wins, the earliest in the catalogue's order among equals. When
-    none does, the cases no rule without a side explains (an error, a function not written) are
-    named by those, and the rest are "other".
+    none does, rules without a side (an error, a function not written) name what they can, the
+    rule that explains the most cases first and a rule only when it explains a case no rule
+    before it did; the rest are "other".
+
+    A case whose answer the judge could not keep whole (:func:`cut`: 1,080 SETs of a full deck)
+    is read by no rule: it is set aside when the function has failed cases whose answers were
+    kept (they name the mistake), and is "other" only when all of them were cut.
     """
     found = Diagnosis()
     by_function: dict[str, list[Case]] = {}
@@ -251,6 +257,8 @@ def diagnose(cases: Iterable[Case], catalogue: Sequence[Misconception]) -> Diagn
     for case in cases:
         (right if case.passed else by_function).setdefault(case.function, []).append(case)
     for function, function_cases in by_function.items():
+        readable = [case for case in function_cases if not cut(case)]
+        function_cases = readable or function_cases
         answered = right.get(function, [])
         explained = [
             (index, rule, {i for i, case in enumerate(function_cases) if rule.explains(case)})
@@ -269,8 +277,12 @@ def diagnose(cases: Iterable[Case], catalogue: Sequence[Misconception]) -> Diagn
             if chosen:
                 break
         if chosen is None:
-            chosen = tuple(item for item in useful if not item[1].side)
-            covered = set().union(*(hit for _, _, hit in chosen)) if chosen else set()
+            chosen, covered = (), set()
+            # Greedy cover: the rule that explains the most cases first; one that adds nothing is not named.
+            for item in sorted((item for item in useful if not item[1].side), key=lambda it: -len(it[2])):
+                if item[2] - covered:
+                    chosen += (item,)
+                    covered |= item[2]
             found.other += [case for i, case in enumerate(function_cases) if i not in covered]
         taken: set[int] = set()
         for _, rule, hit in chosen:
@@ -279,6 +291,19 @@ def diagnose(cases: Iterable[Case], catalogue: Sequence[Misconception]) -> Diagn
             if mine:
                 found.named.setdefault(rule.key, []).extend(function_cases[i] for i in mine)
     return found
+
+
+_CONTAINERS = frozenset({"list", "tuple", "set", "frozenset", "dict"})
+
+
+def cut(case: Case) -> bool:
+    """Whether the case's answer was too big for the judge to keep (it keeps a list of 1,080 SETs as
+    a short text: :func:`setwidgets.grading.judge.kept_value`), so that no rule can read it.
+
+    The kernel's own lists, tuples and sets come whole; a subclass of one comes as its own type's
+    name, so an :class:`~setwidgets.grading.judge.Opaque` named ``list`` is one the judge cut.
+    """
+    return case.error is None and isinstance(case.got, Opaque) and case.got.type in _CONTAINERS
 
 
 def plain_answer(value: Any) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from setwidgets.caps import is_set_free
 from setwidgets.cards import FEATURES, Card
 from setwidgets.grading.insight.catalogue import (
     Case,
@@ -301,6 +302,26 @@ def _later(ex: str) -> list[Misconception]:
                 LESSONS[ex],
                 _probability,
             ),
+            Misconception(
+                "one_in_79",
+                ex,
+                ("set_probability",),
+                "1/79 for any cards: the whole deck's chance for a triple, not a count among the cards given",
+                LESSONS[ex],
+                model=lambda case: Fraction(1, 79),
+                example=count_example,
+            ),
+            Misconception(
+                "probability_each_set_thrice",
+                ex,
+                ("set_probability",),
+                "each SET counted three times (once from each of its pairs) over the triples",
+                LESSONS[ex],
+                model=lambda case: Fraction(
+                    3 * len(find_sets(table_of(case))), math.comb(len(table_of(case)), 3)
+                ),
+                example=count_example,
+            ),
             *_message_rules(
                 ex,
                 [
@@ -326,36 +347,61 @@ def _later(ex: str) -> list[Misconception]:
             ),
         ]
     if ex == "07_caps":
-        return _message_rules(
-            ex,
-            [
-                (
-                    "cap_not_maximal",
-                    ("greedy_cap",),
-                    "the greedy cap stops before no card can be added",
-                    ("could still be added",),
-                ),
-                (
-                    "cap_has_set",
-                    ("greedy_cap", "largest_mini_cap"),
-                    "a cap that holds a SET",
-                    ("is a SET among its cards",),
-                ),
-                (
-                    "cap_twice",
-                    ("greedy_cap", "largest_mini_cap"),
-                    "a card twice in the cap",
-                    ("in the list twice",),
-                ),
-                (
-                    "cap_ignores_seed",
-                    ("greedy_cap",),
-                    "the greedy cap ignores its seed",
-                    ("same cap for four seeds", "two different caps for the same seed"),
-                ),
-            ],
-        )
+        return [
+            Misconception(
+                "free_inverted",
+                ex,
+                ("is_set_free",),
+                "is_set_free answers the opposite question: True when the cards hold a SET",
+                LESSONS[ex],
+                model=lambda case: not is_set_free(table_of(case)),
+                example=count_example,
+            ),
+            Misconception(
+                "free_few_cards",
+                ex,
+                ("is_set_free",),
+                "fewer than three cards not called SET-free (no card, one or two hold no SET)",
+                LESSONS[ex],
+                model=lambda case: len(table_of(case)) >= 3 and is_set_free(table_of(case)),
+                example=lambda case: ([], ""),
+            ),
+            *_caps_rules(ex),
+        ]
     return []
+
+
+def _caps_rules(ex: str) -> list[Misconception]:
+    """Exercise 7's caps, named by the grader's sentence on them."""
+    return _message_rules(
+        ex,
+        [
+            (
+                "cap_not_maximal",
+                ("greedy_cap",),
+                "the greedy cap stops before no card can be added",
+                ("could still be added",),
+            ),
+            (
+                "cap_has_set",
+                ("greedy_cap", "largest_mini_cap"),
+                "a cap that holds a SET",
+                ("is a SET among its cards",),
+            ),
+            (
+                "cap_twice",
+                ("greedy_cap", "largest_mini_cap"),
+                "a card twice in the cap",
+                ("in the list twice",),
+            ),
+            (
+                "cap_ignores_seed",
+                ("greedy_cap",),
+                "the greedy cap ignores its seed",
+                ("same cap for four seeds", "two different caps for the same seed"),
+            ),
+        ],
+    )
 
 
 def _generic(ex: str) -> list[Misconception]:
@@ -431,6 +477,7 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "first_set": first_set,
     "all_sets": find_sets,
     "set_probability": _set_probability,
+    "is_set_free": lambda cards: is_set_free(cards),
     "expected_sets": lambda k: Fraction(math.comb(k, 3), 79),
 }
 """The answer wanted, by function, where the test kept none (the package's own answers)."""

@@ -2,7 +2,8 @@
 
 :func:`gather` reads the gradebook's scores and the cases kept beside it
 (:mod:`setwidgets.grading.insight_cases`), and names each student's misconceptions
-(:mod:`setwidgets.grading.insight.catalogue`). :func:`write` then writes, in ``insight/``:
+(:mod:`setwidgets.grading.insight.catalogue`). :func:`write` then writes, in the folder it is
+given (``python3 course.py insight`` gives ``exercises/class_insight/``):
 
 - ``<assignment>_insight.html`` and ``<assignment>_insight.csv``, the teacher's copy: the
   misconceptions ranked by how many students show them, each with its cards drawn, the magic rule's
@@ -23,7 +24,7 @@ import csv
 import datetime
 import html
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,13 +154,26 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
     if others:
         other.example = others[0][1]
         other.cards, other.sentence = default_example(other.example)
-    tests = sorted(maxima, key=_test_order)
+    tests = sorted(maxima, key=_test_order(root, assignment))
     return Insight(assignment, everyone, names, tests, scores, maxima, rows, other, found.problems)
 
 
-def _test_order(name: str) -> tuple[str, bool]:
-    """Tests in the notebook's order of functions: a function's visible test before its hidden one."""
-    return name.removesuffix("_visible").removesuffix("_hidden"), name.endswith("_hidden")
+def _test_order(root: Path, assignment: str) -> Callable[[str], tuple[int, str]]:
+    """The sort key of the tests: their place in the source notebook (``source/<assignment>/``),
+    as the students met them; by name after those (a test the source does not hold)."""
+    import nbformat
+
+    places: dict[str, int] = {}
+    for path in sorted((root / "source" / assignment).glob("*.ipynb")):
+        try:
+            notebook = nbformat.read(path, as_version=4)
+        except Exception:  # noqa: BLE001 - an unreadable source only loses the order
+            continue
+        for cell in notebook.cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if isinstance(grade_id, str):
+                places.setdefault(grade_id, len(places))
+    return lambda name: (places.get(name, len(places)), name)
 
 
 def _row(rule: Misconception, found_in: list[tuple[str, Case]]) -> Row:
@@ -209,7 +223,7 @@ def heatmap_png(insight: Insight, anonymous: bool) -> str:
     height = max(2.5, 0.22 * len(rows) + 1.8)
     figure, axes = plt.subplots(figsize=(max(5.0, 0.5 * len(tests) + 3), height))
     image = axes.imshow(
-        data or [[0.0]], aspect="auto", cmap="RdYlGn", vmin=0, vmax=1, interpolation="nearest"
+        data or [[0.0]], aspect="auto", cmap="cividis", vmin=0, vmax=1, interpolation="nearest"
     )
     axes.set_xticks(range(len(tests)), [t.removeprefix("test_") for t in tests], rotation=60, ha="right")
     axes.set_yticks(range(len(rows)), [label for _, label in rows], fontsize=7)

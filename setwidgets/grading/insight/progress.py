@@ -1,11 +1,14 @@
 """``nbgrader autograde`` with a progress bar: notebooks done, of how many, and the time left.
 
 nbgrader grades one submission after another and says so only in its log ("Autograding
-submitted/ana/01_magic_rule/magic_rule.ipynb"). :func:`autograde` runs the real ``nbgrader
-autograde`` in the course's folder, counts the notebooks it will grade, and moves a tqdm bar on
-each of those lines. The whole log goes to ``class_insight/autograde_<assignment>.log``; its
-warnings and errors are also printed above the bar, made inert (a student's file name can carry
-terminal escapes: :func:`setwidgets.grading.inert.inert_lines`).
+autograded/ana/01_magic_rule/magic_rule.ipynb" when it starts one). :func:`autograde` runs the real
+``nbgrader autograde`` in the course's folder, counts the notebooks it will grade, and moves a tqdm
+bar when a notebook is done (the next one starts, or nbgrader ends), so that the bar counts
+notebooks graded and its time left is theirs. The whole log goes to
+``class_insight/autograde_<assignment>.log``; its errors (and tracebacks) are also printed above the
+bar, made inert (a student's file name can carry terminal escapes:
+:func:`setwidgets.grading.inert.inert_lines`), and its warnings counted (nbgrader warns of a
+changed checksum on every hidden test cell: a known quirk, not news for each student).
 ``python3 course.py autograde ASSIGNMENT`` runs it on ``exercises/``.
 """
 
@@ -28,7 +31,9 @@ if __name__ == "__main__":
 from setwidgets.grading.inert import inert_lines  # noqa: E402
 
 PAGES = "class_insight"
-_SHOWN = ("[WARNING]", "[ERROR]", "[CRITICAL]", "WARNING |", "ERROR |", "CRITICAL |", "Traceback")
+# nbgrader's log lines look like "[AutogradeApp | ERROR] ..."; the levels shown, an allow-list.
+_SHOWN = ("| ERROR]", "| CRITICAL]", "Traceback")
+_WARNING = "| WARNING]"
 
 
 def submissions(course: Path, assignment: str) -> int:
@@ -67,14 +72,22 @@ def autograde(course: Path | str, assignment: str, *args: str, progress: bool = 
         ) as child,
     ):
         assert child.stdout is not None
+        grading = False  # a notebook started and not yet done
+        warnings = 0
         for line in child.stdout:
             log.write(line)
             if "Autograding " in line:
-                bar.update(1)
+                # The next notebook starts: the one before is done.
+                bar.update(1 if grading else 0)
+                grading = True
             elif any(mark in line for mark in _SHOWN):
                 tqdm.write(inert_lines(line.rstrip("\n")), file=sys.stderr)
+            elif _WARNING in line:
+                warnings += 1
         status = child.wait()
-    tqdm.write(f"autograde {assignment}: the whole log is in {log_path}", file=sys.stderr)
+        bar.update(1 if grading else 0)
+    said = f"{warnings} warning{'' if warnings == 1 else 's'} (nbgrader's); " if warnings else ""
+    tqdm.write(f"autograde {assignment}: {said}the whole log is in {log_path}", file=sys.stderr)
     return status
 
 
