@@ -339,6 +339,8 @@ def test_a_room_saved_and_loaded_plays_on_exactly_as_before():
         (lambda d: d.update(members=d["members"] * 2), "is damaged: 'Ana' is a member twice"),
         (lambda d: d["members"][0].__setitem__(0, 7), "is damaged: a member is [name, team, removed"),
         (lambda d: d.update(status="waiting"), "is damaged: its status waiting does not fit its game"),
+        # Issue 36: an open room with no game loaded, then failed with a raw AssertionError.
+        (lambda d: d.update(game=None), "is damaged: its status open does not fit no game"),
         (lambda d: d.update(status="paused"), "is damaged: it is paused without the time its pause began"),
         (lambda d: d.update(number=0), "is damaged: it holds a game but counts no game begun"),
         (lambda d: d.update(teacher_n=2**60), "is damaged: teacher_n must be at most 2**53"),
