@@ -236,17 +236,19 @@ def test_autograde_moves_its_bar_when_a_notebook_is_done_and_prints_nbgraders_er
     tmp_path, monkeypatch, capsys
 ):
     """The bar counts notebooks graded (one is done when the next starts, or nbgrader ends), not
-    notebooks started; an error line shows above it, made inert; warnings are only counted."""
+    notebooks started, and those graded before and skipped; an error line shows above it, made
+    inert; warnings are only counted."""
     import subprocess
     import sys
 
     from setwidgets.grading.insight import progress
 
-    for student in ("ana", "ben", "cai"):
+    for student in ("ana", "ben", "cai", "dee"):
         folder = tmp_path / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         (folder / "magic_rule.ipynb").write_text("{}")
     log = [
+        f"[AutogradeApp | INFO] Skipping existing assignment: {tmp_path}/autograded/dee/01_magic_rule",
         "[AutogradeApp | INFO] Autograding autograded/ana/01_magic_rule/magic_rule.ipynb",
         "[AutogradeApp | WARNING] Attribute 'checksum' for cell test_is_set_hidden has changed!",
         "[AutogradeApp | INFO] Autograding autograded/ben/01_magic_rule/magic_rule.ipynb",
@@ -267,8 +269,13 @@ def test_autograde_moves_its_bar_when_a_notebook_is_done_and_prints_nbgraders_er
 
     monkeypatch.setattr(progress, "tqdm", Recorded)
     assert progress.autograde(tmp_path, ASSIGNMENT) == 0
-    assert counts == [0, 1, 2, 3]  # ana is done when ben starts, cai when nbgrader ends
+    assert counts == [1, 1, 2, 3, 4]  # dee was graded before; ana is done when ben starts, cai at the end
     err = capsys.readouterr().err
-    assert "3/3" in err and "ben's notebook: \\x1b[2J cleared" in err and "\x1b[2J" not in err
+    assert (
+        "4/4" in err
+        and "1 submission graded before, skipped" in err
+        and "ben's notebook: \\x1b[2J cleared" in err
+        and "\x1b[2J" not in err
+    )
     assert "checksum" not in err and "1 warning (nbgrader's)" in err
     assert (tmp_path / "class_insight" / f"autograde_{ASSIGNMENT}.log").read_text().count("Autograding") == 3

@@ -14,6 +14,7 @@ changed checksum on every hidden test cell: a known quirk, not news for each stu
 
 from __future__ import annotations
 
+import glob
 import os
 import subprocess
 import sys
@@ -34,12 +35,15 @@ PAGES = "class_insight"
 # nbgrader's log lines look like "[AutogradeApp | ERROR] ..."; the levels shown, an allow-list.
 _SHOWN = ("| ERROR]", "| CRITICAL]", "Traceback")
 _WARNING = "| WARNING]"
+_SKIPPED = "Skipping existing assignment: "
 
 
-def submissions(course: Path, assignment: str) -> int:
-    """How many notebooks of ``assignment`` wait in ``submitted/`` (what autograde will go through)."""
+def submissions(course: Path, assignment: str, student: str = "*") -> int:
+    """How many notebooks of ``assignment`` wait in ``submitted/`` (what autograde will go through);
+    those of one ``student`` when given."""
     names = {path.name for path in (course / "source" / assignment).glob("*.ipynb")}
-    found = (course / "submitted").glob(f"*/{assignment}/*.ipynb")
+    folder = "*" if student == "*" else glob.escape(student)  # a name with [ or * is that name
+    found = (course / "submitted").glob(f"{folder}/{assignment}/*.ipynb")
     return sum(1 for path in found if not names or path.name in names)
 
 
@@ -73,7 +77,7 @@ def autograde(course: Path | str, assignment: str, *args: str, progress: bool = 
     ):
         assert child.stdout is not None
         grading = False  # a notebook started and not yet done
-        warnings = 0
+        warnings = skipped = 0
         for line in child.stdout:
             log.write(line)
             if "Autograding " in line:
@@ -84,9 +88,17 @@ def autograde(course: Path | str, assignment: str, *args: str, progress: bool = 
                 tqdm.write(inert_lines(line.rstrip("\n")), file=sys.stderr)
             elif _WARNING in line:
                 warnings += 1
+            elif _SKIPPED in line:
+                # Graded before: its notebooks count as done (nbgrader grades them again with --force).
+                student = Path(line.split(_SKIPPED, 1)[1].strip()).parent.name
+                skipped += 1
+                bar.update(submissions(course, assignment, student) if student else 0)
         status = child.wait()
         bar.update(1 if grading else 0)
     said = f"{warnings} warning{'' if warnings == 1 else 's'} (nbgrader's); " if warnings else ""
+    if skipped:
+        again = "(--force grades them again)"
+        said += f"{skipped} submission{'' if skipped == 1 else 's'} graded before, skipped {again}; "
     tqdm.write(f"autograde {assignment}: {said}the whole log is in {log_path}", file=sys.stderr)
     return status
 
