@@ -221,6 +221,52 @@ def test_a_newer_or_foreign_file_is_refused_and_left_as_it_was(tmp_path, pragma,
     assert path.read_bytes() == before
 
 
+def test_tables_declared_otherwise_and_objects_of_another_program_are_refused_on_open(tmp_path):
+    """Issue 36: each opened; a column more failed every change later ("table players has 4
+    columns but 3 values were supplied"), a trigger deleted each score as it was recorded."""
+    made = tmp_path / "made.sqlite"
+    with Competition(made) as event:
+        _six_players(event)
+    for change, words in [
+        (
+            "ALTER TABLE players ADD COLUMN age INTEGER",
+            "is damaged: its table players has a column age that no competition has; "
+            "open a copy saved earlier",
+        ),
+        (
+            "CREATE TABLE s2 AS SELECT * FROM seats; DROP TABLE seats; "
+            "CREATE TABLE seats (round INTEGER, tableno INTEGER, player INTEGER)",
+            "is another program's database (it holds the tables s2)",
+        ),
+        (
+            "DROP TABLE seats; CREATE TABLE seats (round INTEGER, tableno INTEGER, player INTEGER)",
+            "is damaged: its table seats has keys or constraints that no competition has; "
+            "open a copy saved earlier",
+        ),
+        (
+            "CREATE TRIGGER gone AFTER INSERT ON scores BEGIN DELETE FROM scores; END",
+            "is another program's database (it holds the trigger 'gone'): "
+            "a competition needs a file of its own",
+        ),
+        (
+            "CREATE INDEX by_name ON players (name)",
+            "is another program's database (it holds the index 'by_name')",
+        ),
+        ("CREATE VIEW best AS SELECT 1", "is another program's database (it holds the view 'best')"),
+    ]:
+        path = tmp_path / "class.sqlite"
+        shutil.copyfile(made, path)
+        db = sqlite3.connect(path)
+        db.executescript(change)
+        db.close()
+        before = path.read_bytes()
+        with pytest.raises(CompetitionError) as refused:
+            Competition(path)
+        assert str(refused.value).startswith(f"{path_text(path)} {words}"), change
+        assert path.read_bytes() == before
+        path.unlink()
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [

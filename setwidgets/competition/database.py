@@ -342,6 +342,14 @@ def _check_contents(db: sqlite3.Connection, path: str, tables: set[str]) -> None
                 f"{where} is damaged: its table {table} has no column {_words.and_list(lacking)}; "
                 "open a copy saved earlier"
             )
+        made = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
+        if _declared(made.fetchone()[0]) != _declared(_create(table)):
+            extra = [c for c in sorted(columns) if c not in _COLUMNS[table]]
+            differs = f"a column {_words.and_list(extra)}" if extra else "keys or constraints"
+            raise CompetitionError(
+                f"{where} is damaged: its table {table} has {differs} that no competition has; "
+                "open a copy saved earlier"
+            )
         key, bad, what = _BAD_ROWS[table]
         found = db.execute(f"SELECT {key} FROM {table} WHERE {bad} LIMIT 1").fetchone()
         if found is not None:
@@ -365,13 +373,20 @@ def _prepare(db: sqlite3.Connection, path: str, read_only: bool = False) -> None
     """Check that the file is a competition of this version or an earlier one (or new), then ready it."""
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     others = tables - _TABLES - {"sqlite_sequence"}
+    # No version writes a trigger, a view or an index of its own (only SQLite's for the keys): a
+    # trigger could delete every score recorded, silently.
+    extras = db.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') "
+        "OR (type = 'index' AND name NOT LIKE 'sqlite_autoindex_%') ORDER BY type, name LIMIT 1"
+    ).fetchone()
     app = db.execute("PRAGMA application_id").fetchone()[0]
-    if others or app not in (0, APPLICATION_ID):
-        held = (
-            f"it holds the tables {_words.and_list(sorted(others)[:4])}"
-            if others
-            else f"its application id is {app}"
-        )
+    if others or extras or app not in (0, APPLICATION_ID):
+        if others:
+            held = f"it holds the tables {_words.and_list(sorted(others)[:4])}"
+        elif extras:
+            held = f"it holds the {extras[0]} {_inputs.short(extras[1])}"
+        else:
+            held = f"its application id is {app}"
         raise CompetitionError(
             f"{_inputs.path_text(path)} is another program's database ({held}): "
             "a competition needs a file of its own"
@@ -431,6 +446,12 @@ def _prepare(db: sqlite3.Connection, path: str, read_only: bool = False) -> None
 
 
 _ORDER = ("settings", "players", "seats", "scores", "absences", "history")
+
+
+def _declared(sql: Any) -> str:
+    """A table's CREATE statement as every version wrote it, spaces and line breaks aside."""
+    text = " ".join(str(sql).replace("IF NOT EXISTS ", "").split()).rstrip(";")
+    return text.replace("( ", "(").replace(" )", ")")
 
 
 def _create(table: str) -> str:
