@@ -432,6 +432,9 @@ def autograde(args: list[str]) -> int:
 
 def insight(args: list[str]) -> int:
     ensure_venv("course")
+    if not args:  # the module's own usage names its COURSE argument, which course.py gives
+        print("course.py insight: name the assignment, e.g. 01_magic_rule", file=sys.stderr)
+        return 2
     return subprocess.call([str(PYTHON), "-m", "setwidgets.grading.insight", str(ROOT / "exercises"), *args])
 
 

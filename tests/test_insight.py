@@ -279,3 +279,16 @@ def test_autograde_moves_its_bar_when_a_notebook_is_done_and_prints_nbgraders_er
     )
     assert "checksum" not in err and "1 warning (nbgrader's)" in err
     assert (tmp_path / "class_insight" / f"autograde_{ASSIGNMENT}.log").read_text().count("Autograding") == 3
+
+
+@pytest.mark.parametrize("command", ["autograde", "insight"])
+def test_course_py_autograde_and_insight_without_an_assignment_say_so(command, capsys, monkeypatch):
+    """In course.py's words (its module's usage would name a COURSE argument the teacher never gives)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("course_cli", ROOT / "course.py")
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    monkeypatch.setattr(course, "ensure_venv", lambda *extras: None)  # no install from a test
+    assert course.COMMANDS[command]([]) == 2
+    assert capsys.readouterr().err == f"course.py {command}: name the assignment, e.g. 01_magic_rule\n"
