@@ -14,7 +14,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+
+from setwidgets import _inputs
 
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
 
@@ -94,6 +97,23 @@ def copied_together(main: os.stat_result, log: os.stat_result) -> bool:
         and abs(log.st_ctime_ns - main.st_ctime_ns) <= TOGETHER_SECONDS * 1e9
         and main.st_mtime_ns <= log.st_mtime_ns
     )
+
+
+def foreign_object(objects: Iterable[tuple[str, str]], indexes: Iterable[str] = ()) -> str | None:
+    """The first trigger, view or index among ``objects`` (the ``type, name`` rows of
+    ``sqlite_master``) that a store did not make, in words ("the trigger 'gone'"), or None.
+
+    ``indexes`` names the store's own indexes; SQLite's own for the keys (``sqlite_autoindex_``)
+    are always the store's. A trigger of another program could delete every row the store
+    writes, silently: such a file is another program's.
+    """
+    ours = set(indexes)
+    for kind, name in sorted(objects):
+        if kind in ("trigger", "view") or (
+            kind == "index" and not name.startswith("sqlite_autoindex_") and name not in ours
+        ):
+            return f"the {kind} {_inputs.short(name)}"
+    return None
 
 
 def keep_copy(db: sqlite3.Connection, path: Path, version: int) -> Path | None:

@@ -143,6 +143,33 @@ def test_a_class_room_file_of_every_version_opens_upgraded_with_the_teachers_cop
     assert len(list(tmp_path.glob("*.bak"))) == (before == (0, 0))
 
 
+@pytest.mark.parametrize(
+    ("change", "held"),
+    [
+        # It opened, and the trigger deleted every room at the next save.
+        (
+            "CREATE TRIGGER gone AFTER UPDATE ON setwidgets_rooms BEGIN DELETE FROM setwidgets_rooms; END",
+            "the trigger 'gone'",
+        ),
+        ("CREATE VIEW v AS SELECT 1", "the view 'v'"),
+        ("CREATE INDEX by_time ON setwidgets_rooms (updated)", "the index 'by_time'"),
+    ],
+)
+def test_a_room_store_holding_another_programs_objects_is_refused_and_left_as_it_was(tmp_path, change, held):
+    path = tmp_path / "rooms.sqlite"
+    shutil.copyfile(DATA / "rooms-826b3a9.sqlite", path)
+    db = sqlite3.connect(path)
+    db.execute(change)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(
+        store.StoreError, match=f"is another program's database \\(it holds {re.escape(held)}\\); "
+    ):
+        Store(f"sqlite:///{path}")
+    assert path.read_bytes() == before
+
+
 def test_a_second_upgrade_keeps_the_first_copy(tmp_path):
     path = tmp_path / "rooms.sqlite"
     shutil.copyfile(DATA / "rooms-d637546.sqlite", path)

@@ -57,7 +57,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from setwidgets import _inputs, _words
-from setwidgets._sqlite_files import keep_copy, stale_log
+from setwidgets._sqlite_files import foreign_object, keep_copy, stale_log
 from setwidgets.classroom.rooms import Room, RoomError
 
 try:  # POSIX: a lock that the system lets go of when the process ends, even by kill -9
@@ -380,22 +380,22 @@ class Store:
         with self.engine.connect() as db:
             application = db.exec_driver_sql("PRAGMA application_id").scalar()
             version = db.exec_driver_sql("PRAGMA user_version").scalar()
-            tables = {
-                row[0]
-                for row in db.exec_driver_sql(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-                )
-            }
+            objects = db.exec_driver_sql("SELECT type, name FROM sqlite_master").fetchall()
+            tables = {name for kind, name in objects if kind == "table" and not name.startswith("sqlite_")}
             if application not in (0, APPLICATION_ID):
                 raise StoreError(
                     f"{self.where} is another program's database (its application_id is {application:#x}); "
                     "the room service needs a file of its own: give --db another file"
                 )
             others = sorted(tables - set(_OURS))
-            if others or (application == 0 and not new and not tables):
+            # A trigger of another program could delete each room as it is saved.
+            extra = foreign_object(objects, (ix.name for t in _META.tables.values() for ix in t.indexes))
+            if others or extra or (application == 0 and not new and not tables):
                 what = (
                     f"it holds the tables {_words.and_list(others[:4])}"
                     if others
+                    else f"it holds {extra}"
+                    if extra
                     else "an SQLite file with no tables that the room service did not make"
                 )
                 raise StoreError(

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from setwidgets import _inputs, _words
-from setwidgets._sqlite_files import keep_copy, stale_log
+from setwidgets._sqlite_files import foreign_object, keep_copy, stale_log
 from setwidgets.competition.schedules import MOST_PLAYERS
 from setwidgets.game import inputs as game_inputs
 
@@ -375,16 +375,13 @@ def _prepare(db: sqlite3.Connection, path: str, read_only: bool = False) -> None
     others = tables - _TABLES - {"sqlite_sequence"}
     # No version writes a trigger, a view or an index of its own (only SQLite's for the keys): a
     # trigger could delete every score recorded, silently.
-    extras = db.execute(
-        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') "
-        "OR (type = 'index' AND name NOT LIKE 'sqlite_autoindex_%') ORDER BY type, name LIMIT 1"
-    ).fetchone()
+    extras = foreign_object(db.execute("SELECT type, name FROM sqlite_master").fetchall())
     app = db.execute("PRAGMA application_id").fetchone()[0]
     if others or extras or app not in (0, APPLICATION_ID):
         if others:
             held = f"it holds the tables {_words.and_list(sorted(others)[:4])}"
         elif extras:
-            held = f"it holds the {extras[0]} {_inputs.short(extras[1])}"
+            held = f"it holds {extras}"
         else:
             held = f"its application id is {app}"
         raise CompetitionError(
