@@ -379,6 +379,33 @@ def test_a_file_that_cannot_be_written_opens_read_only_for_the_standings(open_fo
     assert sorted(p.name for p in open_folder.iterdir()) == ["class.sqlite"]
 
 
+def test_a_file_and_its_log_in_a_folder_that_cannot_be_written_are_refused_in_a_sentence(
+    open_folder, tmp_path
+):
+    """SQLite must write the -shm to read a file with its log: it said 'unable to open database file'."""
+    event = Competition(tmp_path / "class.sqlite")
+    _six_players(event)  # in the log, not yet in the file: the notebook is still open
+    for name in ("class.sqlite", "class.sqlite-wal"):
+        shutil.copy2(tmp_path / name, open_folder / name)
+    event.close()
+    printed = _as_a_user_who_cannot_write(
+        """
+        from setwidgets.competition import Competition, CompetitionError
+        try:
+            Competition("class.sqlite")
+        except CompetitionError as refused:
+            print(refused)
+        """,
+        open_folder,
+    )
+    assert printed == (
+        "'class.sqlite' cannot be read where it is: its log of changes 'class.sqlite-wal' lies beside "
+        "it, and SQLite must write 'class.sqlite-shm' to read the two, in a folder that cannot be "
+        "written; copy the file and its log to a folder you can write\n"
+    )
+    assert sorted(p.name for p in open_folder.iterdir()) == ["class.sqlite", "class.sqlite-wal"]
+
+
 def test_a_file_of_an_earlier_version_that_cannot_be_written_shows_its_standings_unchanged(open_folder):
     shutil.copyfile(VERSIONS / "v0.sqlite", open_folder / "class.sqlite")
     printed = _as_a_user_who_cannot_write(

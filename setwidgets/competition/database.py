@@ -308,7 +308,12 @@ def _connect(path: str, read_only: bool) -> sqlite3.Connection:
         # log beside it either, nobody can be changing the file, and SQLite may read it as it is.
         log = Path(path).with_name(Path(path).name + "-wal")
         if log.exists() and log.stat().st_size:
-            raise
+            # SQLite's own words were "unable to open database file": it needs to write the -shm.
+            raise CompetitionError(
+                f"{_inputs.path_text(path)} cannot be read where it is: its log of changes {log.name!r} "
+                f"lies beside it, and SQLite must write {Path(path).name + '-shm'!r} to read the two, in a "
+                "folder that cannot be written; copy the file and its log to a folder you can write"
+            ) from None
         return sqlite3.connect(
             uri + "?immutable=1", uri=True, timeout=WAIT_SECONDS, check_same_thread=SAME_THREAD_ONLY
         )
