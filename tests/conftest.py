@@ -86,6 +86,105 @@ _isolate_jupyter()
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_JUPYTER_HOME, ignore_errors=True)
+    if _CPU_BY_FILE:
+        _write_cpu_by_file(config)
+
+
+# -- files that share a session's work run in one pytest-xdist worker ----------------------------
+# course.py runs the suite with --dist loadfile: each file goes whole to one worker. A cache kept
+# for the session (the lessons' runs, conftest.run_lesson) lives in one worker's process, so
+# files reading it from two workers would pay for it twice: such files are one work unit.
+SAME_WORKER = {
+    # Every lesson run once, in a kernel (a few minutes of CPU): test_lessons runs them all.
+    "test_lessons.py": "lessons run once",
+    "test_lesson_claims.py": "lessons run once",
+    "test_unit4_figures.py": "lessons run once",
+}
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown under -p no:xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """pytest-xdist's file by file scheduling, with the files of ``SAME_WORKER`` kept together."""
+    if config.getvalue("dist") != "loadfile":
+        return None  # pytest-xdist's own choice
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedWorkScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SAME_WORKER.get(Path(path).name, path)
+
+    return SharedWorkScheduling(config, log)
+
+
+# -- CPU seconds by test file (SETWIDGETS_CPU_PROFILE=1) -----------------------------------------
+# The machine is shared, so wall times say little about what a file costs: this counts the CPU
+# seconds of the test process, of its children once they are reaped (nbgrader, kernels, Lab),
+# and of the descendants still alive (Chromium, a session's Lab), per file, setup and teardown
+# of its fixtures included. Off by default: the walk through /proc costs a few ms per test.
+_CPU_PROFILE = os.environ.get("SETWIDGETS_CPU_PROFILE") == "1"
+_CPU_BY_FILE: dict[str, list[float]] = {}
+
+
+def _live_descendants_cpu() -> float:
+    """CPU seconds of this process's live descendants, their reaped children included."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents, cpu = {}, {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # After the name: state, ppid (1), ... utime (11), stime (12), cutime (13), cstime (14).
+        parents[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        total += cpu.get(pid, 0.0)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def _cpu_now() -> tuple[float, float]:
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, reaped.ru_utime + reaped.ru_stime + _live_descendants_cpu()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    if not _CPU_PROFILE:
+        yield
+        return
+    import time
+
+    (own, others), start = _cpu_now(), time.perf_counter()
+    yield
+    (own_after, others_after), end = _cpu_now(), time.perf_counter()
+    row = _CPU_BY_FILE.setdefault(item.nodeid.split("::")[0], [0.0, 0.0, 0.0, 0])
+    row[0] += own_after - own
+    row[1] += others_after - others
+    row[2] += end - start
+    row[3] += 1
+
+
+def _write_cpu_by_file(config: pytest.Config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", f"main-{os.getpid()}")
+    folder = Path(__file__).resolve().parents[1] / "test-artifacts"
+    folder.mkdir(exist_ok=True)
+    lines = ["file\ttests\tcpu_pytest_s\tcpu_children_s\tcpu_total_s\twall_s"]
+    for name, (own, others, wall, count) in sorted(_CPU_BY_FILE.items(), key=lambda kv: -kv[1][0] - kv[1][1]):
+        lines.append(f"{name}\t{count}\t{own:.1f}\t{others:.1f}\t{own + others:.1f}\t{wall:.1f}")
+    (folder / f"cpu-by-file-{worker}.tsv").write_text("\n".join(lines) + "\n")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

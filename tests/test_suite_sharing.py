@@ -1,0 +1,49 @@
+"""The suite's shared work stays shared when pytest-xdist spreads the files over workers.
+
+``course.py test`` runs the files with ``--dist loadfile``. A session's cache (the lessons'
+runs in ``conftest.run_lesson``) lives in one worker: every file that reads it must be in one
+work unit (``conftest.SAME_WORKER``), or the lessons run again in the other worker.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import conftest
+
+TESTS = Path(__file__).resolve().parent
+
+
+class _LoadfileConfig:
+    """The two options pytest-xdist's file scheduler reads: ``-n 2 --dist loadfile``."""
+
+    def getvalue(self, name: str) -> object:
+        return {"dist": "loadfile", "tx": ["2*popen"]}[name]
+
+
+def test_every_file_that_runs_lessons_through_the_session_cache_is_in_one_work_unit():
+    readers = sorted(
+        path.name for path in TESTS.glob("test_*.py") if re.search(r"\brun_lesson\(", path.read_text())
+    )
+    assert "test_lessons.py" in readers  # the search finds the file that runs them all
+    units = {conftest.SAME_WORKER.get(name) for name in readers}
+    assert None not in units, f"not kept with test_lessons.py: {readers}"
+    assert len(units) == 1, units
+
+
+def test_the_scheduler_puts_the_grouped_files_in_one_work_unit_and_the_others_one_per_file():
+    scheduler = conftest.pytest_xdist_make_scheduler(_LoadfileConfig(), None)
+    scope = scheduler._split_scope
+    assert scope("tests/test_lessons.py::test_x[a]") == scope("tests/test_lesson_claims.py::test_y")
+    assert scope("tests/test_unit4_figures.py::test_z") == scope("tests/test_lessons.py::test_x")
+    assert scope("tests/test_cards.py::test_a") == "tests/test_cards.py"
+    assert scope("tests/test_cards.py::test_a") != scope("tests/test_words.py::test_b")
+
+
+def test_other_ways_of_spreading_keep_pytest_xdist_s_own_scheduler():
+    class Load(_LoadfileConfig):
+        def getvalue(self, name: str) -> object:
+            return "load" if name == "dist" else super().getvalue(name)
+
+    assert conftest.pytest_xdist_make_scheduler(Load(), None) is None
