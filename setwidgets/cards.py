@@ -512,7 +512,16 @@ def written(value: Any, other: Callable[[Any], str] = repr) -> str:
         return "{" + ", ".join(sorted(written(item, other) for item in value)) + "}" if value else "set()"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{written(k, other)}: {written(v, other)}" for k, v in value.items()) + "}"
+    if _is_numpy_array(value):  # a notebook's numpy array of cards: array([1RSO, 2GTS]), not array([Card(...
+        return f"array({written(value.tolist(), other)})"
     return other(value)
+
+
+def _is_numpy_array(value: Any) -> bool:
+    # Named, not imported: the core does not import numpy, and a look-alike class of a notebook's
+    # own (its tolist could do anything) is not taken for one.
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__qualname__ == "ndarray"
 
 
 def code_key() -> str:
