@@ -5,7 +5,8 @@ Every lesson and every release copy of an exercise runs once in the browser suit
 :func:`check_notebook_page`, which runs axe-core once over it, so no notebook runs twice for this.
 Here: the class game's two views (the teacher's projector and a student's board, around one room
 of a real classroom service), a feedback page made by nbgrader's ``generate_feedback`` with the
-course's configuration, and a saved notebook opened untrusted.
+course's configuration, a saved notebook opened untrusted, and Notebook 7's and Voila's pages
+showing each kind of thing the package draws (a card, a row of cards, a chart, a board, a checker).
 
 One rule, written once in :data:`OUTPUTS`, leaves the chrome out: axe looks inside the cells'
 outputs only (JupyterLab's toolbar, editors and cell list, and the feedback page's nbgrader
