@@ -198,7 +198,11 @@ def test_the_widget_shows_the_page_of_the_assignment_picked_in_a_sandboxed_frame
     assert list(picker.options) == [ASSIGNMENT] and picker.value == ASSIGNMENT
     assert page.value.startswith('<iframe sandbox=""') and "Class insight: 01_magic_rule" in page.value
     assert all(student in page.value for student, (_, shown) in students.items() if shown)
+    shown = []
+    page.observe(lambda change: shown.append(change["new"]), names="value")
     copy.value = ANONYMOUS
+    # The teacher's copy goes first, before the anonymous one is drawn (seconds), not after.
+    assert len(shown) == 2 and shown[0] == "<p>Making the anonymous copy (to project) of 01_magic_rule...</p>"
     text = re.sub(r"base64,[A-Za-z0-9+/=]+", "", page.value)
     assert "anonymous copy" in text and not [s for s in students if s in text]
 

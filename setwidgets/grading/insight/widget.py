@@ -8,13 +8,15 @@
 A picker of the assignments autograded so far, a choice of copy (the teacher's, which names
 students, or the anonymous one to project) and the page itself
 (:func:`setwidgets.grading.insight.page.render`), shown in a sandboxed frame: its styles stay in
-the frame, and nothing in it can run.
+the frame, and nothing in it can run. Each assignment's insight is gathered once, when first
+shown: after autograding again, run the cell again.
 """
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
 from setwidgets._extras import require
 from setwidgets.grading.insight.exercises import CATALOGUE
@@ -47,16 +49,21 @@ def insight_view(course: Path | str = "exercises") -> widgets.VBox:
     choices = graded_assignments(course)
     first = choices[0] if choices else None
     picker = widgets.Dropdown(options=choices, description="Assignment", value=first)
-    copy = widgets.ToggleButtons(options=[TEACHER, ANONYMOUS], value=TEACHER)
+    copy = widgets.ToggleButtons(options=[TEACHER, ANONYMOUS], value=TEACHER, style={"button_width": "auto"})
     page = widgets.HTML()
+    gathered: dict[str, Any] = {}  # the insight of each assignment, gathered once
 
     def show(*_: object) -> None:
         if picker.value is None:
             where = html.escape(str(course))
             page.value = f"<p>No insight yet: autograde an assignment in {where} first.</p>"
             return
-        insight = gather(course, picker.value, progress=False)
-        page.value = framed(render(insight, anonymous=copy.value == ANONYMOUS))
+        # The page takes seconds to draw: the copy shown so far goes first, so that a teacher who
+        # asks for the anonymous copy to project never projects the names while it is made.
+        page.value = f"<p>Making the {html.escape(copy.value)} of {html.escape(picker.value)}...</p>"
+        if picker.value not in gathered:
+            gathered[picker.value] = gather(course, picker.value, progress=False)
+        page.value = framed(render(gathered[picker.value], anonymous=copy.value == ANONYMOUS))
 
     picker.observe(show, names="value")
     copy.observe(show, names="value")
