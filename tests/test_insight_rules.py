@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ from setwidgets.grading.judge import kept_value
 from setwidgets.rules import find_sets, third_card
 
 DECK = full_deck()
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def cards(codes: str) -> tuple[Card, ...]:
@@ -164,4 +166,8 @@ def test_every_assignment_has_a_catalogue_with_lessons_and_unique_keys():
         keys = [rule.key for rule in catalogue]
         assert len(keys) == len(set(keys)), assignment
         assert all(rule.lesson.startswith("lessons/") and rule.title for rule in catalogue)
+        # The lesson to revisit is a lesson of the course.
+        assert not [rule.lesson for rule in catalogue if not (ROOT / rule.lesson).is_file()], assignment
         assert keys[0] == "not_written" and keys[-2:] == ["wrong_kind", "raises"]
+    simulation = {rule.key: rule.lesson for rule in CATALOGUE["06_probability"]}
+    assert simulation["wald_interval"] == simulation["ignores_seed"] == "lessons/12_a_table_with_no_set.ipynb"

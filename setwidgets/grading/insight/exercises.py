@@ -12,6 +12,7 @@ broad ones (:func:`setwidgets.grading.insight.catalogue.diagnose` breaks ties by
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -46,6 +47,9 @@ LESSONS = {
     "07_caps": "lessons/14_caps.ipynb",
 }
 """The lesson each exercise practises: where a student goes back to."""
+
+SIMULATION_LESSON = "lessons/12_a_table_with_no_set.ipynb"
+"""Exercise 6's simulation and confidence interval are taught here, not in its counting lesson."""
 
 
 # -- exercise 3 --------------------------------------------------------------------------------
@@ -322,28 +326,32 @@ def _later(ex: str) -> list[Misconception]:
                 ),
                 example=count_example,
             ),
-            *_message_rules(
-                ex,
-                [
-                    (
-                        "ignores_seed",
-                        ("simulate_no_set_rate",),
-                        "the simulation ignores its seed",
-                        ("the same seed should give",),
-                    ),
-                    (
-                        "rate_not_count",
-                        ("simulate_no_set_rate",),
-                        "a rate that is no count of tables divided by their number",
-                        ("not a whole number", "whole number"),
-                    ),
-                    (
-                        "wald_interval",
-                        ("confidence_interval",),
-                        "the normal approximation, not Wilson's interval",
-                        ("normal approximation",),
-                    ),
-                ],
+            # The simulation and its interval are lesson 12's, not lesson 11's counting.
+            *(
+                dataclasses.replace(rule, lesson=SIMULATION_LESSON)
+                for rule in _message_rules(
+                    ex,
+                    [
+                        (
+                            "ignores_seed",
+                            ("simulate_no_set_rate",),
+                            "the simulation ignores its seed",
+                            ("the same seed should give",),
+                        ),
+                        (
+                            "rate_not_count",
+                            ("simulate_no_set_rate",),
+                            "a rate that is no count of tables divided by their number",
+                            ("not a whole number", "whole number"),
+                        ),
+                        (
+                            "wald_interval",
+                            ("confidence_interval",),
+                            "the normal approximation, not Wilson's interval",
+                            ("normal approximation",),
+                        ),
+                    ],
+                )
             ),
         ]
     if ex == "07_caps":
