@@ -150,9 +150,10 @@ def _names_html(scene: shapes.Scene) -> str:
 KEYS_STYLE = (
     "<style>.setw-keys canvas:focus{outline:3px solid #2f6fd0;outline-offset:-3px}"
     ".setw-keyhint{font-size:12px;color:#666}"
-    ".setw-keys:focus-within .setw-keyhint{visibility:hidden}</style>"
+    ".setw-keys:focus-within .setw-clickhint{visibility:hidden}</style>"
 )
-"""A widget with keys rings its cards while they hold the keyboard, and says how to give it otherwise."""
+"""A widget with keys rings its cards while they hold the keyboard, and says how to give it otherwise
+(that sentence hides while they hold it; how the cards are lettered stays, it is needed then)."""
 KEYS_HINT = "Click the cards to use the keys."
 LETTERS_HINT = "A card's letter, drawn on it, picks it: a, b, c... in reading order."
 """How a widget's cards are lettered, said under them (the boards say it their own way)."""
@@ -212,7 +213,7 @@ class CardsView(VBox):
         self.canvas.on_mouse_down(click)
         self.canvas.on_key_down(key)
         self.add_class("setw-keys")
-        hint = HTML(f"{KEYS_STYLE}{KEYS_HINT} {self._letters_hint}")
+        hint = HTML(f'{KEYS_STYLE}<span class="setw-clickhint">{KEYS_HINT}</span> {self._letters_hint}')
         hint.add_class("setw-keyhint")
         self.picture_box.children = (*self.picture_box.children, hint)
 

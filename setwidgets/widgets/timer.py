@@ -129,7 +129,7 @@ class Timer(VBox):
             button.layout = Layout(width="140px", height="44px")
         self.buttons["main"].on_click(self._keys_back(self.toggle))
         self.buttons["reset"].on_click(self._keys_back(self.reset))
-        hint = HTML(f"{KEYS_STYLE}Click the clock to use the space bar.")
+        hint = HTML(f'{KEYS_STYLE}<span class="setw-clickhint">Click the clock to use the space bar.</span>')
         hint.add_class("setw-keyhint")
         super().__init__(
             [self.canvas, self._picture, HBox(list(self.buttons.values())), hint, self._words, self._sound],

@@ -87,12 +87,18 @@ def test_no_key_a_widget_uses_reaches_jupyterlab_after_any_of_its_controls(name,
     nb.page.locator(f"{root} {keyed}").first.wait_for(timeout=30_000)
     before = cells_now(nb)
     assert len(before) == 2
+    click_hint = nb.page.locator(f"{root} .setw-clickhint").first
+    hint_line = nb.page.locator(f"{root} .setw-keyhint").first
+    if keyed == "canvas":
+        assert click_hint.is_visible(), "no line says to click the cards for the keys"
     for control in [None, *controls]:
         if control is None:
             nb.page.locator(f"{root} {keyed}").first.click(position={"x": 3, "y": 3})
         else:
             use_control(nb, root, control)
         nb.page.wait_for_timeout(500)  # the widget hands the keyboard back
+        if keyed == "canvas":  # holding the keys: "click the cards" hides, the letters' key stays
+            assert not click_hint.is_visible() and hint_line.is_visible(), hint_line.inner_text()
         shown = answered(nb, root)
         for key in keys:
             nb.page.keyboard.press(key)
