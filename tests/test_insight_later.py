@@ -1,4 +1,4 @@
-"""Class insight on exercises 4 to 7, graded by the exercises' own judged tests: each rule names its mistake.
+"""Class insight on exercises 2 to 7, graded by the exercises' own judged tests: each rule names its mistake.
 
 The rules of these exercises read the grader's own sentence about a failure, or model a mistaken
 function: a sentence reworded in a ``hidden_tests.py`` would silently turn a named mistake into
@@ -119,8 +119,42 @@ def greedy_cap_ignores_seed(deck, seed):
     return _greedy(deck, 0)
 
 
+def third_vector_no_mod_3(u, v):
+    return tuple(-(x + y) for x, y in zip(u, v))
+
+
+def count_sets_thrice(cards):
+    return 3 * len(find_sets(cards))
+
+
+def all_sets_thrice(cards):
+    """Each SET met from each of its pairs and kept every time (its cards in the table's order)."""
+    where = {card: i for i, card in enumerate(cards)}
+    found = []
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            k = where.get(third_card(a, b))
+            if k is not None and cards[k] not in (a, b):
+                found.append(tuple(sorted((a, b, cards[k]), key=where.get)))
+    return found
+
+
+def all_sets_stops_short(cards):
+    return [s for s in find_sets(cards) if cards and cards[-1] not in s]
+
+
+def first_set_empty(cards):
+    found = find_sets(cards)
+    return found[0] if found else []
+
+
 # (assignment, function, the mistaken function, the misconception it shows)
 MISTAKES = [
+    ("02_third_card", "third_vector", third_vector_no_mod_3, "no_mod_3"),
+    ("02_third_card", "count_sets", count_sets_thrice, "each_set_thrice"),
+    ("03_finding_sets", "all_sets", all_sets_thrice, "each_set_three_times"),
+    ("03_finding_sets", "all_sets", all_sets_stops_short, "misses_last_card"),
+    ("03_finding_sets", "first_set", first_set_empty, "no_set_not_none"),
     ("04_the_dealer", "take_set", take_set_changes_lists, "changes_lists"),
     ("04_the_dealer", "take_set", take_set_list, "not_table_and_deck"),
     ("04_the_dealer", "take_set", take_set_deals_from_the_bottom, "deals_wrong"),
@@ -137,6 +171,13 @@ MISTAKES = [
 ]
 
 
+TESTED_WITH = {"third_vector": "third_card_mod3"}
+"""A function graded in the tests of another (third_card_mod3's tests ask third_vector too)."""
+
+HONEST = {"third_card_mod3": third_card, "third_card": third_card}
+"""The functions a test asks beside the mistaken one, answered right."""
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
     """One student per mistake, judged by the real hidden tests of the mistaken function only."""
@@ -144,9 +185,16 @@ def course(tmp_path_factory) -> Path:
     loaded = {}
     for number, (assignment, function, mistaken, _) in enumerate(MISTAKES, 1):
         tests = loaded.setdefault(assignment, judge.load(SOURCE / assignment))
-        mine = {gid: test for gid, test in tests.items() if gid.startswith(f"test_{function}_")}
+        graded = TESTED_WITH.get(function, function)
+        mine = {gid: test for gid, test in tests.items() if gid.startswith(f"test_{graded}_")}
         assert len(mine) == 2, (assignment, function, sorted(tests))
-        namespace = {"Card": Card, "full_deck": full_deck, "first_set": first_set, function: mistaken}
+        namespace = {
+            "Card": Card,
+            "full_deck": full_deck,
+            "first_set": first_set,
+            **HONEST,
+            function: mistaken,
+        }
         verdicts = {
             grade_id: judge.judge(test, lambda request, ns=namespace: compute.call(request, ns), seed=39)
             for grade_id, test in mine.items()
@@ -156,7 +204,10 @@ def course(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.mark.parametrize("assignment", ["04_the_dealer", "05_planes", "06_probability", "07_caps"])
+@pytest.mark.parametrize(
+    "assignment",
+    ["02_third_card", "03_finding_sets", "04_the_dealer", "05_planes", "06_probability", "07_caps"],
+)
 def test_each_mistake_of_the_later_exercises_is_named_and_nothing_is_other(course, assignment):
     insight = gather(course, assignment, progress=False)
     found = {row.key: row.students for row in insight.rows}
