@@ -5,8 +5,9 @@ Every lesson and every release copy of an exercise runs once in the browser suit
 :func:`check_notebook_page`, which runs axe-core once over it, so no notebook runs twice for this.
 Here: the class game's two views (the teacher's projector and a student's board, around one room
 of a real classroom service), a feedback page made by nbgrader's ``generate_feedback`` with the
-course's configuration, a saved notebook opened untrusted, and Notebook 7's and Voila's pages
-showing each kind of thing the package draws (a card, a row of cards, a chart, a board, a checker).
+course's configuration, a saved notebook opened untrusted, and Voila's page showing each kind of
+thing the package draws (a card, a row of cards, a chart, a board, a checker); Notebook 7's page
+shows the same in :mod:`test_notebook7`, on that file's server.
 
 One rule, written once in :data:`OUTPUTS`, leaves the chrome out: axe looks inside the cells'
 outputs only (JupyterLab's toolbar, editors and cell list, and the feedback page's nbgrader
@@ -45,7 +46,6 @@ from .harness import (
     NotebookPage,
     Server,
     python_cells,
-    start_notebook,
     start_voila,
     write_notebook,
 )
@@ -491,18 +491,6 @@ def check_elsewhere(nb: NotebookPage, name: str) -> None:
     assert not missing, f"{name}: the checker's tree lacks {missing}:\n{checker}"
     # The verdict is the text of a polite live region: said again each time it changes.
     assert re.search(rf'status \[live=polite\]\n +StaticText "{re.escape(verdict)}"', checker), checker
-
-
-def test_notebook7_shows_the_pictures_and_widgets_named(tmp_path_factory, chromium, new_page) -> None:
-    """Notebook 7's own page (``jupyter notebook``), after Run All."""
-    root = tmp_path_factory.mktemp("a11y-notebook7")
-    write_notebook(root / "a11y7.ipynb", ELSEWHERE_CELLS)
-    with start_notebook(root, tmp_path_factory.mktemp("a11y-notebook7-work")) as server:
-        nb = NotebookPage(new_page(), server)
-        nb.open_page("notebooks/a11y7.ipynb")
-        assert nb.page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
-        nb.run_all()
-        check_elsewhere(nb, "notebook7")
 
 
 def test_voila_shows_the_pictures_and_widgets_named(tmp_path_factory, chromium, new_page) -> None:

@@ -59,3 +59,17 @@ def test_a_board_in_notebook7_is_painted_and_answers_clicks(notebook7, new_page)
     assert_frames(nb, board.canvas, board.rects, {7: "selected"})
     assert board.twin.selected == [7]
     nb.screenshot("notebook7-02-card-selected")
+
+
+def test_notebook7_shows_the_pictures_and_widgets_named(notebook7, new_page) -> None:
+    """Notebook 7's own page after Run All: axe-core finds nothing in the package's outputs, and the
+    pictures, the board and the checker are named (test_accessibility's check, on this server)."""
+    from .test_accessibility import ELSEWHERE_CELLS, check_elsewhere
+
+    server, root = notebook7
+    write_notebook(root / "a11y7.ipynb", ELSEWHERE_CELLS)
+    nb = NotebookPage(new_page(), server)
+    nb.open_page("notebooks/a11y7.ipynb")
+    assert nb.page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+    nb.run_all()
+    check_elsewhere(nb, "notebook7")
