@@ -174,3 +174,23 @@ def test_a_service_that_does_not_answer_keeps_the_board_waiting_and_a_long_wait_
         words.door(door.state)
         == "This board stopped waiting for the teacher. Run the cell again to ask once more."
     )
+
+
+def test_a_ticket_the_service_does_not_know_puts_the_student_back_on_the_list(service):
+    # The waiting list lives in the service's memory: after a restart, a waiting board asks with a
+    # ticket nobody knows. It is then put on the list again, with a new ticket, as on its first ask
+    # (within one ask, ~6 s in class), and never let in on the old one.
+    url, teacher, _, _ = service
+    room = ClassRoom(url=url, token=teacher, seed=3)
+    try:
+        room.lock()
+        key = f"{client.service_url(url)} {room.code} Ben"
+        client._write_tokens({key + " ticket": "a-ticket-from-before-the-restart"})
+        with pytest.raises(client.Waiting) as waiting:
+            client.Seat(room.code, "Ben", url=url)
+        assert waiting.value.ticket != "a-ticket-from-before-the-restart"
+        assert "the teacher has been asked to let Ben in" in str(waiting.value)
+        wait_until(lambda: room.waiting == ["Ben"], what="Ben back on the teacher's waiting list")
+        assert client._read_tokens()[key + " ticket"] == waiting.value.ticket
+    finally:
+        room.close()
