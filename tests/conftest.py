@@ -86,8 +86,10 @@ _isolate_jupyter()
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_JUPYTER_HOME, ignore_errors=True)
-    if _CPU_BY_FILE:
-        _write_cpu_by_file(config)
+    if _CPU_PROFILE:
+        import cpu_profile
+
+        cpu_profile.write(Path(__file__).resolve().parents[1] / "test-artifacts")
 
 
 # -- files that share a session's work run in one pytest-xdist worker ----------------------------
@@ -117,47 +119,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     return SharedWorkScheduling(config, log)
 
 
-# -- CPU seconds by test file (SETWIDGETS_CPU_PROFILE=1) -----------------------------------------
-# The machine is shared, so wall times say little about what a file costs: this counts the CPU
-# seconds of the test process, of its children once they are reaped (nbgrader, kernels, Lab),
-# and of the descendants still alive (Chromium, a session's Lab), per file, setup and teardown
-# of its fixtures included. Off by default: the walk through /proc costs a few ms per test.
+# -- CPU and idle seconds by test file (SETWIDGETS_CPU_PROFILE=1, tests/cpu_profile.py) ----------
 _CPU_PROFILE = os.environ.get("SETWIDGETS_CPU_PROFILE") == "1"
-_CPU_BY_FILE: dict[str, list[float]] = {}
-
-
-def _live_descendants_cpu() -> float:
-    """CPU seconds of this process's live descendants, their reaped children included."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents, cpu = {}, {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # After the name: state, ppid (1), ... utime (11), stime (12), cutime (13), cstime (14).
-        parents[int(entry.name)] = int(fields[1])
-        cpu[int(entry.name)] = sum(int(f) for f in fields[11:15]) / tick
-    children: dict[int, list[int]] = {}
-    for pid, ppid in parents.items():
-        children.setdefault(ppid, []).append(pid)
-    total, todo = 0.0, list(children.get(os.getpid(), []))
-    while todo:
-        pid = todo.pop()
-        total += cpu.get(pid, 0.0)
-        todo.extend(children.get(pid, []))
-    return total
-
-
-def _cpu_now() -> tuple[float, float]:
-    import resource
-
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime, reaped.ru_utime + reaped.ru_stime + _live_descendants_cpu()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -165,26 +128,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     if not _CPU_PROFILE:
         yield
         return
-    import time
+    import cpu_profile
 
-    (own, others), start = _cpu_now(), time.perf_counter()
+    before = cpu_profile.start(item.nodeid)
     yield
-    (own_after, others_after), end = _cpu_now(), time.perf_counter()
-    row = _CPU_BY_FILE.setdefault(item.nodeid.split("::")[0], [0.0, 0.0, 0.0, 0])
-    row[0] += own_after - own
-    row[1] += others_after - others
-    row[2] += end - start
-    row[3] += 1
-
-
-def _write_cpu_by_file(config: pytest.Config) -> None:
-    worker = os.environ.get("PYTEST_XDIST_WORKER", f"main-{os.getpid()}")
-    folder = Path(__file__).resolve().parents[1] / "test-artifacts"
-    folder.mkdir(exist_ok=True)
-    lines = ["file\ttests\tcpu_pytest_s\tcpu_children_s\tcpu_total_s\twall_s"]
-    for name, (own, others, wall, count) in sorted(_CPU_BY_FILE.items(), key=lambda kv: -kv[1][0] - kv[1][1]):
-        lines.append(f"{name}\t{count}\t{own:.1f}\t{others:.1f}\t{own + others:.1f}\t{wall:.1f}")
-    (folder / f"cpu-by-file-{worker}.tsv").write_text("\n".join(lines) + "\n")
+    cpu_profile.stop(item.nodeid, before)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
