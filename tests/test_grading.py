@@ -132,6 +132,19 @@ def test_a_loop_that_never_ends_is_interrupted_and_the_kernel_goes_on(course):
     assert got == ["KeyboardInterrupt:", "after"]
 
 
+@needs_bubblewrap
+def test_a_grading_kernel_starts_without_its_debugger_and_a_cell_may_still_import_it(course):
+    """The debugger (debugpy) was a quarter of a grading kernel's start: it is not loaded, yet the
+    name is not taken from the notebook."""
+    work = course / "autograded" / "ana" / "01_magic_rule"
+    cell = (
+        "import sys, ipykernel.debugger\n"
+        "print(ipykernel.debugger._is_debugpy_available, 'debugpy' in sys.modules)\n"
+        "import debugpy\nprint(debugpy.__name__)"
+    )
+    assert run([cell], work) == ["False False\ndebugpy"]
+
+
 def _command(process: Path) -> list[bytes]:
     try:
         return (process / "cmdline").read_bytes().split(b"\0")

@@ -152,7 +152,13 @@ def card_of(code: str) -> Card:
 def decode_request(value: Any) -> Any:
     """A value of a request, in the kernel: cards, tuples, sets, fractions and seeded generators rebuilt."""
     if isinstance(value, list):
-        return [decode_request(item) for item in value]
+        # A case is mostly a list of cards: each read here, without a call of this function per card.
+        return [
+            card_of(item["card"])
+            if type(item) is dict and len(item) == 1 and "card" in item
+            else decode_request(item)
+            for item in value
+        ]
     if not isinstance(value, dict):
         return value
     (key, inner), *_ = value.items()

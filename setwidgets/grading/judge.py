@@ -149,9 +149,12 @@ def encode_request(value: Any) -> Any:
         return {"card": value.code}
     kind = type(value)
     if kind is tuple:
-        return {"tuple": [encode_request(item) for item in value]}
+        return {
+            "tuple": [{"card": item.code} if type(item) is Card else encode_request(item) for item in value]
+        }
     if kind is list:
-        return [encode_request(item) for item in value]
+        # A case is mostly a list of cards: each written here, without a call of this function per card.
+        return [{"card": item.code} if type(item) is Card else encode_request(item) for item in value]
     if kind is set or kind is frozenset:
         return {kind.__name__: [encode_request(item) for item in value]}
     if kind is dict or kind is Counter:
@@ -206,14 +209,18 @@ def parse_reply(text: str, cases: int) -> list[Answer]:
         raise NoAnswer("the kernel's answer does not have one entry per case")
     parsed = []
     for answer in answers:
-        if not isinstance(answer, dict):
+        if type(answer) is not dict:
             raise NoAnswer("the kernel's answer is not readable")
+        value = answer.get("value")
+        if type(value) is list or type(value) is dict:  # a plain value (most answers) is itself
+            value = decode(value)
+        counts = answer.get("counts")
         parsed.append(
             Answer(
-                value=decode(answer.get("value")),
+                value=value,
                 error=str(answer["error"])[: compute.MAX_TEXT] if "error" in answer else None,
                 args=decode(answer["args"]) if "args" in answer else None,
-                counts=_counts(answer.get("counts")),
+                counts={} if counts is None else _counts(counts),
             )
         )
     return parsed

@@ -83,6 +83,23 @@ import setwidgets
 
 sys.path.append("")
 """
+KERNEL_LAUNCH = """import sys
+from pathlib import Path
+
+# As ipykernel_launcher does: the working folder is not on the module path while the kernel loads.
+if sys.path and (sys.path[0] == "" or Path(sys.path[0]) == Path.cwd()):
+    del sys.path[0]
+# ipykernel imports its debugger (debugpy) at every start when it can: a quarter of the start's CPU,
+# for a kernel nobody debugs. The kernel starts without it; the name is free again for the cells.
+sys.modules["debugpy"] = None
+from ipykernel.kernelapp import IPKernelApp
+
+app = IPKernelApp.instance()
+app.initialize()
+del sys.modules["debugpy"]
+app.start()
+"""
+"""What a grading kernel runs in place of ``-m ipykernel_launcher``: the same kernel, without its debugger."""
 REFUSED = (
     "Grading refuses to start a kernel without its sandbox: {why}; install bubblewrap (as root, "
     "'python3 course.py lab' does it on Debian, or 'apt-get install bubblewrap'), or, to grade "
@@ -412,6 +429,8 @@ class SandboxedKernelManager(AsyncKernelManager):
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         # The grader's questions come on a route of its own, loaded before any cell runs.
         cmd = [*super().format_kernel_cmd(extra_arguments), route.kernel_argument()]
+        if cmd[1:3] == ["-m", "ipykernel_launcher"]:  # the usual kernel spec; any other is left as it is
+            cmd[1:3] = ["-c", KERNEL_LAUNCH]
         if self._scratch is None or not self.sandboxed:
             return cmd
         return self.sandbox_command(cmd)
