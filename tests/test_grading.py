@@ -345,3 +345,31 @@ def test_timing_magics_around_honest_code_raise_no_flag_and_the_code_they_time_i
     assert code_reasons("%timeit -n 3 -r2 sorted([3, 1, 2])") == []
     assert code_reasons("%time import subprocess") == ["reaches files, processes or the system (subprocess)"]
     assert code_reasons("%%bash\nls") == ["runs shell or magic lines (%%bash)"]
+
+
+def test_the_kernels_compiled_modules_are_those_of_the_files_beside_them_and_checked_against_them(tmp_path):
+    """The kernel's package is read-only, so the grader writes each module's compiled copy: one made
+    from that very file, which Python checks against the file's hash (PEP 552) before it uses it."""
+    import importlib.util
+    import marshal
+
+    from setwidgets.grading.sandbox import write_compiled
+
+    source = "def handed_out():\n    return 'the copy'\n"
+    for folder in ("first", "second"):  # the second kernel's copy comes from the first one's
+        file = tmp_path / folder / "cards.py"
+        file.parent.mkdir()
+        file.write_text(source, encoding="utf-8")
+        write_compiled(file, "cards.py", source)
+        data = Path(importlib.util.cache_from_source(str(file))).read_bytes()
+        assert int.from_bytes(data[4:8], "little") == 0b11  # hash-based, and checked on import
+        assert data[8:16] == importlib.util.source_hash(source.encode())
+        names: dict = {}
+        exec(marshal.loads(data[16:]), names)
+        assert names["handed_out"]() == "the copy"
+    changed = tmp_path / "second" / "cards.py"
+    changed.write_text(source.replace("the copy", "the file"), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("cards_changed", changed)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.handed_out() == "the file"

@@ -42,8 +42,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.util
 import json
 import os
+import py_compile
 import secrets
 import shutil
 import subprocess
@@ -119,6 +121,38 @@ class SandboxMissing(RuntimeError):
 
 
 _warned: set[str] = set()
+
+_compiled: dict[tuple[str, str], bytes] = {}
+
+
+def write_compiled(file: Path, relative: str, source: str) -> None:
+    """Beside ``file`` (the package's module ``relative`` as the kernel sees it, written from
+    ``source``), its compiled copy, made once per source in this process.
+
+    The kernel's package is read-only: without it, each kernel compiled every module again at its
+    start. The copy is checked against the source's hash as Python imports it (PEP 552), so it can
+    only be the code of the file beside it; where it cannot be made, the kernel compiles the file.
+    """
+    try:
+        target = Path(importlib.util.cache_from_source(str(file)))
+    except NotImplementedError:  # a Python that keeps no compiled copies
+        return
+    key = (relative, source)
+    if key in _compiled:
+        target.parent.mkdir(exist_ok=True)
+        target.write_bytes(_compiled[key])
+        return
+    try:
+        py_compile.compile(
+            str(file),
+            cfile=str(target),
+            dfile=str(handout.ROOT / relative),
+            doraise=True,
+            invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
+        )
+    except (py_compile.PyCompileError, OSError):
+        return
+    _compiled[key] = target.read_bytes()
 
 
 @functools.cache
@@ -360,6 +394,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             for relative, source in kernel_package(self.hand_out, self.hide_functions).items():
                 (package / relative).parent.mkdir(parents=True, exist_ok=True)
                 (package / relative).write_text(source, encoding="utf-8")
+                write_compiled(package / relative, relative, source)
             self._overlays.append((str(package), str(handout.ROOT)))
         elif self.hide_functions:
             (self._scratch / "hidden").mkdir()
