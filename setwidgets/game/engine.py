@@ -14,6 +14,7 @@ See :mod:`setwidgets.game` for a short game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -372,7 +373,12 @@ class Game(GameView):
         When a call is pending, the clock's current time is saved too, so the
         caller keeps the seconds left after loading. (See :mod:`setwidgets.game.save`.)
         """
-        return save.dumps(self._setup, self._state, self._now() if self._state.callers else None)
+        if self._state.callers:
+            return save.dumps(self._setup, self._state, self._now())
+        # Read as its copy reads its clock when loaded; not needed to save, so a failing clock is no bar.
+        with contextlib.suppress(GameError, TypeError):
+            self._now()
+        return save.dumps(self._setup, self._state)
 
     @classmethod
     def from_json(cls, text: str | bytes, clock: Callable[[], float] = time.monotonic) -> Game:
@@ -391,6 +397,9 @@ class Game(GameView):
         game = cls.__new__(cls)
         game._adopt(setup, state, clock)
         game._check_settled()
+        # Loaded, it reads its clock, as the game saved did (to_json): a clock stepping back next
+        # takes neither back before that moment (a copy had 5.125 s left, the original 5.0).
+        game._now()
         return game
 
     # -- the machinery ----------------------------------------------------------
