@@ -17,8 +17,6 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from setwidgets import _inputs
-
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
 
 
@@ -112,7 +110,7 @@ def foreign_object(objects: Iterable[tuple[str, str]], indexes: Iterable[str] = 
         if kind in ("trigger", "view") or (
             kind == "index" and not name.startswith("sqlite_autoindex_") and name not in ours
         ):
-            return f"the {kind} {_inputs.short(name)}"
+            return f"the {kind} {name[:40] + '...' if len(name) > 40 else name!r}"
     return None
 
 
