@@ -89,7 +89,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _CPU_PROFILE:
         import cpu_profile
 
-        cpu_profile.write(Path(__file__).resolve().parents[1] / "test-artifacts")
+        cpu_profile.write(cpu_profile.FOLDER)
 
 
 # -- files that share a session's work run in one pytest-xdist worker ----------------------------

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 STEP = 0.25  # seconds between two looks at the process tree
+FOLDER = Path(__file__).resolve().parents[1] / "test-artifacts"
 BY_FILE: dict[str, list[float]] = {}  # file: [own CPU, others' CPU, wall, idle, tests]
 _current: list[str] = []  # the file whose test runs now
 _sampler: list[threading.Thread] = []
@@ -96,6 +97,8 @@ def _sample() -> None:
 def start(nodeid: str) -> tuple[float, float, float]:
     """Before a test: note its file and what was spent so far."""
     name = nodeid.split("::")[0]
+    if _current and _current[0] != name:
+        write(FOLDER)  # after each file: a run stopped half-way still says what it measured
     BY_FILE.setdefault(name, [0.0, 0.0, 0.0, 0.0, 0])
     _current[:] = [name]
     if not _sampler:
