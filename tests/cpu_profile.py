@@ -26,6 +26,7 @@ FOLDER = Path(__file__).resolve().parents[1] / "test-artifacts"
 BY_FILE: dict[str, list[float]] = {}  # file: [own CPU, others' CPU, wall, idle, tests]
 _current: list[str] = []  # the file whose test runs now
 _sampler: list[threading.Thread] = []
+_sampler_cpu = [0.0]  # CPU seconds the sampling thread has used
 
 
 def _tree() -> tuple[dict[int, list[int]], dict[int, list[str]]]:
@@ -67,7 +68,8 @@ def _live_descendants_cpu() -> float:
 def _cpu_now() -> tuple[float, float]:
     me = resource.getrusage(resource.RUSAGE_SELF)
     reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime, reaped.ru_utime + reaped.ru_stime + _live_descendants_cpu()
+    own = me.ru_utime + me.ru_stime - _sampler_cpu[0]  # the sampler's own looks are not the test's
+    return own, reaped.ru_utime + reaped.ru_stime + _live_descendants_cpu()
 
 
 def _busy(sampler_thread: int) -> bool:
@@ -87,11 +89,14 @@ def _busy(sampler_thread: int) -> bool:
 
 
 def _sample() -> None:
-    me = threading.get_native_id()
+    me, last = threading.get_native_id(), time.monotonic()
     while True:
         time.sleep(STEP)
+        now = time.monotonic()
         if _current and not _busy(me):
-            BY_FILE[_current[0]][3] += STEP
+            BY_FILE[_current[0]][3] += now - last  # a look takes a while on a loaded machine
+        last = now
+        _sampler_cpu[0] = time.thread_time()
 
 
 def start(nodeid: str) -> tuple[float, float, float]:
