@@ -74,8 +74,8 @@ def test_lessons_00_and_04_and_the_readme_point_to_unit_two():
 
 UNIT_THREE = ["08_sets_are_lines.ipynb", "09_planes_and_magic_squares.ipynb", "10_symmetry.ipynb"]
 EXERCISE_FIVE = "exercises/release/05_planes/planes.ipynb"
-# A unit-3 lesson computes every count it states, yet runs in a sitting: well under this many seconds.
-UNIT_THREE_SECONDS = 20
+# A unit-3 lesson computes every count it states, yet runs in a sitting: benchmarks/bench_lessons.py
+# times it (against a kernel that only imports the package), not the tests.
 
 
 def _markdown(name):
@@ -151,9 +151,7 @@ def test_lesson_opens_with_goals_and_ends_with_recap_and_exercise(path):
 
 @pytest.mark.parametrize("path", LESSONS, ids=_ids)
 def test_lesson_runs_headless_without_errors_or_warnings(path):
-    nb, seconds = run_lesson(path)
-    if path.name in UNIT_THREE:
-        assert seconds < UNIT_THREE_SECONDS, f"{path.name} took {seconds:.1f} s to run"
+    nb, _ = run_lesson(path)
     *cells, probe = _code_cells(nb)
     kernel_python = probe.outputs[0]["text"].strip()
     assert Path(kernel_python).resolve() == Path(sys.executable).resolve()

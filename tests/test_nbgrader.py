@@ -751,13 +751,9 @@ def course(tmp_path_factory) -> Path:
     save(course, "patcher", four, hand_in(course, four, patched))
 
     nbgrader(course, "autograde", one)
-    start = time.monotonic()
     nbgrader(course, "autograde", two, f"--ExecutePreprocessor.timeout={TEST_TIMEOUT}")
-    (course / "autograde_seconds.txt").write_text(f"{time.monotonic() - start:.1f}")
-    start = time.monotonic()
     nbgrader(course, "autograde", three)
     nbgrader(course, "autograde", four)
-    (course / "autograde_seconds_unit_2.txt").write_text(f"{time.monotonic() - start:.1f}")
 
     for assignment, students in LATER_ANSWERS.items():
         save(course, "solver", assignment, hand_in(course, assignment, source=True))
@@ -765,10 +761,8 @@ def course(tmp_path_factory) -> Path:
         solved = answers_of(hand_in(course, assignment, source=True))
         for student, changed in students.items():
             save(course, student, assignment, hand_in(course, assignment, dict(solved, **changed)))
-    start = time.monotonic()
     for assignment in LATER:
         nbgrader(course, "autograde", assignment)
-    (course / "autograde_seconds_later.txt").write_text(f"{time.monotonic() - start:.1f}")
 
     # The teacher reads the written answers (formgrader does the same through the gradebook).
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
@@ -928,17 +922,6 @@ def test_no_test_that_passed_is_flagged_for_running_none_of_the_students_code(co
         assert tests and all(c.metadata[WATCHED]["student_code_ran"] is True for c in tests), assignment
 
 
-def test_unit_2_is_graded_in_modest_time(course):
-    seconds = float((course / "autograde_seconds_unit_2.txt").read_text())
-    assert seconds < 120, f"autograding exercises 3 and 4 for five students each took {seconds} s"
-
-
-def test_the_later_exercises_are_graded_in_modest_time(course):
-    seconds = float((course / "autograde_seconds_later.txt").read_text())
-    most = 60 * len(LATER)
-    assert seconds < most, f"autograding {', '.join(LATER)} for four students each took {seconds} s"
-
-
 def test_editing_a_locked_test_cell_earns_nothing_for_it(course):
     assert grades(course, "01_magic_rule", "tamper") == {
         "test_is_set_visible": 0,
@@ -966,9 +949,6 @@ def test_a_loop_that_never_ends_is_stopped_by_the_timeout_and_graded(course):
         and any("did not finish within" in o.get("evalue", "") for o in c.outputs if o.output_type == "error")
     ]
     assert {"test_count_sets_visible", "test_count_sets_hidden"} <= set(stopped), stopped
-    # Every student of the assignment was graded in the same run, the looper included.
-    seconds = float((course / "autograde_seconds.txt").read_text())
-    assert seconds < 180, f"autograding took {seconds} s"
 
 
 def test_the_written_answer_waits_for_the_teacher(course):
