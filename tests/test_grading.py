@@ -353,7 +353,7 @@ def test_the_kernels_compiled_modules_are_those_of_the_files_beside_them_and_che
     import importlib.util
     import marshal
 
-    from setwidgets.grading.sandbox import write_compiled
+    from setwidgets.grading.kernel_start import write_compiled
 
     source = "def handed_out():\n    return 'the copy'\n"
     for folder in ("first", "second"):  # the second kernel's copy comes from the first one's

@@ -42,10 +42,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import importlib.util
 import json
 import os
-import py_compile
 import secrets
 import shutil
 import subprocess
@@ -65,6 +63,7 @@ from setwidgets import _words
 from setwidgets.grading import cgroup, handout, mounts, route
 from setwidgets.grading.handout import kernel_package
 from setwidgets.grading.hide import overlays
+from setwidgets.grading.kernel_start import KERNEL_LAUNCH, PATH_STARTUP, PATH_STARTUP_CODE, write_compiled
 
 GIB = 2**30
 SUBMISSION = "/tmp/.submission"
@@ -74,34 +73,6 @@ KERNEL_CONNECTION = Path("/tmp/.kernel-connection.json")
 MESSAGE_BYTES = {"shell": route.MAX_MESSAGE, "iopub": 64 * 2**20}
 """The longest message the grader reads on each of a grading kernel's channels (1 MiB on the others);
 ZeroMQ drops a longer one before anything parses it."""
-PATH_STARTUP = Path("/tmp/ipython/profile_default/startup/00-setwidgets-path.py")
-"""IPython's start-up file in the sandbox: the working folder goes last on the module path."""
-PATH_STARTUP_CODE = """import sys
-
-# The package is imported before the working folder joins the module path: an editable install's
-# finder comes after every folder on the path, so a folder named setwidgets in a submission would
-# otherwise be imported in its place.
-import setwidgets
-
-sys.path.append("")
-"""
-KERNEL_LAUNCH = """import sys
-from pathlib import Path
-
-# As ipykernel_launcher does: the working folder is not on the module path while the kernel loads.
-if sys.path and (sys.path[0] == "" or Path(sys.path[0]) == Path.cwd()):
-    del sys.path[0]
-# ipykernel imports its debugger (debugpy) at every start when it can: a quarter of the start's CPU,
-# for a kernel nobody debugs. The kernel starts without it; the name is free again for the cells.
-sys.modules["debugpy"] = None
-from ipykernel.kernelapp import IPKernelApp
-
-app = IPKernelApp.instance()
-app.initialize()
-del sys.modules["debugpy"]
-app.start()
-"""
-"""What a grading kernel runs in place of ``-m ipykernel_launcher``: the same kernel, without its debugger."""
 REFUSED = (
     "Grading refuses to start a kernel without its sandbox: {why}; install bubblewrap (as root, "
     "'python3 course.py lab' does it on Debian, or 'apt-get install bubblewrap'), or, to grade "
@@ -121,38 +92,6 @@ class SandboxMissing(RuntimeError):
 
 
 _warned: set[str] = set()
-
-_compiled: dict[tuple[str, str], bytes] = {}
-
-
-def write_compiled(file: Path, relative: str, source: str) -> None:
-    """Beside ``file`` (the package's module ``relative`` as the kernel sees it, written from
-    ``source``), its compiled copy, made once per source in this process.
-
-    The kernel's package is read-only: without it, each kernel compiled every module again at its
-    start. The copy is checked against the source's hash as Python imports it (PEP 552), so it can
-    only be the code of the file beside it; where it cannot be made, the kernel compiles the file.
-    """
-    try:
-        target = Path(importlib.util.cache_from_source(str(file)))
-    except NotImplementedError:  # a Python that keeps no compiled copies
-        return
-    key = (relative, source)
-    if key in _compiled:
-        target.parent.mkdir(exist_ok=True)
-        target.write_bytes(_compiled[key])
-        return
-    try:
-        py_compile.compile(
-            str(file),
-            cfile=str(target),
-            dfile=str(handout.ROOT / relative),
-            doraise=True,
-            invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
-        )
-    except (py_compile.PyCompileError, OSError):
-        return
-    _compiled[key] = target.read_bytes()
 
 
 @functools.cache
