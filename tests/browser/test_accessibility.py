@@ -221,7 +221,15 @@ def read_as_a_screen_reader(course: CoursePage, stem: str) -> str:
     page = course.page
     kinds = ("setw-checker", "setw-explorer", "setw-plane", "setw-board", "setw-table", "setw-lines")
     pictures = f":is({OUTPUTS}):has(img.setw-picture, img.setw-chart)"
-    read = chromium_trees(page, [*(f"div.{css}" for css in kinds), pictures])
+    # A live game moves on by itself (lesson 07's players run out of time): the tree is read
+    # between two readings of the kernel's widgets that agree, so both are of the same moment.
+    for _ in range(3):
+        before = course.kernel_widgets()
+        page.wait_for_timeout(500)  # the page shows what the kernel said a moment ago
+        read = chromium_trees(page, [*(f"div.{css}" for css in kinds), pictures])
+        widgets = course.kernel_widgets()
+        if widgets == before:
+            break
     trees = {css: read[f"div.{css}"] for css in kinds}
     parts = [f"# {css} {nth + 1}\n{tree}" for css in kinds for nth, tree in enumerate(trees[css])]
     parts.extend(f"# picture output {nth + 1}\n{tree}" for nth, tree in enumerate(read[pictures]))
@@ -231,7 +239,7 @@ def read_as_a_screen_reader(course: CoursePage, stem: str) -> str:
     if not (trees["setw-checker"] or trees["setw-board"]):
         return text
     kernel = {"MagicRuleChecker": [], "Board": []}
-    for widget in course.kernel_widgets():
+    for widget in widgets:
         kernel.get(widget.kind, []).append(widget)
     for kind, css in (("MagicRuleChecker", "setw-checker"), ("Board", "setw-board")):
         assert len(trees[css]) == len(kernel[kind]), (

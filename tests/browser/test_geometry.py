@@ -11,6 +11,7 @@ pixels are the line's color blended with the table's.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -72,15 +73,20 @@ def line_pixels(nb: NotebookPage, canvas, stroke: Stroke, point: tuple[float, fl
     return sum(any(mask[r][c] == "#" for mask in masks) for r in range(len(masks[0])) for c in range(7))
 
 
-def assert_lines_drawn(nb: NotebookPage, canvas, strokes: list[Stroke]) -> None:
-    """Every straight stroke shows its color between its cards (bent ones cross cards there)."""
+def assert_lines_drawn(nb: NotebookPage, canvas, strokes: list[Stroke], timeout: float = 10.0) -> None:
+    """Every straight stroke shows its color between its cards (bent ones cross cards there).
+
+    Within ``timeout`` seconds: on a loaded machine the frames may be painted a moment before the
+    lines (CI once read a line's pixels right after the centre's frame showed, and found none).
+    """
+    deadline = time.monotonic() + timeout
     for stroke in strokes:
         if len({x for x, _ in stroke.points}) > 1 and len({y for _, y in stroke.points}) > 1:
             continue  # a diagonal's midpoints lie in the corners between four cards; rows and columns suffice
         for point in midpoints(stroke):
-            assert line_pixels(nb, canvas, stroke, point) >= 20, (
-                f"the line {stroke.codes} is not drawn at {point}"
-            )
+            while (found := line_pixels(nb, canvas, stroke, point)) < 20 and time.monotonic() < deadline:
+                nb.page.wait_for_timeout(200)
+            assert found >= 20, f"the line {stroke.codes} is not drawn at {point} (after {timeout:.0f} s)"
 
 
 def assert_no_line_at(nb: NotebookPage, canvas, strokes: list[Stroke]) -> None:
