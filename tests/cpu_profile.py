@@ -75,15 +75,16 @@ def _cpu_now() -> tuple[float, float]:
 def _busy(sampler_thread: int) -> bool:
     """Whether a thread of this process (but the sampler) or a descendant runs or waits to run."""
     children, stats = _tree()
-    for task in os.scandir(f"/proc/{os.getpid()}/task"):
-        if int(task.name) == sampler_thread:
-            continue
-        try:
-            with open(f"/proc/{os.getpid()}/task/{task.name}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] in ("R", "D"):
-                    return True
-        except OSError:
-            continue
+    with os.scandir(f"/proc/{os.getpid()}/task") as tasks:  # closed on the early return too
+        for task in tasks:
+            if int(task.name) == sampler_thread:
+                continue
+            try:
+                with open(f"/proc/{os.getpid()}/task/{task.name}/stat") as stat:
+                    if stat.read().rsplit(")", 1)[1].split()[0] in ("R", "D"):
+                        return True
+            except OSError:
+                continue
     # A process's state is its main thread's; a descendant busy in another thread is rare enough.
     return any(stats[pid][0] in ("R", "D") for pid in _descendants(children) if pid in stats)
 
