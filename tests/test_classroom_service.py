@@ -280,17 +280,20 @@ def test_a_flood_of_requests_from_one_address_is_refused_beyond_a_whole_class(se
     rate, burst = REQUEST_RATE
     start = time.monotonic()
     # Eight at a time: faster than the budget refills, however slow this shared machine is now.
+    # The flood ends with eight good joins, sent within it: a good request is refused as well while
+    # its address is over the budget. (Sent after the flood, one could arrive once a refill let it in.)
+    names = [""] * (3 * burst) + [f"late {n}" for n in range(8)]
     with ThreadPoolExecutor(8) as pool:
-        statuses = list(pool.map(lambda _: request(url, None, "POST", {"name": ""})[0], range(3 * burst)))
+        answers = list(pool.map(lambda name: request(url, None, "POST", {"name": name}), names))
     elapsed = time.monotonic() - start
+    statuses = [status for status, _ in answers[: 3 * burst]]
     # Every request counts, refused or not; beyond the burst only the rate's refill is served.
     assert set(statuses) <= {400, 429} and statuses.count(400) >= burst - 1  # answered in any order
-    assert statuses.count(400) <= burst + rate * elapsed + 1
-    status, body = request(url, None, "POST", {"name": "late"})
-    assert (status, body["message"]) == (
-        429,
-        "too many requests from this address; try again in a few seconds",
-    )
+    served = statuses.count(400) + sum(status == 201 for status, _ in answers[3 * burst :])
+    assert served <= burst + rate * elapsed + 1
+    refused = [body["message"] for status, body in answers[3 * burst :] if status == 429]
+    assert refused, f"every good join at the end of the flood was served: {answers[3 * burst :]}"
+    assert refused[0] == "too many requests from this address; try again in a few seconds"
     # A request with a token counts against its token: the teacher still opens a room.
     assert request(service.url + "api/rooms", service.teacher_token, "POST", {})[0] == 201
     time.sleep(1.0)

@@ -759,16 +759,11 @@ def class_game(hub, people):
             said["outside"] = {}
             for what, token in tokens.items():
                 headers = {"Authorization": f"token {token}"} if token else {}
+                room_url = _service(hub, f"api/rooms/{code}")
                 said["outside"][what] = {
-                    "join": requests.post(
-                        _service(hub, f"api/rooms/{code}/join"), json={}, headers=headers, timeout=30
-                    ).status_code,
-                    "room": requests.get(
-                        _service(hub, f"api/rooms/{code}"), headers=headers, timeout=30
-                    ).status_code,
-                    "open": requests.post(
-                        _service(hub, "api/rooms"), json={}, headers=headers, timeout=30
-                    ).status_code,
+                    "join": _past_the_proxy("post", f"{room_url}/join", headers, json={}),
+                    "room": _past_the_proxy("get", room_url, headers),
+                    "open": _past_the_proxy("post", _service(hub, "api/rooms"), headers, json={}),
                     "socket": _socket_refused(hub, code, token),
                 }
         with step("reach a room they have not joined", OUTSIDER):
@@ -867,6 +862,18 @@ def test_a_student_cannot_play_as_another_student(class_game):
     assert class_game["as_another"]["version"] == class_game["wrong_claim"]["version"]
     assert class_game["other_name"]["name"] == ben, class_game["other_name"]
     assert class_game["other_name"]["welcome"] == f"Welcome back, {ben}.", class_game["other_name"]
+
+
+def _past_the_proxy(method: str, url: str, headers: dict, tries: int = 3, **kw) -> int:
+    """The status of the service's own answer: a 502, 503 or 504 is the hub's proxy saying it did
+    not reach the service (CI10, at the end of a loaded run, had one), so the request is sent
+    again, at most ``tries`` times in all; the last status is returned as it is."""
+    for _ in range(tries - 1):
+        status = requests.request(method, url, headers=headers, timeout=30, **kw).status_code
+        if status not in (502, 503, 504):
+            return status
+        time.sleep(1)
+    return requests.request(method, url, headers=headers, timeout=30, **kw).status_code
 
 
 def test_a_student_cannot_act_as_the_teacher(class_game):
