@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_checks import take_set as _take_set  # the notebook's solution, written once for the tests
 
 from setwidgets import Card, first_set, full_deck
 from setwidgets.caps import is_set_free
@@ -25,20 +26,6 @@ from setwidgets.rules import find_sets, third_card
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "exercises" / "source"
-
-
-def _take_set(table, deck, cards):
-    """The notebook's solution: the top cards of the deck fill the gaps at 12 cards or fewer."""
-    table, deck = list(table), list(deck)
-    gaps = sorted(table.index(card) for card in cards)
-    if len(table) <= 12:
-        while gaps and deck:
-            table[gaps.pop(0)] = deck.pop(0)
-    size = len(table) - len(gaps)
-    movers = [table[p] for p in range(size, len(table)) if p not in gaps]
-    for hole, card in zip([p for p in gaps if p < size], movers):
-        table[hole] = card
-    return table[:size], deck
 
 
 def take_set_changes_lists(table, deck, cards):
