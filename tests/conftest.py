@@ -104,9 +104,17 @@ SAME_WORKER = {
 }
 
 
+# A file whose tests share nothing but the session's JupyterLab and Chromium (which every worker
+# starts anyway) and that is long enough to hold up the end of a run alone: each of its tests is a
+# work unit of its own, so the workers share it. The course's notebooks take a quarter of the
+# suite's CPU.
+SPREAD = {"test_course_notebooks.py"}
+
+
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown under -p no:xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
-    """pytest-xdist's file by file scheduling, with the files of ``SAME_WORKER`` kept together."""
+    """pytest-xdist's file by file scheduling, with the files of ``SAME_WORKER`` kept together
+    and the tests of the files in ``SPREAD`` sent one by one."""
     if config.getvalue("dist") != "loadfile":
         return None  # pytest-xdist's own choice
     from xdist.scheduler import LoadFileScheduling
@@ -114,7 +122,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     class SharedWorkScheduling(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = super()._split_scope(nodeid)
-            return SAME_WORKER.get(Path(path).name, path)
+            name = Path(path).name
+            if name in SPREAD:
+                return nodeid
+            return SAME_WORKER.get(name, path)
 
     return SharedWorkScheduling(config, log)
 

@@ -41,6 +41,20 @@ def test_the_scheduler_puts_the_grouped_files_in_one_work_unit_and_the_others_on
     assert scope("tests/test_cards.py::test_a") != scope("tests/test_words.py::test_b")
 
 
+def test_a_spread_file_s_tests_are_work_units_of_their_own_and_share_no_module_set_up():
+    scheduler = conftest.pytest_xdist_make_scheduler(_LoadfileConfig(), None)
+    scope = scheduler._split_scope
+    one, other = (f"tests/browser/test_course_notebooks.py::test_run[{name}]" for name in ("a", "b"))
+    assert scope(one) == one
+    assert scope(one) != scope(other)
+    # A module-, class- or package-scoped fixture would be built once per worker that runs a test
+    # of the file: spreading is for files whose tests share only the session's set-ups.
+    for name in conftest.SPREAD:
+        (path,) = TESTS.rglob(name)
+        scopes = re.findall(r"@pytest\.fixture\(([^)]*)\)", path.read_text())
+        assert not [s for s in scopes if re.search(r"scope=\"(module|class|package)\"", s)], (name, scopes)
+
+
 def test_other_ways_of_spreading_keep_pytest_xdist_s_own_scheduler():
     class Load(_LoadfileConfig):
         def getvalue(self, name: str) -> object:
