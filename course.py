@@ -391,12 +391,15 @@ def parallel(args: list[str]) -> list[str]:
     """pytest-xdist's options that spread the suite's files over the machine's cores.
 
     A file's tests stay in one worker (``--dist loadfile``): its module fixtures, such as a
-    graded course, are built once. At most four workers: each may start its own JupyterLab and
+    graded course, are built once. One worker more than the cores: a worker waits on a page, a
+    kernel or a limit for about a third of its time, and one core per worker left the cores idle
+    for two fifths of a run. At most four workers: each may start its own JupyterLab and
     Chromium. None when the caller chose (``-n``, ``-p no:xdist``) or there is one core.
     """
-    workers = min(os.cpu_count() or 1, 4)
+    cores = os.cpu_count() or 1
+    workers = min(cores + 1, 4)
     chosen = any(a == "-n" or a.startswith(("-n", "--numprocesses")) or "xdist" in a for a in args)
-    if workers < 2 or chosen:
+    if cores < 2 or chosen:
         return []
     return ["-n", str(workers), "--dist", "loadfile"]
 

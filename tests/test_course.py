@@ -533,8 +533,8 @@ def test_ci_fails_when_a_supported_python_is_missing_unless_it_is_named_as_skipp
 def test_the_suite_is_spread_over_the_cores_unless_the_caller_chose(monkeypatch):
     course = load_course()
     monkeypatch.setattr(course.os, "cpu_count", lambda: 2)
-    assert course.parallel([]) == ["-n", "2", "--dist", "loadfile"]
-    assert course.parallel(["tests/test_cards.py"]) == ["-n", "2", "--dist", "loadfile"]
+    assert course.parallel([]) == ["-n", "3", "--dist", "loadfile"]
+    assert course.parallel(["tests/test_cards.py"]) == ["-n", "3", "--dist", "loadfile"]
     for chosen in (["-n", "0"], ["-n4"], ["--numprocesses=3"], ["-p", "no:xdist"]):
         assert course.parallel(chosen) == [], chosen
     monkeypatch.setattr(course.os, "cpu_count", lambda: 64)
