@@ -107,8 +107,24 @@ SAME_WORKER = {
 # A file whose tests share nothing but the session's JupyterLab and Chromium (which every worker
 # starts anyway) and that is long enough to hold up the end of a run alone: each of its tests is a
 # work unit of its own, so the workers share it. The course's notebooks take a quarter of the
-# suite's CPU.
+# suite's CPU. Such units go out last (below), so a worker that takes one takes no other file's
+# test after it: a module-scoped fixture of the file is built once per worker, not once per test.
 SPREAD = {"test_course_notebooks.py"}
+
+
+# The work units go out in the order the workers collected them (the scheduler below turns off
+# pytest-xdist's own order, by number of tests, which put the few-test files that start a Lab,
+# a hub or nbgrader last, where one of them alone held up the end of a run): first the files with
+# a test that starts servers, kernels or nbgrader, then the rest, and the spread files' tests last,
+# small units that fill in the end.
+HEAVY = {"browser", "nbgrader", "hub", "notebooks"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # one process: the files' own order
+    heavy = {item.path for item in items if HEAVY & {mark.name for mark in item.iter_markers()}}
+    items.sort(key=lambda item: 2 if item.path.name in SPREAD else 0 if item.path in heavy else 1)
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown under -p no:xdist
@@ -126,6 +142,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
             if name in SPREAD:
                 return nodeid
             return SAME_WORKER.get(name, path)
+
+    config.option.loadscopereorder = False  # the collection's order (pytest_collection_modifyitems)
 
     return SharedWorkScheduling(config, log)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import conftest
 
@@ -16,7 +17,10 @@ TESTS = Path(__file__).resolve().parent
 
 
 class _LoadfileConfig:
-    """The two options pytest-xdist's file scheduler reads: ``-n 2 --dist loadfile``."""
+    """The options pytest-xdist's file scheduler reads: ``-n 2 --dist loadfile``."""
+
+    def __init__(self) -> None:
+        self.option = SimpleNamespace(loadscopereorder=True)
 
     def getvalue(self, name: str) -> object:
         return {"dist": "loadfile", "tx": ["2*popen"]}[name]
@@ -41,18 +45,41 @@ def test_the_scheduler_puts_the_grouped_files_in_one_work_unit_and_the_others_on
     assert scope("tests/test_cards.py::test_a") != scope("tests/test_words.py::test_b")
 
 
-def test_a_spread_file_s_tests_are_work_units_of_their_own_and_share_no_module_set_up():
+def test_a_spread_file_s_tests_are_work_units_of_their_own():
     scheduler = conftest.pytest_xdist_make_scheduler(_LoadfileConfig(), None)
     scope = scheduler._split_scope
     one, other = (f"tests/browser/test_course_notebooks.py::test_run[{name}]" for name in ("a", "b"))
     assert scope(one) == one
     assert scope(one) != scope(other)
-    # A module-, class- or package-scoped fixture would be built once per worker that runs a test
-    # of the file: spreading is for files whose tests share only the session's set-ups.
-    for name in conftest.SPREAD:
-        (path,) = TESTS.rglob(name)
-        scopes = re.findall(r"@pytest\.fixture\(([^)]*)\)", path.read_text())
-        assert not [s for s in scopes if re.search(r"scope=\"(module|class|package)\"", s)], (name, scopes)
+
+
+def test_workers_take_the_files_that_start_servers_first_and_the_spread_files_last(monkeypatch):
+    class Item:
+        def __init__(self, path: str, *marks: str) -> None:
+            self.path = TESTS / path
+            self.marks = [SimpleNamespace(name=mark) for mark in marks]
+
+        def iter_markers(self):
+            return iter(self.marks)
+
+    collected = [
+        Item("test_cards.py"),
+        Item("browser/test_course_notebooks.py", "browser"),
+        Item("test_hub.py"),
+        Item("test_hub.py", "hub"),
+        Item("test_words.py"),
+        Item("browser/test_board.py", "browser"),
+    ]
+    order = list(collected)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    conftest.pytest_collection_modifyitems(None, order)
+    assert order == collected, "one process keeps the files' own order"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    conftest.pytest_collection_modifyitems(None, order)
+    assert [collected.index(item) for item in order] == [2, 3, 5, 0, 4, 1]
+    config = _LoadfileConfig()
+    conftest.pytest_xdist_make_scheduler(config, None)
+    assert config.option.loadscopereorder is False, "xdist would sort the units by their number of tests"
 
 
 def test_other_ways_of_spreading_keep_pytest_xdist_s_own_scheduler():
