@@ -9,13 +9,26 @@ and what the status and score lines must say.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from setwidgets import Game
 from setwidgets.widgets import Board
 
-from .harness import NotebookPage, python_cells, rgb
+from .harness import (
+    _JS_ERRORS,
+    _JS_PROMPTS,
+    HarnessError,
+    NotebookPage,
+    Server,
+    python_cells,
+    rgb,
+    screenshot_path,
+    write_notebook,
+)
 from .painted import CLASSIC, assert_card_shown
 
 TABLE = rgb(CLASSIC.table)
@@ -46,7 +59,10 @@ BUTTON_MOVES = {"SET!": "call", "No SET here": "no_set", "Hint": "hint", "New ga
 
 
 def open_board(notebook_page: Callable[..., NotebookPage], seed: int) -> BoardPage:
-    """Open a notebook showing ``Board(Game(seed=seed))``; check that it deals and lays out like the twin."""
+    """Open a notebook showing ``Board(Game(seed=seed))``; check that it deals and lays out like the twin.
+
+    ``notebook_page`` is the fixture of that name, or a :class:`ModuleNotebooks`'s ``fresh``.
+    """
     nb = notebook_page(f"board_seed{seed}.ipynb", board_cells(seed))
     page = BoardPage(nb, seed)
     printed = json.loads(nb.cell_output(1))
@@ -114,3 +130,101 @@ class BoardPage:
     def scores(self, expected: str = "") -> str:
         """The score line, once it contains ``expected`` (its update may come after the status line's)."""
         return self.nb.wait_text(".setw-board .setw-scores", expected)
+
+
+class ModuleNotebooks:
+    """Notebooks opened once for a whole test module, in one page and one kernel each.
+
+    Opening a notebook costs a JupyterLab page load and a kernel start (about 7 CPU seconds);
+    running its cells again in the same kernel costs a fifth of that. ``fresh(name, cells)``
+    opens the notebook the first time and runs all its cells again afterwards: every cell is
+    executed anew, so each test gets new widgets in the state the cells make (a game dealt
+    from its seed again, nothing selected), as a test with a page of its own does.
+    """
+
+    def __init__(self, chromium: Any, lab: Server, lab_root: Path, viewport: dict[str, int]) -> None:
+        self.lab, self.lab_root = lab, lab_root
+        self.context = chromium.new_context(viewport=viewport)
+        self.opened: dict[str, NotebookPage] = {}
+        self.cells: dict[str, list[str]] = {}
+        self.last: NotebookPage | None = None
+
+    def fresh(self, name: str, cells: Sequence[str]) -> NotebookPage:
+        """The notebook ``name`` with all its cells just run (opened the first time)."""
+        nb = self.opened.get(name)
+        if self.cells.setdefault(name, list(cells)) != list(cells):
+            raise HarnessError(f"ModuleNotebooks.fresh: {name} was opened with other cells; name it anew")
+        if nb is None:
+            write_notebook(self.lab_root / name, cells)
+            page = self.context.new_page()
+            page.set_default_timeout(30_000)
+            nb = NotebookPage(page, self.lab)
+            self.opened[name] = self.last = nb
+            nb.open(name)
+            nb.run_all()
+        else:
+            self.last = nb
+            nb.page.bring_to_front()
+            run_all_again(nb)
+        return nb
+
+    def screenshot_if_failed(self, request: pytest.FixtureRequest) -> None:
+        """Save the page of a failed test as test-artifacts/FAILED-<test>.png, as ``new_page`` does."""
+        failed_shot = screenshot_path(f"FAILED-{request.node.name}")
+        report = getattr(request.node, "rep_call", None)
+        if self.last is not None and report is not None and report.failed:
+            try:
+                self.last.page.screenshot(path=str(failed_shot))
+            except Exception as error:  # a crashed page must not hide the test's own failure
+                print(f"could not save a screenshot of the failed page: {error}")
+        else:
+            failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
+
+    def close(self) -> None:
+        """Close the pages and stop their kernels (only these: other tests' kernels are theirs)."""
+        kernels = []
+        for nb in self.opened.values():
+            try:
+                kernels.append(
+                    nb.page.evaluate(
+                        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"
+                    )
+                )
+            except Exception:
+                pass  # a page that broke has its kernel stopped with the server's at the end
+        self.context.close()
+        for kernel in kernels:
+            try:
+                self.lab.api("DELETE", f"api/kernels/{kernel}")
+            except OSError:
+                pass  # it stopped meanwhile
+
+
+def module_notebooks(chromium: Any, lab: Server, lab_root: Path) -> Iterator[ModuleNotebooks]:
+    """The body of a module-scoped fixture: ``yield from module_notebooks(chromium, lab, lab_root)``."""
+    shared = ModuleNotebooks(chromium, lab, lab_root, {"width": 1280, "height": 1000})  # conftest's VIEWPORT
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+def run_all_again(nb: NotebookPage, timeout: float = 60.0) -> None:
+    """Run every cell again through Run > Run All Cells; wait until each has a new execution count.
+
+    Raises HarnessError quoting the traceback when a cell raised, as ``NotebookPage.run_all`` does.
+    """
+    counts = f"({_JS_PROMPTS})().map(t => (/\\[(\\d+)\\]/.exec(t) || [0, -1])[1] * 1)"
+    before = max(nb.page.evaluate(f"() => {counts}"))
+    nb.page.click("li.lm-MenuBar-item:has-text('Run')")
+    nb.page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
+    # Run All stops at a cell that raised, so the rest never get a new count: stop waiting then too.
+    nb.page.wait_for_function(
+        f"""before => ({_JS_ERRORS})().length > 0 || {counts}.every(n => n > before)""",
+        arg=before,
+        timeout=timeout * 1000,
+    )
+    nb.wait_kernel_idle(timeout)
+    tracebacks = nb.page.evaluate(_JS_ERRORS)
+    if tracebacks:
+        raise HarnessError("A notebook cell raised:\n" + "\n".join(tracebacks))

@@ -9,13 +9,14 @@ the status and score lines must say; the browser must show exactly that.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from setwidgets import Game, explain, is_set
 from setwidgets.widgets import Board
 
-from .boardpage import TABLE, BoardPage, open_board
+from .boardpage import TABLE, BoardPage, ModuleNotebooks, module_notebooks, open_board
 from .harness import python_cells
 from .painted import CLASSIC, around, assert_card_shown, assert_frames, card_background_share
 
@@ -24,6 +25,19 @@ pytestmark = pytest.mark.browser
 SEED = 3
 NO_SET_SEED = next(seed for seed in range(1000) if not Game(seed=seed).sets_on_table())
 """The first seed whose 12 dealt cards hold no SET."""
+
+
+@pytest.fixture(scope="module")
+def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
+    """This module's notebooks, each opened once; a test runs its cells again (a new Board, dealt anew)."""
+    yield from module_notebooks(chromium, lab, lab_root)
+
+
+@pytest.fixture
+def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
+    """As conftest's ``notebook_page``, on this module's pages: each call runs all the notebook's cells."""
+    yield notebooks.fresh
+    notebooks.screenshot_if_failed(request)
 
 
 @pytest.fixture
