@@ -23,9 +23,20 @@ from setwidgets.widgets import _roomwords as words
 from setwidgets.widgets._keys import card_letter
 
 
+@pytest.fixture(scope="module")
+def shared_service(tmp_path_factory):
+    """One service for the module: each test opens rooms of its own in it, and no test stops it or
+    comes near the address's budget of joins (30 joins in all, within the 60 it holds at once)."""
+    with classroom_service.Service(tmp_path_factory.mktemp("classroom") / "classroom") as running:
+        yield running
+
+
 @pytest.fixture
-def service(tmp_path, monkeypatch):
-    yield from classroom_service.running(tmp_path, monkeypatch)
+def service(shared_service, monkeypatch):
+    """The module's service, found by this test's widgets through its classroom folder."""
+    monkeypatch.setenv("SETWIDGETS_CLASSROOM_HOME", str(shared_service.home))
+    monkeypatch.delenv("SETWIDGETS_CLASSROOM_URL", raising=False)
+    return shared_service
 
 
 @pytest.fixture(autouse=True)
