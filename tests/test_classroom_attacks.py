@@ -37,10 +37,34 @@ from setwidgets.classroom.limits import (
 )
 from setwidgets.game import MAX_PLAYERS
 
+# Tests that open rooms of their own and send few requests from this address share one service:
+# about 50 such requests in all, within the 60 an address may send at once. The others measure the
+# service's time or load, spend an address's budget, or read its limits: each has a service of its own.
+SHARING = {
+    "test_deep_json_gets_a_sentence_never_a_crash",
+    "test_the_log_never_holds_a_token",
+    "test_names_that_show_nothing_or_look_like_anothers_are_refused",
+    "test_real_names_with_joiners_inside_a_word_join",
+    "test_a_full_room_refuses_naming_nobody_and_new_game_still_deals",
+    "test_junk_tells_a_real_room_from_no_room_in_no_way",
+}
+
+
+@pytest.fixture(scope="module")
+def shared_service(tmp_path_factory):
+    with classroom_service.Service(tmp_path_factory.mktemp("shared") / "classroom") as running:
+        yield running
+
 
 @pytest.fixture
-def service(tmp_path, monkeypatch):
-    yield from classroom_service.running(tmp_path, monkeypatch)
+def service(request, tmp_path, monkeypatch):
+    if request.function.__name__ in SHARING:
+        shared = request.getfixturevalue("shared_service")
+        monkeypatch.setenv("SETWIDGETS_CLASSROOM_HOME", str(shared.home))
+        monkeypatch.delenv("SETWIDGETS_CLASSROOM_URL", raising=False)
+        yield shared
+    else:
+        yield from classroom_service.running(tmp_path, monkeypatch)
 
 
 def request(url, token=None, method="GET", body=None, raw=None, headers=()):
