@@ -1,7 +1,8 @@
 """The course's own notebooks in a real JupyterLab: lessons and release copies run, and their widgets render.
 
 Each test copies one notebook file, unchanged, into the folder JupyterLab serves
-(at the same path as in the repository), opens it in a fresh page and runs its
+(at the same path as in the repository), opens it in JupyterLab (one page for the
+module, loaded once: each test closes its notebook's tab and kernel) and runs its
 cells one after another, as a student pressing Shift+Enter would. Then it checks
 
 - every code cell ran, in order;
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import VIEWPORT
 from .coursepages import STDERR, SVG, WIDGET_VIEW, CoursePage
 from .harness import ROOT, NotebookPage, Server, copy_course, screenshot_path, start_course_lab
 from .test_accessibility import check_notebook_page
@@ -213,23 +215,80 @@ NOTEBOOKS = [
 ]
 
 
+# Open a notebook in the JupyterLab the page already shows, as a student double-clicking it in the
+# file browser does, and make it the current tab; the tabs left (a launcher) are closed.
+_JS_OPEN_HERE = """async (path) => {
+    const app = window.jupyterapp;
+    const widget = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+    await widget.context.ready;
+    app.shell.activateById(widget.id);
+    for (const other of [...app.shell.widgets('main')]) if (other !== widget) other.dispose();
+}"""
+# Close every tab, unsaved: the notebook's file stays as it was copied, and its kernel is shut
+# down next through the server.
+_JS_CLOSE_ALL = """() => {
+    for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
+        if (widget.context) widget.context.model.dirty = false;
+        widget.dispose();
+    }
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab_tab(chromium) -> Iterator[dict]:
+    """One browser page holding JupyterLab for the module's notebooks, loaded once.
+
+    Loading JupyterLab's page costs more CPU than most notebooks' checks; each test opens its
+    notebook in this page's Lab instead, on a page no other notebook is open on (the previous
+    one's tab closed, its kernel shut down). A test that fails takes the page with it: the
+    next test loads a fresh one."""
+    shared: dict = {}
+    yield shared
+    if "context" in shared:
+        shared["context"].close()
+
+
 @pytest.fixture
 def open_course_notebook(
-    lab: Server, lab_root: Path, new_page
+    lab: Server, lab_root: Path, chromium, lab_tab: dict, request: pytest.FixtureRequest
 ) -> Iterator[Callable[[CourseNotebook], CoursePage]]:
-    """Copy a course notebook into Lab's folder, open it and run it; its kernel is shut down after."""
+    """Copy a course notebook into Lab's folder, open it and run it; its tab is closed and its
+    kernel shut down after. On failure the page is saved as test-artifacts/FAILED-<test>.png."""
+    failed_shot = screenshot_path(f"FAILED-{request.node.name}")
+    failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
 
     def open_it(course: CourseNotebook) -> CoursePage:
         target = lab_root / course.path
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / course.path, target)
-        nb = NotebookPage(new_page(), lab)
-        nb.open(course.path, timeout=120)
+        if "nb" not in lab_tab:
+            lab_tab["context"] = chromium.new_context(viewport=VIEWPORT)
+            page = lab_tab["context"].new_page()
+            page.set_default_timeout(30_000)
+            nb = NotebookPage(page, lab)
+            nb.open(course.path, timeout=120)
+            lab_tab["nb"] = nb
+        else:
+            nb = lab_tab["nb"]
+            nb.page.evaluate(_JS_OPEN_HERE, course.path)
+            nb.page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
+            nb.wait_kernel_idle(120)
         page = CoursePage(nb)
         page.run_each_cell(timeout=240)
         return page
 
     yield open_it
+    report = getattr(request.node, "rep_call", None)
+    if "context" in lab_tab and (report is None or report.failed or "nb" not in lab_tab):
+        if "nb" in lab_tab:
+            try:
+                lab_tab["nb"].page.screenshot(path=str(failed_shot))
+            except Exception as error:  # a crashed page must not hide the test's own failure
+                print(f"could not save a screenshot of the failed page: {error}")
+        lab_tab.pop("context").close()
+        lab_tab.pop("nb", None)
+    elif "nb" in lab_tab:
+        lab_tab["nb"].page.evaluate(_JS_CLOSE_ALL)
     lab.shutdown_kernels()
 
 
