@@ -12,6 +12,7 @@ import pytest
 
 from . import harness
 from .harness import HarnessError, percentile, python_cells
+from .painted import Still
 
 PLAIN_CANVAS = python_cells(
     """
@@ -83,6 +84,17 @@ def test_plain_canvas_pixels_and_clicks(notebook_page) -> None:
     assert clicked_pixel(nb.text(".probe-clicks")) == (149, 109)
     assert nb.colors(canvas, (50, 50, 100, 60)) == {(0, 0, 255): 6000}
     nb.screenshot("harness-plain-canvas-clicked")
+
+    # The pixels read once (painted.Still) answer as the page does: the same rectangles, rounded
+    # the same way, transparent beyond the canvas's edges.
+    still = Still(nb, canvas)
+    for rect in (None, (50, 50, 100, 60), (40.7, 45.2, 30.9, 20.5), (-5.5, -3, 20, 10), (290, 190, 20, 0.5)):
+        assert still.colors(canvas, rect) == nb.colors(canvas, rect), rect
+        for color in ("#0000ff", "#ffffff"):
+            assert still.count_color(canvas, color, rect) == nb.count_color(canvas, color, rect), rect
+        for near in (True, False):
+            want = nb.color_mask(canvas, "#fff", rect, tolerance=30, near=near)
+            assert still.color_mask(canvas, "#fff", rect, tolerance=30, near=near) == want, rect
 
 
 def clicked_pixel(text: str) -> tuple[int, int]:
