@@ -31,9 +31,12 @@ def examples(n: int) -> int:
     return min(n, 25) if MUTATING else n
 
 
+# No deadline: Hypothesis's 200 ms per example is a wall-clock assertion, and wall clocks are
+# not asserted in this suite (a loaded CI machine failed an example at 262 ms that took 10 ms
+# when tried again); benchmarks/ holds the speed goals.
+settings.register_profile("suite", deadline=None)
 settings.register_profile("mutation", max_examples=examples(100), deadline=None)
-if MUTATING:
-    settings.load_profile("mutation")
+settings.load_profile("mutation" if MUTATING else "suite")
 
 _JUPYTER_HOME = Path(tempfile.mkdtemp(prefix="setwidgets-test-jupyter-"))
 JUPYTER_DIRS = {
