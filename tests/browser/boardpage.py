@@ -29,7 +29,7 @@ from .harness import (
     screenshot_path,
     write_notebook,
 )
-from .painted import CLASSIC, assert_card_shown
+from .painted import CLASSIC, Still, assert_card_shown
 
 TABLE = rgb(CLASSIC.table)
 """The color of the table between the cards."""
@@ -117,8 +117,9 @@ class BoardPage:
         return [self.nb.digest(self.canvas, rect) for rect in self.rects]
 
     def assert_table_shown(self) -> None:
+        still = Still(self.nb, self.canvas)  # the canvas read once for all its cards
         for position, card in enumerate(self.twin.game.table):
-            assert_card_shown(self.nb, self.canvas, self.rects[position], card, where=f"card {position}")
+            assert_card_shown(still, self.canvas, self.rects[position], card, where=f"card {position}")
 
     def status(self) -> str:
         return self.nb.text(".setw-board .setw-status")
@@ -133,71 +134,79 @@ class BoardPage:
 
 
 class ModuleNotebooks:
-    """Notebooks opened once for a whole test module, in one page and one kernel each.
+    """One notebook page and one kernel for a whole test module; each test runs its own cells anew.
 
     Opening a notebook costs a JupyterLab page load and a kernel start (about 7 CPU seconds);
-    running its cells again in the same kernel costs a fifth of that. ``fresh(name, cells)``
-    opens the notebook the first time and runs all its cells again afterwards: every cell is
-    executed anew, so each test gets new widgets in the state the cells make (a game dealt
-    from its seed again, nothing selected), as a test with a page of its own does.
+    running cells in a kernel already started costs a fifth of that. ``fresh(name, cells)``
+    opens the notebook ``name`` the first time; later, it puts ``cells`` in the open notebook
+    in place of the cells there (their outputs and widget views go with them), clears the
+    kernel's namespace (``%reset -f``) and runs all the cells: every cell is executed anew, so
+    each test gets new widgets in the state its cells make (a game dealt from its seed again,
+    nothing selected), as a test with a page of its own does. After a failed test the page and
+    its kernel are closed, so the next test opens a page of its own again.
     """
 
     def __init__(self, chromium: Any, lab: Server, lab_root: Path, viewport: dict[str, int]) -> None:
-        self.lab, self.lab_root = lab, lab_root
-        self.context = chromium.new_context(viewport=viewport)
-        self.opened: dict[str, NotebookPage] = {}
-        self.cells: dict[str, list[str]] = {}
-        self.last: NotebookPage | None = None
+        self.lab, self.lab_root, self.viewport = lab, lab_root, viewport
+        self.chromium = chromium
+        self.context: Any = None
+        self.nb: NotebookPage | None = None
+        self.kernel = ""
 
     def fresh(self, name: str, cells: Sequence[str]) -> NotebookPage:
-        """The notebook ``name`` with all its cells just run (opened the first time)."""
-        nb = self.opened.get(name)
-        if self.cells.setdefault(name, list(cells)) != list(cells):
-            raise HarnessError(f"ModuleNotebooks.fresh: {name} was opened with other cells; name it anew")
-        if nb is None:
+        """A notebook page showing ``cells`` (a notebook named ``name`` if it opens one), all just run."""
+        if self.nb is None:
             write_notebook(self.lab_root / name, cells)
+            self.context = self.chromium.new_context(viewport=self.viewport)
             page = self.context.new_page()
             page.set_default_timeout(30_000)
-            nb = NotebookPage(page, self.lab)
-            self.opened[name] = self.last = nb
-            nb.open(name)
-            nb.run_all()
+            self.nb = NotebookPage(page, self.lab)
+            self.nb.open(name)
+            self.kernel = self.nb.page.evaluate(_JS_KERNEL_ID)
+            self.nb.run_all()
         else:
-            self.last = nb
-            nb.page.bring_to_front()
-            run_all_again(nb)
-        return nb
+            self.nb.page.evaluate(_JS_NEW_CELLS, list(cells))
+            run_all_again(self.nb)
+        return self.nb
 
     def screenshot_if_failed(self, request: pytest.FixtureRequest) -> None:
-        """Save the page of a failed test as test-artifacts/FAILED-<test>.png, as ``new_page`` does."""
+        """After a failed test: save its page as test-artifacts/FAILED-<test>.png, then close it."""
         failed_shot = screenshot_path(f"FAILED-{request.node.name}")
         report = getattr(request.node, "rep_call", None)
-        if self.last is not None and report is not None and report.failed:
+        if self.nb is not None and report is not None and report.failed:
             try:
-                self.last.page.screenshot(path=str(failed_shot))
+                self.nb.page.screenshot(path=str(failed_shot))
             except Exception as error:  # a crashed page must not hide the test's own failure
                 print(f"could not save a screenshot of the failed page: {error}")
+            self.close()  # what the failure left in the page or kernel is not the next test's
         else:
             failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
 
     def close(self) -> None:
-        """Close the pages and stop their kernels (only these: other tests' kernels are theirs)."""
-        kernels = []
-        for nb in self.opened.values():
+        """Close the page and stop its kernel (only this one: other tests' kernels are theirs)."""
+        if self.context is not None:
+            self.context.close()
+        if self.kernel:
             try:
-                kernels.append(
-                    nb.page.evaluate(
-                        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"
-                    )
-                )
-            except Exception:
-                pass  # a page that broke has its kernel stopped with the server's at the end
-        self.context.close()
-        for kernel in kernels:
-            try:
-                self.lab.api("DELETE", f"api/kernels/{kernel}")
+                self.lab.api("DELETE", f"api/kernels/{self.kernel}")
             except OSError:
                 pass  # it stopped meanwhile
+        self.context, self.nb, self.kernel = None, None, ""
+
+
+_JS_KERNEL_ID = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"
+# The open notebook's cells replaced by new code cells (no outputs), and the kernel's namespace
+# cleared, so that nothing an earlier test defined is found by the new cells.
+_JS_NEW_CELLS = """async sources => {
+    const panel = window.jupyterapp.shell.currentWidget, shared = panel.content.model.sharedModel;
+    shared.transact(() => {
+        shared.deleteCellRange(0, shared.cells.length);
+        shared.insertCells(0, sources.map(source => ({cell_type: 'code', source, metadata: {}})));
+    });
+    const kernel = panel.sessionContext.session.kernel;
+    const reply = await kernel.requestExecute({code: '%reset -f', silent: true, store_history: false}).done;
+    if (reply.content.status !== 'ok') throw new Error('%reset -f: ' + reply.content.status);
+}"""
 
 
 def module_notebooks(chromium: Any, lab: Server, lab_root: Path) -> Iterator[ModuleNotebooks]:

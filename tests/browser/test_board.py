@@ -18,7 +18,7 @@ from setwidgets.widgets import Board
 
 from .boardpage import TABLE, BoardPage, ModuleNotebooks, module_notebooks, open_board
 from .harness import python_cells
-from .painted import CLASSIC, around, assert_card_shown, assert_frames, card_background_share
+from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames, card_background_share
 
 pytestmark = pytest.mark.browser
 
@@ -29,13 +29,13 @@ NO_SET_SEED = next(seed for seed in range(1000) if not Game(seed=seed).sets_on_t
 
 @pytest.fixture(scope="module")
 def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """This module's notebooks, each opened once; a test runs its cells again (a new Board, dealt anew)."""
+    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
     yield from module_notebooks(chromium, lab, lab_root)
 
 
 @pytest.fixture
 def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's pages: each call runs all the notebook's cells."""
+    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
     yield notebooks.fresh
     notebooks.screenshot_if_failed(request)
 
@@ -50,12 +50,13 @@ def test_the_dealt_cards_are_painted_where_the_game_puts_them(board: BoardPage) 
     nb = board.nb
     assert len(board.rects) == 12
     board.assert_table_shown()
+    still = Still(nb, board.canvas)  # the canvas read once for the checks below
     for position, rect in enumerate(board.rects):
-        assert card_background_share(nb, board.canvas, rect) > 0.3, (
+        assert card_background_share(still, board.canvas, rect) > 0.3, (
             f"card {position} has no white card under it"
         )
-    assert nb.count_color(board.canvas, TABLE) > 10_000, "the table color should show between the cards"
-    assert_frames(nb, board.canvas, board.rects, {})
+    assert still.count_color(board.canvas, TABLE) > 10_000, "the table color should show between the cards"
+    assert_frames(still, board.canvas, board.rects, {})
     assert board.status() == board.twin.status
     assert board.scores() == "You 0"
     # The rules in force, in the variant's own words, above the table.
@@ -84,7 +85,7 @@ def test_clicking_a_set_scores_a_point_and_deals_new_cards(board: BoardPage) -> 
         selected = CLASSIC.highlights["selected"][0]
         nb.wait_color(canvas, selected, around(board.rects[position]), min_pixels=100)
         assert twin.selected == positions[:count]
-    assert_frames(nb, canvas, board.rects, dict.fromkeys(positions[:2], "selected"))
+    assert_frames(Still(nb, canvas), canvas, board.rects, dict.fromkeys(positions[:2], "selected"))
     nb.screenshot("board-03-two-selected")
 
     old_status = board.status()
@@ -107,7 +108,7 @@ def test_clicking_a_set_scores_a_point_and_deals_new_cards(board: BoardPage) -> 
         else:
             assert after[position] == before[position], f"card {position} was not taken but was repainted"
     board.assert_table_shown()
-    assert_frames(nb, canvas, board.rects, {})
+    assert_frames(Still(nb, canvas), canvas, board.rects, {})
     nb.screenshot("board-05-set-taken")
 
 
@@ -132,10 +133,11 @@ def test_three_cards_that_are_not_a_set_get_the_magic_rule_sentence(board: Board
     odd = {positions[f.odd_index] for f in verdict.broken}
     assert twin.highlights == dict.fromkeys(odd, "odd")
     nb.wait_color(canvas, CLASSIC.highlights["odd"][0], around(board.rects[min(odd)]), min_pixels=100)
-    assert_frames(nb, canvas, board.rects, twin.highlights)
+    still = Still(nb, canvas)  # the canvas read once for the checks below
+    assert_frames(still, canvas, board.rects, twin.highlights)
     for position, card in enumerate(table):
         if position not in odd:
-            assert_card_shown(nb, canvas, board.rects[position], card, where=f"card {position}")
+            assert_card_shown(still, canvas, board.rects[position], card, where=f"card {position}")
     nb.screenshot("board-06-not-a-set")
 
 
@@ -159,7 +161,7 @@ def test_no_set_here_on_a_table_without_a_set_paints_three_more_cards(notebook_p
         nb.wait_painted(canvas, board.rects[position], min_pixels=500, background=TABLE)
     board.assert_table_shown()
     assert board.digests()[:12] == before, "the twelve cards already dealt should look the same"
-    assert_frames(nb, canvas, board.rects, {})
+    assert_frames(Still(nb, canvas), canvas, board.rects, {})
     nb.screenshot("board-07-no-set-dealt-three")
 
 

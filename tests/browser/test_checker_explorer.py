@@ -7,16 +7,32 @@ widget built in the test process.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import pytest
 
 from setwidgets import FEATURES, explain, mini_deck, third_card
 from setwidgets.widgets import MagicRuleChecker, ThirdCardExplorer
 from setwidgets.widgets.checker import feature_line
 
+from .boardpage import ModuleNotebooks, module_notebooks
 from .harness import NotebookPage, python_cells
-from .painted import CLASSIC, around, assert_card_shown, assert_frames
+from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
+    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
+    yield from module_notebooks(chromium, lab, lab_root)
+
+
+@pytest.fixture
+def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
+    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
+    yield notebooks.fresh
+    notebooks.screenshot_if_failed(request)
 
 
 def pick(nb: NotebookPage, root: str, picker: int, feature: str, value: object) -> None:
@@ -37,11 +53,12 @@ def assert_cards_shown(nb: NotebookPage, canvas, widget) -> None:
         else widget.cards
     )
     assert len(widget.card_rects) == len(cards)
+    still = Still(nb, canvas)  # the canvas read once for all its cards and frames
     for position, (card, rect) in enumerate(zip(cards, widget.card_rects)):
         assert_card_shown(
-            nb, canvas, rect, card, where=f"card {position + 1}", highlight=highlights.get(position)
+            still, canvas, rect, card, where=f"card {position + 1}", highlight=highlights.get(position)
         )
-    assert_frames(nb, canvas, widget.card_rects, highlights)
+    assert_frames(still, canvas, widget.card_rects, highlights)
 
 
 def test_the_checker_explains_the_cards_picked_in_the_browser(notebook_page) -> None:
@@ -150,16 +167,17 @@ def test_the_checker_checks_three_cards_clicked_on_its_table(notebook_page) -> N
     checker = nb.canvas("canvas.setw-checker-canvas")
     nb.wait_painted(table, min_pixels=5000)
     nb.wait_painted(checker, min_pixels=5000)
+    still = Still(nb, table)  # the table's canvas read once for all its cards and frames
     for position, (card, rect) in enumerate(zip(twin.table.cards, twin.table.card_rects)):
         assert_card_shown(
-            nb,
+            still,
             table,
             rect,
             card,
             where=f"table card {position}",
             highlight=twin.table.highlights.get(position),
         )
-    assert_frames(nb, table, twin.table.card_rects, {0: "selected", 1: "selected", 2: "selected"})
+    assert_frames(still, table, twin.table.card_rects, {0: "selected", 1: "selected", 2: "selected"})
     assert_cards_shown(nb, checker, twin)
     nb.screenshot("checker-table-01-first-three")
 
@@ -174,7 +192,9 @@ def test_the_checker_checks_three_cards_clicked_on_its_table(notebook_page) -> N
     click_three((0, 4, 8))
     assert twin.verdict.is_set
     nb.wait_color(table, CLASSIC.highlights["selected"][0], around(twin.table.card_rects[8]), min_pixels=100)
-    assert_frames(nb, table, twin.table.card_rects, {0: "selected", 4: "selected", 8: "selected"})
+    assert_frames(
+        Still(nb, table), table, twin.table.card_rects, {0: "selected", 4: "selected", 8: "selected"}
+    )
     assert_cards_shown(nb, checker, twin)
     nb.screenshot("checker-table-02-a-set-clicked")
 

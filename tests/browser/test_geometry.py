@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -19,8 +20,9 @@ from setwidgets import FEATURES, Card
 from setwidgets.draw.lines import Stroke
 from setwidgets.widgets import LinesExplorer, PlaneBuilder
 
+from .boardpage import ModuleNotebooks, module_notebooks
 from .harness import NotebookPage, python_cells, rgb
-from .painted import CLASSIC, around, assert_card_shown, assert_frames
+from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +107,19 @@ def pick(nb: NotebookPage, root: str, picker: int, feature: str, value: object) 
     dropdown.select_option(label=str(value))
 
 
+@pytest.fixture(scope="module")
+def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
+    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
+    yield from module_notebooks(chromium, lab, lab_root)
+
+
+@pytest.fixture
+def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
+    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
+    yield notebooks.fresh
+    notebooks.screenshot_if_failed(request)
+
+
 @pytest.fixture
 def page(notebook_page) -> NotebookPage:
     nb = notebook_page("geometry.ipynb", geometry_cells())
@@ -119,9 +134,10 @@ def test_a_click_draws_the_lines_through_a_card_and_a_second_click_their_line(pa
     assert [tuple(r) for r in printed["explorer"]] == [tuple(r) for r in twin.card_rects]
     canvas = nb.canvas(f"{LINES} canvas")
     rects = twin.card_rects
+    still = Still(nb, canvas)  # the canvas read once for its cards and frames
     for position, card in enumerate(twin.space.cells):
-        assert_card_shown(nb, canvas, rects[position], card, where=f"card {position}")
-    assert_frames(nb, canvas, rects, {})
+        assert_card_shown(still, canvas, rects[position], card, where=f"card {position}")
+    assert_frames(still, canvas, rects, {})
     assert "Click a card" in nb.text(f"{LINES} .setw-lines-text")
 
     nb.click_rect_centre(canvas, rects[4])  # the centre of the board: two red solid squiggles
@@ -164,10 +180,11 @@ def test_the_plane_builder_shows_the_magic_square_its_lines_and_why_a_set_spans_
     assert [tuple(r) for r in printed["builder"]] == [tuple(r) for r in twin.card_rects]
     canvas = nb.canvas(f"{PLANE} canvas")
     rects = twin.card_rects
+    still = Still(nb, canvas)  # the canvas read once for its cards and frames
     for position, card in enumerate(twin.plane):
         highlight = twin.highlights.get(position)
-        assert_card_shown(nb, canvas, rects[position], card, where=f"card {position}", highlight=highlight)
-    assert_frames(nb, canvas, rects, {0: "selected", 1: "selected", 3: "selected"})
+        assert_card_shown(still, canvas, rects[position], card, where=f"card {position}", highlight=highlight)
+    assert_frames(still, canvas, rects, {0: "selected", 1: "selected", 3: "selected"})
     assert nb.text(f"{PLANE} .setw-plane-text").startswith(twin.text.splitlines()[0])
 
     nb.click_rect_centre(canvas, rects[8])  # the bottom right card: its four lines in the plane

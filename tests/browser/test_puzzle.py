@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from setwidgets import explain
 from setwidgets.widgets import PracticeRecord, PuzzleBoard
 
-from .boardpage import TABLE
+from .boardpage import TABLE, ModuleNotebooks, module_notebooks
 from .harness import NotebookPage, python_cells
-from .painted import CLASSIC, around, assert_card_shown, assert_frames
+from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames
 
 pytestmark = pytest.mark.browser
 
@@ -78,8 +79,22 @@ class PuzzlePage:
         return [t.strip() for t in self.nb.page.locator(f"{ROOT} .setw-found-set").all_inner_texts()]
 
     def assert_table_shown(self) -> None:
+        still = Still(self.nb, self.canvas)  # the canvas read once for all its cards
         for position, card in enumerate(self.twin.puzzle.cards):
-            assert_card_shown(self.nb, self.canvas, self.rects[position], card, where=f"card {position}")
+            assert_card_shown(still, self.canvas, self.rects[position], card, where=f"card {position}")
+
+
+@pytest.fixture(scope="module")
+def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
+    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
+    yield from module_notebooks(chromium, lab, lab_root)
+
+
+@pytest.fixture
+def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
+    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
+    yield notebooks.fresh
+    notebooks.screenshot_if_failed(request)
 
 
 @pytest.fixture
@@ -92,7 +107,7 @@ def test_the_puzzle_is_painted_and_a_found_set_joins_the_found_list(puzzle: Puzz
     total = len(twin.puzzle.solutions)
     assert len(puzzle.rects) == 12
     puzzle.assert_table_shown()
-    assert_frames(nb, canvas, puzzle.rects, {})
+    assert_frames(Still(nb, canvas), canvas, puzzle.rects, {})
     assert puzzle.status() == twin.status
     assert nb.text(f"{ROOT} .setw-puzzle-progress") == f"SETs found: 0 of {total} · 0 misses"
     assert nb.text(f"{ROOT} .setw-puzzle-found") == "Found: none yet"
@@ -106,14 +121,14 @@ def test_the_puzzle_is_painted_and_a_found_set_joins_the_found_list(puzzle: Puzz
         nb.wait_color(
             canvas, CLASSIC.highlights["selected"][0], around(puzzle.rects[position]), min_pixels=100
         )
-    assert_frames(nb, canvas, puzzle.rects, dict.fromkeys(positions[:2], "selected"))
+    assert_frames(Still(nb, canvas), canvas, puzzle.rects, dict.fromkeys(positions[:2], "selected"))
 
     old = puzzle.status()
     puzzle.click(positions[2])
     status = nb.wait_text(f"{ROOT} .setw-puzzle-status", "A SET!", differs_from=old)
     assert status == twin.status
     nb.wait_color(canvas, CLASSIC.highlights["found"][0], around(puzzle.rects[positions[2]]), min_pixels=100)
-    assert_frames(nb, canvas, puzzle.rects, dict.fromkeys(positions, "found"))
+    assert_frames(Still(nb, canvas), canvas, puzzle.rects, dict.fromkeys(positions, "found"))
     progress = nb.wait_text(f"{ROOT} .setw-puzzle-progress", f"SETs found: 1 of {total}")
     assert progress == twin.progress
     assert puzzle.found_items() == twin.found == [" ".join(c.code for c in first)]
@@ -134,7 +149,7 @@ def test_a_miss_is_counted_and_its_odd_cards_framed(puzzle: PuzzlePage) -> None:
     assert status == twin.status == f"{explain(wrong)} A miss."
     odd = {cards.index(explain(wrong).cards[f.odd_index]) for f in explain(wrong).broken}
     nb.wait_color(canvas, CLASSIC.highlights["odd"][0], around(puzzle.rects[min(odd)]), min_pixels=100)
-    assert_frames(nb, canvas, puzzle.rects, dict.fromkeys(odd, "odd"))
+    assert_frames(Still(nb, canvas), canvas, puzzle.rects, dict.fromkeys(odd, "odd"))
     assert nb.wait_text(f"{ROOT} .setw-puzzle-progress", "1 miss").endswith("1 miss")
     assert puzzle.found_items() == []
 
@@ -156,4 +171,4 @@ def test_solving_the_board_lists_every_set_and_new_board_deals_the_next(puzzle: 
     nb.wait_text(f"{ROOT} .setw-puzzle-found", "none yet")
     assert nb.wait_text(f"{ROOT} .setw-puzzle-status", "Find ") == twin.status
     puzzle.assert_table_shown()
-    assert_frames(nb, canvas, puzzle.rects, {})
+    assert_frames(Still(nb, canvas), canvas, puzzle.rects, {})

@@ -20,7 +20,7 @@ frames are read here only in the gap around the card, where no symbol is drawn.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,8 +31,9 @@ from setwidgets.cards import Card
 from setwidgets.draw.themes import THEMES, Theme, get_theme
 from setwidgets.widgets import Board
 
+from .boardpage import ModuleNotebooks, module_notebooks
 from .harness import NotebookPage, python_cells, rgb
-from .painted import CLASSIC, _runs, assert_card_shown, card_background_share, inset
+from .painted import CLASSIC, Still, _runs, assert_card_shown, card_background_share, inset
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +60,19 @@ def theme_cells(seed: int, theme: str) -> list[str]:
         print(json.dumps({"theme": board.theme.name, "table": table, "rects": board.card_rects}))
         """,
     )
+
+
+@pytest.fixture(scope="module")
+def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
+    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
+    yield from module_notebooks(chromium, lab, lab_root)
+
+
+@pytest.fixture
+def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
+    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
+    yield notebooks.fresh
+    notebooks.screenshot_if_failed(request)
 
 
 # -- reading pixels --------------------------------------------------------------------------
@@ -230,30 +244,31 @@ def test_a_board_is_painted_in_its_theme(notebook_page, name: str) -> None:
     assert nb.canvas_size(canvas) == (round(twin.canvas.width), round(twin.canvas.height))
     nb.wait_painted(canvas, min_pixels=10_000, background=rgb(theme.table))
 
+    still = Still(nb, canvas)  # the canvas read once for the checks below
     # Each card where the board says, in the theme's look.
     for position, (card, rect) in enumerate(zip(table, rects)):
         where = f"card {position}"
-        assert card_background_share(nb, canvas, rect, theme) > 0.3, f"{where} has no card under it"
+        assert card_background_share(still, canvas, rect, theme) > 0.3, f"{where} has no card under it"
         if theme.style == "printable":
-            assert_printable_shown(nb, canvas, rect, card, theme, where)
+            assert_printable_shown(still, canvas, rect, card, theme, where)
         else:
-            assert_card_shown(nb, canvas, rect, card, theme, where)
-            shapes = classic_shapes(nb, canvas, rect, theme.colors[card.color])
+            assert_card_shown(still, canvas, rect, card, theme, where)
+            shapes = classic_shapes(still, canvas, rect, theme.colors[card.color])
             assert shapes == [card.shape] * card.number, f"{where} should be {card.name}; shapes {shapes}"
-    assert nb.count_color(canvas, theme.table) > 10_000, "the table color should show between the cards"
-    assert all(not ring_frames(nb, canvas, rect, theme) for rect in rects), "no card is framed yet"
+    assert still.count_color(canvas, theme.table) > 10_000, "the table color should show between the cards"
+    assert all(not ring_frames(still, canvas, rect, theme) for rect in rects), "no card is framed yet"
 
     # The theme's colors, and not the classic ones where they differ (anti-aliased edges count too).
     for color in theme.colors.values():
-        assert count_near(nb, canvas, color) > 300, f"{name}: {color} should be on the board"
+        assert count_near(still, canvas, color) > 300, f"{name}: {color} should be on the board"
     for color_name, classic in CLASSIC.colors.items():
         if classic in theme.colors.values():
             continue
         if min(distance(classic, c) for c in theme.colors.values()) > 80:
-            n = count_near(nb, canvas, classic)
+            n = count_near(still, canvas, classic)
             assert n == 0, f"{name}: {n} pixels close to classic {color_name} {classic}"
         else:  # the printable deck's inner red is near the classic red, but not the same red
-            n = nb.count_color(canvas, classic)
+            n = still.count_color(canvas, classic)
             assert n == 0, f"{name}: {n} pixels of classic {color_name} {classic}"
     nb.screenshot(f"theme-{name}", selector=".setw-board")
 
@@ -262,15 +277,16 @@ def test_a_board_is_painted_in_its_theme(notebook_page, name: str) -> None:
     nb.click_rect_centre(canvas, rects[CLICKED])
     twin.select(CLICKED)
     nb.wait_color(canvas, frame, inset(rects[CLICKED], -8), min_pixels=100)
-    framed = {p: kinds for p, rect in enumerate(rects) if (kinds := ring_frames(nb, canvas, rect, theme))}
+    still = Still(nb, canvas)  # the canvas read once for the checks below
+    framed = {p: kinds for p, rect in enumerate(rects) if (kinds := ring_frames(still, canvas, rect, theme))}
     assert framed == {CLICKED: {"selected"}}, f"framed cards: {framed}"
     x, y, w, h = inset(rects[CLICKED], 6)
-    tinted = nb.count_color(canvas, tint, (x, y, w, h)) / (int(w) * int(h))
+    tinted = still.count_color(canvas, tint, (x, y, w, h)) / (int(w) * int(h))
     assert tinted > 0.3, f"the clicked card should be tinted {tint}; {tinted:.0%} of it is"
     card = table[CLICKED]
     if theme.style == "printable":
-        assert_printable_shown(nb, canvas, rects[CLICKED], card, theme, "the clicked card", "selected")
+        assert_printable_shown(still, canvas, rects[CLICKED], card, theme, "the clicked card", "selected")
     else:
-        assert_card_shown(nb, canvas, rects[CLICKED], card, theme, "the clicked card", "selected")
+        assert_card_shown(still, canvas, rects[CLICKED], card, theme, "the clicked card", "selected")
     assert twin.highlights == {CLICKED: "selected"}
     nb.screenshot(f"theme-{name}-selected", selector=".setw-board")
