@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -129,9 +130,18 @@ def _create_user(name: str, password: str) -> None:
     subprocess.run(["chpasswd"], input=f"{name}:{password}\n", text=True, check=True, capture_output=True)
 
 
-def _remove_user(name: str) -> None:
+def _kill_processes_of(name: str) -> None:
     subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
-    time.sleep(0.2)
+
+
+def _remove_user(name: str) -> None:
+    _kill_processes_of(name)
+    # userdel refuses a user whose processes still run: wait until the killed ones are gone.
+    deadline = time.monotonic() + 10
+    while subprocess.run(["pgrep", "-u", name], capture_output=True).returncode == 0:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     subprocess.run(["userdel", "--remove", name], capture_output=True)
 
 
@@ -220,12 +230,16 @@ class Person:
             assert answer.status_code == 201, f"{answer.status_code}: {answer.text[:300]}"
             self.token = answer.json()["token"]
 
-    def start_server(self, timeout: float = 180) -> None:
+    def start_server(self) -> None:
+        """Ask the hub to start the server; :meth:`wait_server` waits until it is ready."""
         with step("start the single-user server", self.name):
             answer = requests.post(
                 f"{self.hub.url}/hub/api/users/{self.name}/server", headers=self.headers(), timeout=60
             )
             assert answer.status_code in (201, 202, 400), f"{answer.status_code}: {answer.text[:300]}"
+
+    def wait_server(self, timeout: float = 180) -> None:
+        with step("start the single-user server", self.name):
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 model = requests.get(
@@ -233,7 +247,7 @@ class Person:
                 ).json()
                 if (model.get("servers") or {}).get("", {}).get("ready"):
                     return
-                time.sleep(1)
+                time.sleep(0.25)
             raise AssertionError(
                 f"the server was not ready after {timeout} s; "
                 f"the hub's log ends:\n{self.hub.log_text()[-3000:]}"
@@ -308,6 +322,12 @@ def hub():
                 time.sleep(0.5)
         yield the_hub
     finally:
+        # The users' servers and kernels and the classroom service are killed first: the hub then
+        # finds them gone and stops at once, instead of asking each to stop and waiting on them.
+        for user in USERS:
+            _kill_processes_of(user)
+        with contextlib.suppress(AssertionError, ProcessLookupError):
+            os.kill(_service_pid(the_hub), signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -340,9 +360,12 @@ def _answered(release: dict, source: nbformat.NotebookNode, cells: dict[str, str
 def people(hub):
     """The teacher and the students, each logged in with their own server running."""
     people = {user: Person(hub, user) for user in [TEACHER, *STUDENTS]}
+    # As in a class: everyone logs in and starts their server, and the servers start side by side.
     for person in people.values():
         person.log_in()
         person.start_server()
+    for person in people.values():
+        person.wait_server()
     return people
 
 
@@ -781,8 +804,9 @@ def class_game(hub, people):
             said["rooms"] = listed.json()["rooms"]
         yield said
     finally:
-        for kernel in kernels.values():
-            kernel.close()
+        # Side by side: each kernel's shutdown waits on its server for a second or so.
+        with ThreadPoolExecutor(max(len(kernels), 1)) as pool:
+            list(pool.map(Kernel.close, kernels.values()))
 
 
 def test_the_class_game_runs_as_a_service_of_the_hub(hub, class_game):
