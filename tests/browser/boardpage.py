@@ -172,8 +172,9 @@ class ModuleNotebooks:
     def screenshot_if_failed(self, request: pytest.FixtureRequest) -> None:
         """After a failed test: save its page as test-artifacts/FAILED-<test>.png, then close it."""
         failed_shot = screenshot_path(f"FAILED-{request.node.name}")
-        report = getattr(request.node, "rep_call", None)
-        if self.nb is not None and report is not None and report.failed:
+        # A fixture that opens the page (test_board's ``board``) fails in the set-up phase.
+        reports = [getattr(request.node, f"rep_{when}", None) for when in ("setup", "call")]
+        if self.nb is not None and any(report is not None and report.failed for report in reports):
             try:
                 self.nb.page.screenshot(path=str(failed_shot))
             except Exception as error:  # a crashed page must not hide the test's own failure
