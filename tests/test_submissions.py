@@ -37,13 +37,31 @@ def test_copy_regular_leaves_links_out(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    course = tmp_path_factory.mktemp("links")
+def generated(tmp_path_factory):
+    """A course of exercise 1 after ``nbgrader generate_assignment``, run once for this file: each
+    test grades in a copy of its own (each start of nbgrader costs CPU-seconds of its own)."""
+    course = tmp_path_factory.mktemp("generated")
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
     nbgrader(course, "generate_assignment", ONE)
-    for student in ("solver", "linker", "mirror"):
-        nbgrader(course, "db", "student", "add", student)
+    return course
+
+
+def copy_of(generated, target, students=()):
+    """A copy of the generated course at ``target``, with ``students`` in its gradebook (written as
+    ``nbgrader db student add`` writes them)."""
+    from nbgrader.api import Gradebook
+
+    shutil.copytree(generated, target, symlinks=True)
+    with Gradebook(f"sqlite:///{target / 'gradebook.db'}") as gb:
+        for student in students:
+            gb.update_or_create_student(student)
+    return target
+
+
+@pytest.fixture(scope="module")
+def course(generated, tmp_path_factory):
+    course = copy_of(generated, tmp_path_factory.mktemp("links") / "course", ("solver", "linker", "mirror"))
     answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
     for student in ("solver", "linker"):
         save(course, student, ONE, hand_in(course, ONE, answers))
@@ -82,17 +100,14 @@ def test_a_notebook_that_is_a_link_is_not_graded_and_the_others_are(course):
     assert sum(grades(course, ONE, "solver").values()) == 10
 
 
-def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(tmp_path):
+def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(generated, tmp_path):
     """Put straight into the exchange's inbound folder, past ``nbgrader submit``: a link to the
     solutions and to the gradebook, a named pipe (reading it would wait for ever) and a sparse file
     of a terabyte (a few bytes on the student's disk, a terabyte on the teacher's).
 
     The course's own exchange, one account playing every part (``single_user``): the folder is the
     teacher's, for a student id that is no account here, and it is collected."""
-    course = tmp_path / "course"
-    course.mkdir()
-    shutil.copy(EXERCISES / "nbgrader_config.py", course)
-    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
+    course = copy_of(generated, tmp_path / "course", ("ana",))
     env = {k: v for k, v in os.environ.items() if k != "SETWIDGETS_EXCHANGE"}
     env["PATH"] = f"{BIN}{os.pathsep}{os.environ['PATH']}"
 
@@ -103,8 +118,6 @@ def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(tmp_pa
         assert result.returncode == 0, result.stderr
         return result.stderr
 
-    run("generate_assignment", ONE)
-    run("db", "student", "add", "ana")
     stamp = datetime.now().strftime("%Y-%m-%d %H:%M:%S.%f UTC")
     inbound = course / "exchange" / "setwidgets" / "inbound" / f"ana+{ONE}+{stamp}+abcdef"
     inbound.mkdir(parents=True, mode=0o777)
@@ -146,17 +159,12 @@ def _broken(nb: dict, how: str) -> str:
 
 
 @pytest.mark.parametrize("how", ["duplicated", "schema", "locked", "json"])
-def test_one_broken_notebook_costs_its_student_alone(tmp_path, how):
+def test_one_broken_notebook_costs_its_student_alone(generated, tmp_path, how):
     import json
 
-    course = tmp_path / "course"
-    course.mkdir()
-    shutil.copy(EXERCISES / "nbgrader_config.py", course)
-    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
-    nbgrader(course, "generate_assignment", ONE)
+    course = copy_of(generated, tmp_path / "course", ("ana", "ben", "cy"))
     answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
     for student in ("ana", "ben", "cy"):
-        nbgrader(course, "db", "student", "add", student)
         save(course, student, ONE, hand_in(course, ONE, answers))
     path = course / "submitted" / "ben" / ONE / "magic_rule.ipynb"
     path.write_text(_broken(json.loads(path.read_text()), how))
