@@ -209,10 +209,15 @@ def memory_mib(service) -> float:
     return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1]) / 1024
 
 
-def within_twice(baseline: float, under: float) -> bool:
-    # Loopback round trips take about a millisecond; on this shared 2-core machine the scheduler
-    # alone moves a median by a few. Twice the baseline, with the baseline at least 5 ms.
-    return under <= 2 * max(baseline, 0.005)
+def within_twice(under: float, *quiet: float) -> bool:
+    """``under`` an attack, within twice the slowest of the medians measured without it.
+
+    Loopback round trips take about a millisecond; on this shared 2-core machine the scheduler
+    alone moves a median by a few, and the machine's load drifts while a test runs (the other
+    test workers'): the quiet medians are taken before and after the attack (and beside the
+    attacker's own work, where measured), and the slowest of them, at least 5 ms, is the baseline.
+    A service the attack holds up is slow under it and quick around it."""
+    return under <= 2 * max(*quiet, 0.005)
 
 
 # -- budgets per identity, not per connection ----------------------------------------------------------
@@ -261,12 +266,14 @@ def test_a_flood_on_one_socket_closes_it_and_others_are_served_as_before(service
     under = victim.median()
     out, _ = attacker.communicate(timeout=30)
     result = {**json.loads(out), "service_cpu_s": round(cpu_seconds(service) - cpu, 2)}
+    after = victim.median()
     print(
         f"malformed flood: {result}; Vic's median {baseline * 1e3:.1f} ms before, "
-        f"{loaded * 1e3:.1f} ms beside the attacker's own work, {under * 1e3:.1f} ms under the attack"
+        f"{loaded * 1e3:.1f} ms beside the attacker's own work, {under * 1e3:.1f} ms under the attack, "
+        f"{after * 1e3:.1f} ms after"
     )
     assert result["refused_sockets"] > 0  # beyond its sockets, or cooling down
-    assert within_twice(baseline, under), (baseline, under)
+    assert within_twice(under, baseline, loaded, after), (baseline, loaded, under, after)
     # What the flood met, on one socket of another student: served within the budget, refused
     # beyond it, then closed with 1008 (a policy's violation).
     token = seat(service, code, "Cleo")
@@ -300,10 +307,12 @@ def test_duplicate_calls_from_one_socket_leave_others_served_as_before(service):
     under = victim.median()
     out, _ = attacker.communicate(timeout=30)
     out = json.dumps({**json.loads(out), "service_cpu_s": round(cpu_seconds(service) - cpu, 2)})
+    after = victim.median()
     print(
-        f"duplicate calls: {json.loads(out)}; Vic's median {baseline * 1e3:.1f} ms, {under * 1e3:.1f} under"
+        f"duplicate calls: {json.loads(out)}; Vic's median {baseline * 1e3:.1f} ms before, "
+        f"{under * 1e3:.1f} under, {after * 1e3:.1f} after"
     )
-    assert within_twice(baseline, under), (baseline, under)
+    assert within_twice(under, baseline, after), (baseline, under, after)
 
 
 def test_a_made_up_token_is_never_a_new_identity_and_joins_count_by_address(service):
@@ -653,15 +662,17 @@ def test_a_thousand_half_open_connections_leave_the_teacher_served(service):
         status, _ = request(service.url + "api/rooms", service.teacher_token)
         teacher = time.monotonic() - start
         under = victim.median()
-        print(
-            f"1,000 half-open connections: the teacher's request {teacher * 1e3:.1f} ms; "
-            f"Vic's median {baseline * 1e3:.1f} ms before, {under * 1e3:.1f} ms beside them"
-        )
-        assert status == 200 and teacher < 1.0
-        assert within_twice(baseline, under), (baseline, under)
     finally:
         for s in silent:
             s.close()
+    after = victim.median()
+    print(
+        f"1,000 half-open connections: the teacher's request {teacher * 1e3:.1f} ms; "
+        f"Vic's median {baseline * 1e3:.1f} ms before, {under * 1e3:.1f} ms beside them, "
+        f"{after * 1e3:.1f} ms after"
+    )
+    assert status == 200 and teacher < 1.0
+    assert within_twice(under, baseline, after), (baseline, under, after)
     assert "Too many open files" not in service.log()
 
 
