@@ -28,7 +28,7 @@ from setwidgets.cards import Card
 from setwidgets.draw.themes import get_theme
 
 from .harness import HarnessError, NotebookPage, rgb, screenshot_path
-from .painted import assert_card_shown, assert_frames, inset
+from .painted import Still, assert_card_shown, assert_frames, inset
 
 STDERR = "application/vnd.jupyter.stderr"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -303,6 +303,7 @@ class CoursePage:
         assert self.nb.canvas_size(canvas) == tuple(round(v) for v in widget.size), (
             f"{where}: the canvas is {self.nb.canvas_size(canvas)} pixels; the kernel drew {widget.size}"
         )
+        shown = Still(self.nb, canvas)  # every card and frame below is read from this one reading
         assert len(widget.rects) == len(widget.cards), f"{where}: {widget}"
         for position, (code, rect) in enumerate(zip(widget.cards, widget.rects)):
             label = f"{where}, card {position + 1}"
@@ -310,10 +311,10 @@ class CoursePage:
             # A framed card is tinted; the others show the theme's card color.
             paper = theme.highlights[highlight][1] if highlight else theme.card
             x, y, w, h = inset(rect, 6)
-            share = self.nb.count_color(canvas, paper, (x, y, w, h)) / (int(w) * int(h))
+            share = shown.count_color(canvas, paper, (x, y, w, h)) / (int(w) * int(h))
             assert share > 0.3, f"{label}: only {share:.0%} of it has the card's color {paper}"
             assert_card_shown(
-                self.nb,
+                shown,
                 canvas,
                 rect,
                 Card.parse(code),
@@ -321,10 +322,10 @@ class CoursePage:
                 where=label,
                 highlight=highlight,
             )
-        assert_frames(self.nb, canvas, widget.rects, widget.highlights, theme)
+        assert_frames(shown, canvas, widget.rects, widget.highlights, theme)
         for part, expected in widget.texts.items():
-            shown = self.widget_text(widget.css, nth, part)
-            assert shown == expected, f"{where}: .{part} shows {shown!r}; the kernel says {expected!r}"
+            text = self.widget_text(widget.css, nth, part)
+            assert text == expected, f"{where}: .{part} shows {text!r}; the kernel says {expected!r}"
 
     def wait_painted(self, widget: KernelWidget, nth: int, timeout: float = 60.0) -> int:
         """Wait until the ``nth`` widget of its kind has paint on its canvas; fail if it stays blank."""
