@@ -538,16 +538,20 @@ class NotebookPage:
 
         Raises HarnessError quoting the traceback when a cell raised.
         """
+        # A cell that runs shows [*] and then its execution count.
+        started = f"() => ({_JS_PROMPTS})().some(t => /\\[(\\*|\\d+)\\]/.test(t))"
         for attempt in range(2):
             self.page.click("li.lm-MenuBar-item:has-text('Run')")
             self.page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
             try:
-                # A cell that runs shows [*] and then its execution count.
-                self.page.wait_for_function(
-                    f"() => ({_JS_PROMPTS})().some(t => /\\[(\\*|\\d+)\\]/.test(t))", timeout=10_000
-                )
+                self.page.wait_for_function(started, timeout=10_000)
                 break
             except Exception:
+                # A page too busy to answer within the wait may have started the cells all the
+                # same: a second Run All would queue them again, and the first run's error would
+                # abort the second's cells after they cleared the error's output.
+                if self.page.evaluate(started):
+                    break
                 if attempt:
                     raise HarnessError(f"Run All Cells did not start any cell: {self.prompts()}") from None
         all_done = "p => p.length > 0 && p.every(t => /\\[\\d+\\]/.test(t))"
