@@ -351,24 +351,35 @@ def exhaustive_fewest(
     best = [math.inf if below is None else below]
     share = rounds if odd_share is None else odd_share
 
-    # layers[i]: the players seated at the odd table more than i times, as bits.
-    def seated(layers: tuple[int, ...], mask: int) -> tuple[int, ...] | None:
-        if layers[-1] & odd[mask]:
+    # layers[i]: the players seated at the odd table more than i times, as bits; at_odd: a round's
+    # players at the odd table. None: the round seats someone there beyond the share.
+    def seated(layers: tuple[int, ...], at_odd: int) -> tuple[int, ...] | None:
+        if layers[-1] & at_odd:
             return None
-        return tuple(more | (prev & odd[mask]) for more, prev in zip(layers, (-1, *layers)))
+        return tuple(more | (prev & at_odd) for more, prev in zip(layers, (-1, *layers)))
 
-    def search(done: int, options: list[tuple[int, int]], seen: int, cost: int, layers: tuple) -> None:
+    # options: the rounds that may come next, as (repeats it adds, its pairs, its odd table's players).
+    def search(done: int, options: list[tuple[int, int, int]], seen: int, cost: int, layers: tuple) -> None:
         if done == rounds:
             best[0] = min(best[0], cost)
             return
-        for k, (added, mask) in enumerate(options):
-            if cost + added >= best[0] or (now_layers := seated(layers, mask)) is None:
+        for k, (added, mask, at_odd) in enumerate(options):
+            if cost + added >= best[0] or (now_layers := seated(layers, at_odd)) is None:
                 continue
-            now, total = seen | mask, cost + added
+            if done + 1 == rounds:  # this round ends a schedule, with fewer repeats than the best
+                best[0] = cost + added
+                continue
+            now, total, full = seen | mask, cost + added, now_layers[-1]
             # Keep the rounds that could still lead below the best (rounds in increasing order)
             # and seat nobody at the odd table beyond the share.
-            rest = [(c, m) for c, m in options[k:] if not now_layers[-1] & odd[m]]
-            rest = [(c, m) for _, m in rest if total + (c := (m & now).bit_count()) < best[0]]
+            later = itertools.islice(options, k, None)
+            if done + 2 == rounds:
+                # Every one kept would end a schedule: only the fewest repeats among them count.
+                fewest = min(((m & now).bit_count() for _, m, o in later if not full & o), default=math.inf)
+                best[0] = min(best[0], total + fewest)
+                continue
+            room = best[0] - total
+            rest = [(c, m, o) for _, m, o in later if not full & o and (c := (m & now).bit_count()) < room]
             search(done + 1, rest, now, total, now_layers)
 
     seconds_ = {}
@@ -377,11 +388,12 @@ def exhaustive_fewest(
     for key in sorted(seconds_):
         second = seconds_[key]
         seen, cost = first | second, (second & first).bit_count()
-        layers = seated(seated((0,) * share, first), second)
+        layers = seated(seated((0,) * share, odd[first]), odd[second])
         if cost >= best[0] or layers is None:
             continue
-        later = [((m & seen).bit_count(), m) for m in masks if kind[m] >= key and not layers[-1] & odd[m]]
-        search(2, [(c, m) for c, m in later if cost + c < best[0]], seen, cost, layers)
+        full = layers[-1]
+        later = [((m & seen).bit_count(), m, odd[m]) for m in masks if kind[m] >= key and not full & odd[m]]
+        search(2, [(c, m, o) for c, m, o in later if cost + c < best[0]], seen, cost, layers)
     return int(best[0])
 
 

@@ -95,12 +95,17 @@ class _Search:
                 for p in table:
                     self.seat[r][p] = t
         self.met = [[0] * (players + 1) for _ in range(players + 1)]
+        # The same counts as bits, for the swaps looked at: bit q of once[p] is set when p met q
+        # at least once, of again[p] when at least twice; seated[r][t]: the players at table t.
+        self.once, self.again = [0] * (players + 1), [0] * (players + 1)
+        self.seated = [[sum(1 << p for p in table) for table in game] for game in self.tables]
         self.at_odd = [0] * (players + 1)
         for game in self.tables:
             for t, table in enumerate(game):
                 for a, b in itertools.combinations(table, 2):
                     self.met[a][b] += 1
                     self.met[b][a] += 1
+                    self._note(a, b)
                 if t in odd:
                     for p in table:
                         self.at_odd[p] += 1
@@ -110,6 +115,13 @@ class _Search:
         repeats = sum(self.met[a][b] - 1 for a, b in self.twice)
         self.cost = weight * repeats + sum(self.at_odd[p] - share for p in self.over)
         self.best, self.best_games = self.cost, self._copy()
+
+    def _note(self, a: int, b: int) -> None:
+        """Set the bits of ``once`` and ``again`` from ``met`` for the pair ``a``, ``b``."""
+        m, bit_a, bit_b = self.met[a][b], 1 << a, 1 << b
+        for p, bit in ((a, bit_b), (b, bit_a)):
+            self.once[p] = self.once[p] | bit if m >= 1 else self.once[p] & ~bit
+            self.again[p] = self.again[p] | bit if m >= 2 else self.again[p] & ~bit
 
     def _copy(self) -> list[list[list[int]]]:
         return [[t[:] for t in game] for game in self.tables]
@@ -146,9 +158,10 @@ class _Search:
 
     def run(self, goal: int, budget: int) -> int:
         """Swap until the cost reaches ``goal``, nothing improves for a while, or ``budget`` is spent."""
-        rng, met, at_odd, share, odd, weight = (
+        rng, once, again, at_odd, share, odd, weight = (
             self.rng,
-            self.met,
+            self.once,
+            self.again,
             self.at_odd,
             self.share,
             self.odd,
@@ -167,22 +180,22 @@ class _Search:
             # except swaps of players moved lately in that round, unless it beats the best so far.
             top, moves = math.inf, []
             for r, a in trouble:
-                game, lately = self.tables[r], tabu[r]
+                game, lately, seated = self.tables[r], tabu[r], self.seated[r]
                 ta = self.seat[r][a]
-                mates = [q for q in game[ta] if q != a]
-                ma = met[a]
-                leaves = sum(ma[q] >= 2 for q in mates)
+                # Counted with bits (see __init__): p never meets p, so a's own bit never counts.
+                mates, once_a = seated[ta] & ~(1 << a), once[a]
+                leaves = (again[a] & mates).bit_count()
                 a_odd, a_lately = ta in odd, lately[a] > step
                 for tb, table in enumerate(game):
                     if tb == ta:
                         continue
-                    joins = sum(ma[q] >= 1 for q in table)
+                    at_tb = seated[tb]
+                    joins = (once_a & at_tb).bit_count()
                     b_odd = tb in odd
                     for b in table:
-                        mb = met[b]
                         # a leaves its mates and joins table tb without b; b does the opposite.
-                        d = joins - (ma[b] >= 1) - leaves + sum(mb[q] >= 1 for q in mates)
-                        d = weight * (d - sum(mb[q] >= 2 for q in table if q != b))
+                        d = joins - (once_a >> b & 1) - leaves + (once[b] & mates).bit_count()
+                        d = weight * (d - (again[b] & at_tb).bit_count())
                         if a_odd != b_odd:
                             into, out = (b, a) if a_odd else (a, b)
                             d += (at_odd[into] + 1 > share) - (at_odd[out] > share)
@@ -218,8 +231,13 @@ class _Search:
                 met[q][joiner] += 1
                 if met[joiner][q] == 2:
                     self.twice.add((min(joiner, q), max(joiner, q)))
+                self._note(leaver, q)
+                self._note(joiner, q)
         game[ta][game[ta].index(a)] = b
         game[tb][game[tb].index(b)] = a
+        moved = (1 << a) | (1 << b)
+        self.seated[r][ta] ^= moved
+        self.seated[r][tb] ^= moved
         seat[a], seat[b] = tb, ta
         if (ta in self.odd) != (tb in self.odd):
             into, out = (b, a) if ta in self.odd else (a, b)
