@@ -403,10 +403,10 @@ def _every_round(players: int) -> tuple[list[int], dict[int, tuple], dict[int, i
     bit = {pair: 1 << i for i, pair in enumerate(itertools.combinations(range(players), 2))}
     # A round is the set of pairs it seats together, as the bits of one int. A pair meeting
     # again adds one repeat, so a round adds as many repeats as it has pairs already seen.
-    games = {
-        sum(bit[pair] for table in game for pair in itertools.combinations(table, 2)): game
-        for game in all_rounds(list(range(players)), table_sizes(players, 3))
-    }
+    # A table comes back in many rounds: its pairs' bits are added up once.
+    pairs_at = cache(lambda table: sum(bit[pair] for pair in itertools.combinations(table, 2)))
+    every = all_rounds(list(range(players)), table_sizes(players, 3))
+    games = {sum(map(pairs_at, game)): game for game in every}
     masks = sorted(games)
     # Renaming players within a table of the first round, or swapping two tables of the same
     # size, keeps the first round. So a round matters only through its *pattern*: how many
