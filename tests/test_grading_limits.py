@@ -35,19 +35,33 @@ FULL = {
 }
 
 
-def course_of(folder: Path, students: list[str]) -> Path:
-    """A temporary course of exercise 1 with these students."""
-    folder.mkdir(exist_ok=True)
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """A course of exercise 1 after ``nbgrader generate_assignment``, run once for this file: each
+    test grades in a copy of its own (each start of nbgrader costs CPU-seconds of its own)."""
+    folder = tmp_path_factory.mktemp("generated")
     shutil.copy(EXERCISES / "nbgrader_config.py", folder)
     shutil.copytree(EXERCISES / "source" / ONE, folder / "source" / ONE)
     nbgrader(folder, "generate_assignment", ONE)
-    for student in students:
-        nbgrader(folder, "db", "student", "add", student)
     return folder
 
 
-def test_a_notebook_past_its_time_scores_nothing_for_the_tests_it_left_and_the_others_are_graded(tmp_path):
-    course = course_of(tmp_path, ["solver", "dawdler"])
+def course_of(generated: Path, folder: Path, students: list[str]) -> Path:
+    """A temporary course of exercise 1 with these students (in its gradebook, as
+    ``nbgrader db student add`` puts them)."""
+    from nbgrader.api import Gradebook
+
+    shutil.copytree(generated, folder, dirs_exist_ok=True)
+    with Gradebook(f"sqlite:///{folder / 'gradebook.db'}") as gb:
+        for student in students:
+            gb.update_or_create_student(student)
+    return folder
+
+
+def test_a_notebook_past_its_time_scores_nothing_for_the_tests_it_left_and_the_others_are_graded(
+    generated, tmp_path
+):
+    course = course_of(generated, tmp_path, ["solver", "dawdler"])
     answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
     save(course, "solver", ONE, hand_in(course, ONE, answers))
     # The answer cell sleeps past the time a whole notebook gets, though not past the time of a cell.
@@ -64,8 +78,10 @@ def test_a_notebook_past_its_time_scores_nothing_for_the_tests_it_left_and_the_o
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="kernels change user only when grading as root")
-def test_grading_as_root_with_a_python_nobody_can_start_stops_before_the_first_submission(tmp_path):
-    course = course_of(tmp_path / "course", ["solver"])
+def test_grading_as_root_with_a_python_nobody_can_start_stops_before_the_first_submission(
+    generated, tmp_path
+):
+    course = course_of(generated, tmp_path / "course", ["solver"])
     answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
     save(course, "solver", ONE, hand_in(course, ONE, answers))
     # A virtual environment in a folder only root may enter, seeing the course's packages.
