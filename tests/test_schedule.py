@@ -1,8 +1,8 @@
 """Competition schedules: everyone plays every round, repeats at the proven minimum, reproducible.
 
-The whole grid (3 to 60 players, 3 to 5 rounds) with six seeds each takes about 7 seconds;
-the exhaustive searches that settle the small cases (fewest repeats, and the share of the
-odd table where the fewest repeats crowd it) about 35 more.
+The whole grid (3 to 60 players, 3 to 5 rounds) is tried with six seeds each; exhaustive
+searches settle the small cases (fewest repeats, and the share of the odd table where the
+fewest repeats crowd it), and take most of this file's time.
 """
 
 from __future__ import annotations
