@@ -18,6 +18,7 @@ import pytest
 from setwidgets import Game
 from setwidgets.widgets import Board
 
+from .conftest import VIEWPORT
 from .harness import (
     _JS_ERRORS,
     _JS_PROMPTS,
@@ -210,13 +211,24 @@ _JS_NEW_CELLS = """async sources => {
 }"""
 
 
-def module_notebooks(chromium: Any, lab: Server, lab_root: Path) -> Iterator[ModuleNotebooks]:
-    """The body of a module-scoped fixture: ``yield from module_notebooks(chromium, lab, lab_root)``."""
-    shared = ModuleNotebooks(chromium, lab, lab_root, {"width": 1280, "height": 1000})  # conftest's VIEWPORT
+# The fixtures of a module whose tests share one page and kernel: the module imports both names
+# (``from .boardpage import notebook_page, notebooks``), and its ``notebook_page`` replaces
+# conftest's for its tests.
+@pytest.fixture(scope="module")
+def notebooks(chromium: Any, lab: Server, lab_root: Path) -> Iterator[ModuleNotebooks]:
+    """One notebook page and kernel for the module using it; each test puts its cells there, run anew."""
+    shared = ModuleNotebooks(chromium, lab, lab_root, VIEWPORT)
     try:
         yield shared
     finally:
         shared.close()
+
+
+@pytest.fixture
+def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
+    """As conftest's ``notebook_page``, on the module's page: each call runs the cells given anew."""
+    yield notebooks.fresh
+    notebooks.screenshot_if_failed(request)
 
 
 def run_all_again(nb: NotebookPage, timeout: float = 60.0) -> None:

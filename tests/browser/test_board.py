@@ -9,35 +9,26 @@ the status and score lines must say; the browser must show exactly that.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
 
 import pytest
 
 from setwidgets import Game, explain, is_set
 from setwidgets.widgets import Board
 
-from .boardpage import TABLE, BoardPage, ModuleNotebooks, module_notebooks, open_board
+from . import boardpage
+from .boardpage import TABLE, BoardPage, open_board
 from .harness import python_cells
 from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames, card_background_share
+
+# One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
+notebooks = boardpage.notebooks
+notebook_page = boardpage.notebook_page
 
 pytestmark = pytest.mark.browser
 
 SEED = 3
 NO_SET_SEED = next(seed for seed in range(1000) if not Game(seed=seed).sets_on_table())
 """The first seed whose 12 dealt cards hold no SET."""
-
-
-@pytest.fixture(scope="module")
-def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
-    yield from module_notebooks(chromium, lab, lab_root)
-
-
-@pytest.fixture
-def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
-    yield notebooks.fresh
-    notebooks.screenshot_if_failed(request)
 
 
 @pytest.fixture

@@ -7,32 +7,21 @@ widget built in the test process.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 
 from setwidgets import FEATURES, explain, mini_deck, third_card
 from setwidgets.widgets import MagicRuleChecker, ThirdCardExplorer
 from setwidgets.widgets.checker import feature_line
 
-from .boardpage import ModuleNotebooks, module_notebooks
+from . import boardpage
 from .harness import NotebookPage, python_cells
 from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames
 
+# One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
+notebooks = boardpage.notebooks
+notebook_page = boardpage.notebook_page
+
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
-    yield from module_notebooks(chromium, lab, lab_root)
-
-
-@pytest.fixture
-def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
-    yield notebooks.fresh
-    notebooks.screenshot_if_failed(request)
 
 
 def pick(nb: NotebookPage, root: str, picker: int, feature: str, value: object) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -20,9 +19,13 @@ from setwidgets import FEATURES, Card
 from setwidgets.draw.lines import Stroke
 from setwidgets.widgets import LinesExplorer, PlaneBuilder
 
-from .boardpage import ModuleNotebooks, module_notebooks
+from . import boardpage
 from .harness import NotebookPage, python_cells, rgb
 from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames
+
+# One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
+notebooks = boardpage.notebooks
+notebook_page = boardpage.notebook_page
 
 pytestmark = pytest.mark.browser
 
@@ -105,19 +108,6 @@ def pick(nb: NotebookPage, root: str, picker: int, feature: str, value: object) 
     )
     dropdown.scroll_into_view_if_needed()
     dropdown.select_option(label=str(value))
-
-
-@pytest.fixture(scope="module")
-def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
-    yield from module_notebooks(chromium, lab, lab_root)
-
-
-@pytest.fixture
-def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
-    yield notebooks.fresh
-    notebooks.screenshot_if_failed(request)
 
 
 @pytest.fixture

@@ -9,13 +9,16 @@ notebook's cells are as they were (number, types, sources) and that the widget a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from .boardpage import ModuleNotebooks, module_notebooks
+from . import boardpage
 from .harness import NotebookPage, python_cells
+
+# One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
+notebooks = boardpage.notebooks
+notebook_page = boardpage.notebook_page
 
 pytestmark = pytest.mark.browser
 
@@ -53,19 +56,6 @@ WIDGETS = {
     ),
     "table": ("table = CardTable(Game(seed=5).table)\ntable", ".setw-table", [], [*"abcdefghijkl", "Escape"]),
 }
-
-
-@pytest.fixture(scope="module")
-def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
-    yield from module_notebooks(chromium, lab, lab_root)
-
-
-@pytest.fixture
-def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
-    yield notebooks.fresh
-    notebooks.screenshot_if_failed(request)
 
 
 def cells_now(nb: NotebookPage) -> list[tuple[str, str]]:

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
 
 import pytest
 
 from setwidgets import explain
 from setwidgets.widgets import PracticeRecord, PuzzleBoard
 
-from .boardpage import TABLE, ModuleNotebooks, module_notebooks
+from . import boardpage
+from .boardpage import TABLE
 from .harness import NotebookPage, python_cells
 from .painted import CLASSIC, Still, around, assert_card_shown, assert_frames
+
+# One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
+notebooks = boardpage.notebooks
+notebook_page = boardpage.notebook_page
 
 pytestmark = pytest.mark.browser
 
@@ -82,19 +86,6 @@ class PuzzlePage:
         still = Still(self.nb, self.canvas)  # the canvas read once for all its cards
         for position, card in enumerate(self.twin.puzzle.cards):
             assert_card_shown(still, self.canvas, self.rects[position], card, where=f"card {position}")
-
-
-@pytest.fixture(scope="module")
-def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
-    yield from module_notebooks(chromium, lab, lab_root)
-
-
-@pytest.fixture
-def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
-    yield notebooks.fresh
-    notebooks.screenshot_if_failed(request)
 
 
 @pytest.fixture

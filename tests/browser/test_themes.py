@@ -20,7 +20,7 @@ frames are read here only in the gap around the card, where no symbol is drawn.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,9 +31,13 @@ from setwidgets.cards import Card
 from setwidgets.draw.themes import THEMES, Theme, get_theme
 from setwidgets.widgets import Board
 
-from .boardpage import ModuleNotebooks, module_notebooks
+from . import boardpage
 from .harness import NotebookPage, python_cells, rgb
 from .painted import CLASSIC, Still, _runs, assert_card_shown, card_background_share, inset
+
+# One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
+notebooks = boardpage.notebooks
+notebook_page = boardpage.notebook_page
 
 pytestmark = pytest.mark.browser
 
@@ -60,19 +64,6 @@ def theme_cells(seed: int, theme: str) -> list[str]:
         print(json.dumps({"theme": board.theme.name, "table": table, "rects": board.card_rects}))
         """,
     )
-
-
-@pytest.fixture(scope="module")
-def notebooks(chromium, lab, lab_root) -> Iterator[ModuleNotebooks]:
-    """One notebook page and kernel for this module; each test puts its cells there and runs them anew."""
-    yield from module_notebooks(chromium, lab, lab_root)
-
-
-@pytest.fixture
-def notebook_page(notebooks: ModuleNotebooks, request: pytest.FixtureRequest) -> Iterator[Callable]:
-    """As conftest's ``notebook_page``, on this module's page: each call runs the cells given anew."""
-    yield notebooks.fresh
-    notebooks.screenshot_if_failed(request)
 
 
 # -- reading pixels --------------------------------------------------------------------------
