@@ -70,7 +70,8 @@ STAMP = VENV / ".setwidgets-installed"
 DEPLOY = ROOT / "deploy"
 # The hub's own environment, made by a Python every user can run (see hub_python).
 HUB_VENV = ROOT / ".venv-hub"
-CHROMIUM = "/usr/bin/chromium"
+# The browser tests' Chromium (tests/browser/harness.py says why the headless shell).
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 # The notebook JupyterLab opens first; the server itself serves ROOT, so exercises/ is reachable
 # and nbgrader finds the course (the top-level nbgrader_config.py points it at exercises/).
 FIRST_NOTEBOOK = "lessons/00_start_here.ipynb"
@@ -201,9 +202,9 @@ def _apt_install(package: str, purpose: str) -> None:
 
 
 def ensure_chromium() -> None:
-    """Install Debian's Chromium for the browser tests when it is missing."""
+    """Install Debian's headless Chromium for the browser tests when it is missing."""
     if not Path(CHROMIUM).exists():
-        _apt_install("chromium", "The browser tests")
+        _apt_install("chromium-headless-shell", "The browser tests")
 
 
 def ensure_poppler() -> None:

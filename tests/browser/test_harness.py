@@ -44,7 +44,7 @@ PLAIN_CANVAS = python_cells(
 
 def test_missing_chromium_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(harness, "CHROMIUM", tmp_path / "no-chromium")
-    with pytest.raises(HarnessError, match="apt-get install -y chromium"):
+    with pytest.raises(HarnessError, match="apt-get install -y chromium-headless-shell"):
         harness.require_chromium()
 
 
