@@ -255,7 +255,7 @@ def test_the_engine_names_no_variant():
     """The engine reads every variant's rules from its class: its code names none but the default."""
     named = {path.name: variants_named_in(path) for path in sorted(Path(sim.__file__).parent.glob("*.py"))}
     # Only the default of play(variant="standard").
-    assert named == {"__init__.py": ["standard"], "kernels.py": [], "tally.py": []}
+    assert named == {"__init__.py": ["standard"], "kernels.py": [], "tally.py": [], "vectorised.py": []}
 
 
 @pytest.mark.parametrize("seed", [1008, 1015, 3098, 3292])

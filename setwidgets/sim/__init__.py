@@ -64,7 +64,7 @@ from setwidgets.cards import Card
 from setwidgets.game.inputs import deck_cards
 from setwidgets.game.variants import MOST_WITHOUT_SET, rules_of
 from setwidgets.game.variants import names as variant_names
-from setwidgets.sim import kernels
+from setwidgets.sim import kernels, vectorised
 from setwidgets.sim.kernels import COMPILED, EMPTY, np
 from setwidgets.sim.tally import Tally, wilson
 
@@ -110,6 +110,14 @@ def _size_in_words(size: int) -> str:
             amount = size / scale
             return f"{amount:.2g} {unit}" if amount < 10 else f"{amount:,.0f} {unit}"
     return f"{size:,} bytes"
+
+
+# The loops: compiled by numba, or, without it, their numpy versions (the same results from the
+# same random numbers; plain Python loops would take minutes where these take seconds).
+_deal = kernels.deal if COMPILED else vectorised.deal
+_scan = kernels.scan_tables if COMPILED else vectorised.scan_tables
+_shuffle_rows = kernels.shuffle_rows if COMPILED else vectorised.shuffle_rows
+_play_games = kernels.play_games if COMPILED else vectorised.play_games
 
 
 # -- the variants, as numbers ------------------------------------------------------------------
@@ -250,14 +258,10 @@ def deal_tables(
     _refuse_too_large(f"deal_tables({count}, {width})", count * max(width, 1) * _CARD_BYTES)
     rng, _ = _generator(seed)
     out = np.empty((count, width), dtype=np.intp)
-    deal = kernels.deal if COMPILED else kernels.deal_vectorised
     for start in range(0, count, kernels.DEAL_BATCH):
         rows = min(kernels.DEAL_BATCH, count - start)
-        deal(cards, rng.random((rows, width)), out[start : start + rows])
+        _deal(cards, rng.random((rows, width)), out[start : start + rows])
     return out
-
-
-_scan = kernels.scan_tables if COMPILED else kernels.scan_tables_vectorised
 
 
 def _as_tables(tables: Any) -> np.ndarray:
@@ -377,7 +381,7 @@ def _play_batch(
     b = batch
     rules = (table_size, numbers.more, numbers.limit, sure)
     args = (b.orders, b.table, b.length, b.nxt, status, *rules, picks)
-    while kernels.play_games(*args, b.seen, b.none, b.left, b.lost, b.taken, b.ntaken):
+    while _play_games(*args, b.seen, b.none, b.left, b.lost, b.taken, b.ntaken):
         for g in np.flatnonzero(status == kernels.SEND_BACK).tolist():
             shuffler = shufflers.get(g)
             if shuffler is None:
@@ -494,7 +498,7 @@ def play(
                 orders = np.array(rows, dtype=np.uint8).reshape(size, len(cards))
             else:
                 orders = np.tile(cards.astype(np.uint8), (size, 1))
-                kernels.shuffle_rows(orders, rng.random((size, len(cards) - 1)))
+                _shuffle_rows(orders, rng.random((size, len(cards) - 1)))
             seeds = rng.integers(2**32, size=size)
             # One number in [0, 1) for each SET a game may take, choosing it among the table's SETs.
             picks = rng.random((size, len(cards) // 3 + 1)) if how == "random" else np.empty((size, 0))

@@ -9,9 +9,10 @@ the numbers :mod:`setwidgets.sim` reads from the variant's class
 (:func:`setwidgets.sim.variant_numbers`): no variant is named in this module.
 
 Cards are the integers 0 to 80 (their index in :data:`setwidgets.cards.DECK`); :data:`EMPTY`
-stands for no card. Without numba each loop runs as plain Python, with the same results
-(and the table scan and the deal have numpy versions, :func:`scan_tables_vectorised` and
-:func:`deal_vectorised`, to stay quick).
+stands for no card. Without numba each loop here would run as plain Python, with the same
+results but hundreds of times slower: :mod:`setwidgets.sim` then runs their numpy versions in
+:mod:`setwidgets.sim.vectorised` instead (the same results again, from the same random numbers;
+these loops stay the reference they are tested against).
 
 >>> import numpy as np
 >>> out = np.zeros(2, dtype=np.intp)
@@ -41,18 +42,16 @@ __all__ = [
     "any_set",
     "compiled",
     "deal",
-    "deal_vectorised",
     "first_set_at",
     "play_games",
     "random_set_at",
     "scan_tables",
-    "scan_tables_vectorised",
     "shuffle_rows",
     "take_out",
 ]
 
 COMPILED = numba is not None
-"""Whether the loops run compiled by numba (else as plain Python: the same results, slower)."""
+"""Whether the loops run compiled by numba (else sim runs their numpy versions: the same results)."""
 
 EMPTY = 81
 """The number that stands for "no card" in a table array (cards are 0 to 80)."""
@@ -61,7 +60,7 @@ THIRD = np.frombuffer(THIRD_BYTES, dtype=np.uint8).reshape(81, 81).copy()
 """rules.THIRD as a numpy array: ``THIRD[i, j]`` is the third card of the pair (i, j)."""
 
 DEAL_BATCH = 1 << 16
-"""Tables dealt (or checked without numba) from one draw of random numbers: 6 MB of them for 12 cards."""
+"""Tables dealt from one draw of random numbers (6 MB of them for 12 cards), or scanned at once by numpy."""
 
 PLAYING, OVER, SEND_BACK = 0, 1, 2
 """A game's status between two calls of :func:`play_games`."""
@@ -77,7 +76,8 @@ def compiled(func: Any) -> Any:
     this file (``__pycache__``), or in the user's cache folder when the package folder is
     read-only; when neither can be written, the kernel is compiled again in each session.
     Without numba (``setwidgets[sim]`` leaves it out where it has no build, such as Pyodide),
-    ``func`` runs as it is: the same loops in plain Python, with the same results.
+    ``func`` is returned as it is: the same loop in plain Python, with the same results (the
+    reference for the numpy versions in :mod:`setwidgets.sim.vectorised`, which sim runs then).
     """
     if numba is None:
         return func
@@ -121,32 +121,6 @@ def scan_tables(tables: np.ndarray, count: bool, out: np.ndarray) -> int:  # pra
             return r
         out[r] = found
     return -1
-
-
-def scan_tables_vectorised(tables: np.ndarray, count: bool, out: np.ndarray) -> int:
-    """:func:`scan_tables` without numba: the same pairs, one pair of places of every table at a time.
-
-    Plain Python would take a second per few thousand tables; numpy keeps the lessons' sizes
-    within their time when numba is absent, with the same answers.
-    """
-    rows, width = tables.shape
-    wrong = ((tables < 0) | (tables > 80)).any(axis=1)
-    if width > 1:
-        ordered = np.sort(tables, axis=1)
-        wrong |= (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
-    stop = int(np.argmax(wrong)) if wrong.any() else rows
-    for start in range(0, stop, DEAL_BATCH):
-        chunk = tables[start : min(stop, start + DEAL_BATCH)]
-        lines = np.arange(len(chunk))
-        where = np.full((len(chunk), 81), -1, dtype=np.intp)
-        for p in range(width):
-            where[lines, chunk[:, p]] = p
-        found = np.zeros(len(chunk), dtype=np.intp)
-        for i in range(width - 2):
-            for j in range(i + 1, width - 1):
-                found += where[lines, THIRD[chunk[:, i], chunk[:, j]]] > j
-        out[start : start + len(chunk)] = found if count else found > 0
-    return stop if stop < rows else -1
 
 
 @compiled
@@ -355,17 +329,3 @@ def deal(cards, uniform, out):  # pragma: no cover - compiled
             deck[j] = deck[i]
             deck[i] = picked
             out[r, i] = picked
-
-
-def deal_vectorised(cards: np.ndarray, uniform: np.ndarray, out: np.ndarray) -> None:
-    """:func:`deal` without numba: the same swaps, one place of every row at a time, in numpy."""
-    count, width = out.shape
-    n = len(cards)
-    deck = np.tile(cards, (count, 1))
-    rows = np.arange(count)
-    for i in range(width):
-        j = np.minimum(i + (uniform[:, i] * (n - i)).astype(np.intp), n - 1)
-        picked = deck[rows, j]
-        deck[rows, j] = deck[rows, i]
-        deck[rows, i] = picked
-    out[:] = deck[:, :width]
