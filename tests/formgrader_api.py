@@ -1,0 +1,71 @@
+"""nbgrader's set-up steps run as the Formgrader runs them: in this process, through nbgrader's own
+Python API (``nbgrader.apps.api.NbGraderAPI``, what the Formgrader's Generate and Release buttons
+call), with the course's ``nbgrader_config.py``.
+
+For the tests whose subject comes later (autograde, collect, the report, the feedback, the pages):
+each start of the ``nbgrader`` command line costs about 5 CPU-seconds, half of it importing
+nbgrader, which this process has already imported. The command line's own steps are tested as a
+teacher types them in tests/test_nbgrader.py; what a test here proves about autograde, collect,
+feedback or export still goes through the command line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from test_nbgrader import BIN
+
+
+@contextmanager
+def _as_the_teacher(environment: dict[str, str]) -> Iterator[None]:
+    """The environment the command line gets from tests/test_nbgrader.nbgrader, for the call's length:
+    the environment's commands on PATH (nbgrader runs ``alembic`` for a new gradebook), no
+    NBGRADER_EXECUTION, and ``environment`` (read by nbgrader_config.py, as SETWIDGETS_EXCHANGE is)."""
+    changes = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "NBGRADER_EXECUTION": None}
+    changes.update(environment)
+    before = {name: os.environ.get(name) for name in changes}
+    try:
+        for name, value in changes.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _api(course: Path) -> object:
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+
+
+def _done(step: str, result: dict) -> str:
+    assert result["success"], f"{step} failed:\n{result.get('log', '')}\n{result.get('error', '')}"
+    return result.get("log", "")
+
+
+def generate_assignment(course: Path, assignment: str, **environment: str) -> str:
+    """``nbgrader generate_assignment ASSIGNMENT`` in ``course`` (``"*"``: every exercise in source/), as
+    the Formgrader's Generate button runs it, without --force as on the command line; its log.
+    Fails with the log if nbgrader reports a failure."""
+    with _as_the_teacher(environment):
+        return _done("generate_assignment", _api(course).generate_assignment(assignment, force=False))
+
+
+def release_assignment(course: Path, assignment: str, **environment: str) -> str:
+    """``nbgrader release_assignment ASSIGNMENT`` in ``course``, as the Formgrader's Release button runs
+    it (into the exchange the course's configuration names); its log. Fails with the log on failure."""
+    with _as_the_teacher(environment):
+        return _done("release_assignment", _api(course).release_assignment(assignment))
