@@ -78,6 +78,38 @@ def test_a_venv_without_pip_or_from_another_python_is_made_again_not_used(tmp_pa
         assert said == f"it was made by Python 3.11, and course.py runs Python 3.{version.stdout.strip()}"
 
 
+@pytest.mark.parametrize("uv_installs", [True, False], ids=["with uv", "uv missing: pip"])
+def test_the_package_is_installed_with_uv_and_with_pip_when_uv_does_not_install(
+    tmp_path, monkeypatch, capsys, uv_installs
+):
+    course = load_course()
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    asked, ran = [], []
+
+    def pip_call(cmd, **kwargs):  # the venv's pip, asked for uv
+        asked.append([str(c) for c in cmd])
+        if uv_installs:
+            (python.parent / "uv").write_text("")
+        return 0 if uv_installs else 1
+
+    monkeypatch.setattr(course.subprocess, "call", pip_call)
+    monkeypatch.setattr(course, "run", lambda *cmd, **kwargs: ran.append([str(c) for c in cmd]))
+    course.install(python, "-e", ".[test]")
+
+    assert asked == [[str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "uv"]]
+    if uv_installs:
+        uv = str(python.parent / "uv")
+        assert ran == [
+            [uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", str(python), "-e", ".[test]"]
+        ]
+        assert capsys.readouterr().out == ""
+    else:
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        assert ran == [[*pip, "--upgrade", "pip"], [*pip, "-e", ".[test]"]]
+        assert "pip installs instead" in capsys.readouterr().out
+
+
 def another_python() -> str | None:
     """A Python 3.12 or 3.13 that runs (pyenv's shims name versions that are not active)."""
     home = Path.home() / ".pyenv" / "versions"
