@@ -252,16 +252,34 @@ class Person:
             )
             assert answer.status_code in (201, 202, 400), f"{answer.status_code}: {answer.text[:300]}"
 
+    def log_in_and_start(self) -> None:
+        self.log_in()
+        self.start_server()
+
     def wait_server(self, timeout: float = 180) -> None:
+        """Wait until the hub says the server is ready, reading the hub's progress events (the
+        stream the spawn page shows) instead of asking for the user's model again and again."""
         with step("start the single-user server", self.name):
             deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                model = requests.get(
-                    f"{self.hub.url}/hub/api/users/{self.name}", headers=self.headers(), timeout=30
-                ).json()
-                if (model.get("servers") or {}).get("", {}).get("ready"):
-                    return
-                time.sleep(0.25)
+            with requests.get(
+                f"{self.hub.url}/hub/api/users/{self.name}/server/progress",
+                headers=self.headers(),
+                stream=True,
+                timeout=60,  # between two events: the hub sends a keep-alive line every 8 s
+            ) as events:
+                assert events.status_code == 200, f"{events.status_code}: {events.text[:300]}"
+                for line in events.iter_lines(decode_unicode=True):
+                    if line.startswith("data:"):
+                        event = json.loads(line.removeprefix("data:"))
+                        if event.get("ready"):
+                            return
+                        if event.get("failed"):
+                            raise AssertionError(
+                                f"the hub says: {event.get('message')}; "
+                                f"its log ends:\n{self.hub.log_text()[-3000:]}"
+                            )
+                    if time.monotonic() > deadline:
+                        break
             raise AssertionError(
                 f"the server was not ready after {timeout} s; "
                 f"the hub's log ends:\n{self.hub.log_text()[-3000:]}"
@@ -375,9 +393,10 @@ def people(hub):
     """The teacher and the students, each logged in with their own server running."""
     people = {user: Person(hub, user) for user in [TEACHER, *STUDENTS]}
     # As in a class: everyone logs in and starts their server, and the servers start side by side.
-    for person in people.values():
-        person.log_in()
-        person.start_server()
+    # Each in a thread of its own: the hub answers a start only when the server is up or after
+    # 10 s (its slow_spawn_timeout), so asking in turn would start them about 10 s apart.
+    with ThreadPoolExecutor(len(people)) as pool:
+        list(pool.map(Person.log_in_and_start, people.values()))
     for person in people.values():
         person.wait_server()
     return people
