@@ -680,15 +680,25 @@ def _service_pid(hub: Hub) -> int:
     raise AssertionError("the classroom service is not running")
 
 
+def _start_kernel(person: Person) -> Kernel:
+    with step("start a kernel on their own server", person.name):
+        return Kernel(person)
+
+
 @pytest.fixture(scope="module")
 def class_game(hub, people):
     """The class game, played once from the users' own kernels; the tests read what it left."""
     kernels: dict[str, Kernel] = {}
     said: dict[str, Any] = {}
     try:
-        for user in [TEACHER, *PLAYERS]:
-            with step("start a kernel on their own server", user):
-                kernels[user] = Kernel(people[user])
+        # The four kernels start side by side, as four people open their notebooks.
+        with ThreadPoolExecutor(1 + len(PLAYERS)) as pool:
+            started = {user: pool.submit(_start_kernel, people[user]) for user in [TEACHER, *PLAYERS]}
+        for user, future in started.items():
+            if future.exception() is None:
+                kernels[user] = future.result()  # closed at the end even if another failed
+        for future in started.values():
+            future.result()
         teacher, ben, cleo = kernels[TEACHER], kernels[PLAYERS[1]], kernels[PLAYERS[2]]
 
         with step("open a room from a notebook (Desk.open, with the server's token)", TEACHER):
