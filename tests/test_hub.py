@@ -1015,7 +1015,10 @@ def test_in_the_browser_a_student_sees_the_released_assignment_and_the_teacher_t
         teacher = contexts[1].new_page()
         with step("log in in the browser and open the Formgrader's submissions", TEACHER):
             _browser_log_in(teacher, hub, TEACHER)
-            teacher.wait_for_url(f"**/user/{TEACHER}/lab**", timeout=120_000)
+            # The login lands on the teacher's JupyterLab (the address is checked); the Formgrader
+            # is opened at once, without waiting for Lab's page to load: the student's page above
+            # is the one that checks Lab.
+            teacher.wait_for_url(f"**/user/{TEACHER}/lab**", timeout=120_000, wait_until="commit")
             teacher.goto(f"{hub.url}/user/{TEACHER}/formgrader/manage_submissions/{ASSIGNMENT}")
             for name in STUDENTS:
                 teacher.wait_for_selector(f"text={name}", timeout=60_000)
