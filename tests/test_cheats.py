@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -39,6 +40,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from formgrader_api import generate_assignment
 from test_nbgrader import (
     BIN,
     EXERCISES,
@@ -306,14 +308,24 @@ def survivors() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory) -> Path:
-    course = tmp_path_factory.mktemp("cheats")
-    shutil.copy(EXERCISES / "nbgrader_config.py", course)
+def generated(tmp_path_factory) -> Path:
+    """Both exercises after ``nbgrader generate_assignment``, run once for this file: each course
+    that grades here starts from a copy of it (each start of nbgrader costs CPU-seconds of its own)."""
+    folder = tmp_path_factory.mktemp("cheats-generated")
+    shutil.copy(EXERCISES / "nbgrader_config.py", folder)
     for assignment in (ONE, TWO):
-        shutil.copytree(EXERCISES / "source" / assignment, course / "source" / assignment)
-    # One nbgrader run per step for both exercises ("*" is every exercise in source/): each
-    # start of nbgrader costs about 2 CPU-seconds, an autograde's set-up about 4.
-    nbgrader(course, "generate_assignment", "*")
+        shutil.copytree(EXERCISES / "source" / assignment, folder / "source" / assignment)
+    # Both exercises at once ("*" is every exercise in source/), generated in this process as the
+    # Formgrader does (tests/formgrader_api.py): each start of the nbgrader command costs CPU-seconds.
+    generate_assignment(folder, "*")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def course(generated, tmp_path_factory) -> Path:
+    course = tmp_path_factory.mktemp("cheats")
+    # The configuration finds the course (and its gradebook) beside itself: the copy is a course.
+    shutil.copytree(generated, course, dirs_exist_ok=True)
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
@@ -467,13 +479,13 @@ for _cell in json.load(open("../../../source/01_magic_rule/magic_rule.ipynb"))["
 """
 
 
-@pytest.fixture
-def validating(tmp_path) -> Path:
-    """A course folder with a gradebook and three submissions of exercise 1: honest, wrong, cheating."""
+@pytest.fixture(scope="module")
+def validating(tmp_path_factory) -> Path:
+    """A course folder with a gradebook and three submissions of exercise 1 (honest, wrong, cheating),
+    and the cheating notebook again at the course root."""
     import sqlite3
 
-    course = tmp_path / "course"
-    course.mkdir()
+    course = tmp_path_factory.mktemp("validating")
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     for folder in ("source", "release"):
         shutil.copytree(EXERCISES / folder / ONE, course / folder / ONE)
@@ -488,6 +500,7 @@ def validating(tmp_path) -> Path:
     }
     for student, given in answers.items():
         save(course, student, ONE, hand_in(course, ONE, given))
+    shutil.copy(course / "submitted" / "cheat" / ONE / "magic_rule.ipynb", course / "cheat.ipynb")
     return course
 
 
@@ -497,18 +510,42 @@ def validate(folder: Path, notebook: str, *options: str) -> str:
     return result.stdout + result.stderr
 
 
-@needs_bubblewrap
-def test_validate_runs_in_the_sandbox_and_honest_notebooks_validate_as_before(validating):
+# Where nbgrader validate begins what it prints about a notebook (nbgrader.validator.Validator): at the
+# start of a line, one of these; what it quotes of a cell (the cell, the error) is indented.
+VERDICT_STARTS = re.compile(
+    r"^(?=Success! |VALIDATION FAILED ON |THE CONTENTS OF |THE TYPES OF |NOTEBOOK PASSED ON )", re.MULTILINE
+)
+VALIDATED = {  # the notebooks of ``validating``, as a teacher names them at the course root
+    "cheat": f"submitted/cheat/{ONE}/magic_rule.ipynb",
+    "honest": f"submitted/honest/{ONE}/magic_rule.ipynb",
+    "wrong": f"submitted/wrong/{ONE}/magic_rule.ipynb",
+    "at the root": "cheat.ipynb",
+}
+
+
+@pytest.fixture(scope="module")
+def validated(validating) -> dict[str, str]:
+    """What one ``nbgrader validate`` of the four notebooks of ``validating`` says about each, in the
+    order named (one nbgrader start, not four: each costs CPU-seconds of its own); "log" is the run's
+    log, "gradebook" the gradebook's bytes before the run."""
     gradebook = (validating / "gradebook.db").read_bytes()
-    said = validate(validating, f"submitted/cheat/{ONE}/magic_rule.ipynb")
+    result = nbgrader(validating, "validate", *VALIDATED.values())
+    said = [part for part in VERDICT_STARTS.split(result.stdout) if part.strip()]
+    assert len(said) == len(VALIDATED), result.stdout
+    return {**dict(zip(VALIDATED, said)), "log": result.stderr, "gradebook": gradebook}
+
+
+@needs_bubblewrap
+def test_validate_runs_in_the_sandbox_and_honest_notebooks_validate_as_before(validating, validated):
+    said = validated["cheat"]
     assert "VALIDATION FAILED" in said and "name 'is_set' is not defined" in said, said
-    assert (validating / "gradebook.db").read_bytes() == gradebook, "the notebook wrote the gradebook"
-    assert "Success! Your notebook passes all the tests." in validate(
-        validating, f"submitted/honest/{ONE}/magic_rule.ipynb"
+    assert (validating / "gradebook.db").read_bytes() == validated["gradebook"], (
+        "the notebook wrote the gradebook"
     )
-    said = validate(validating, f"submitted/wrong/{ONE}/magic_rule.ipynb")
+    assert "Success! Your notebook passes all the tests." in validated["honest"]
+    said = validated["wrong"]
     assert "VALIDATION FAILED ON 1 CELL(S)" in said and "should be 'color'" in said, said
-    assert "NOT SANDBOXED" not in said
+    assert "NOT SANDBOXED" not in said + validated["log"]
 
 
 def test_without_bubblewrap_validate_refuses_in_one_sentence_and_runs_nothing(validating):
@@ -526,12 +563,10 @@ def test_without_bubblewrap_validate_refuses_in_one_sentence_and_runs_nothing(va
 
 
 @needs_bubblewrap
-def test_a_notebook_validated_at_the_course_root_runs_without_the_course(validating):
-    shutil.copy(validating / "submitted" / "cheat" / ONE / "magic_rule.ipynb", validating / "cheat.ipynb")
-    gradebook = (validating / "gradebook.db").read_bytes()
-    said = validate(validating, "cheat.ipynb")
+def test_a_notebook_validated_at_the_course_root_runs_without_the_course(validating, validated):
+    said = validated["at the root"]
     assert "VALIDATION FAILED" in said and "name 'is_set' is not defined" in said, said
-    assert (validating / "gradebook.db").read_bytes() == gradebook
+    assert (validating / "gradebook.db").read_bytes() == validated["gradebook"]
 
 
 def test_a_student_validates_a_release_copy_with_nbgrader_alone(tmp_path):
@@ -549,15 +584,11 @@ def test_a_student_validates_a_release_copy_with_nbgrader_alone(tmp_path):
     assert "SANDBOX" not in said
 
 
-def test_without_bubblewrap_autograde_records_no_grade_and_says_why(tmp_path):
+def test_without_bubblewrap_autograde_records_no_grade_and_says_why(generated, tmp_path):
     """Fail closed: no sandbox, no grade; one sentence says how to get one or how to go without."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    course = tmp_path / "course"
-    course.mkdir()
-    shutil.copy(EXERCISES / "nbgrader_config.py", course)
-    shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
-    nbgrader(course, "generate_assignment", ONE)
+    course = shutil.copytree(generated, tmp_path / "course")  # exercise 1 (and 2) generated
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         gb.update_or_create_student("ana")
     honest = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
