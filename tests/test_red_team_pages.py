@@ -31,11 +31,13 @@ import shutil
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
 import nbformat
 import pytest
+from formgrader_api import generate_assignment
 from test_nbgrader import EXERCISES, NOTEBOOKS, hand_in, nbgrader, save
 from test_sanitize import Shown
 
@@ -77,7 +79,7 @@ def _handed_in(course: Path) -> Path:
     course.mkdir(parents=True)
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     shutil.copytree(EXERCISES / "source" / TWO, course / "source" / TWO)
-    nbgrader(course, "generate_assignment", TWO)
+    generate_assignment(course, TWO)  # in this process, as the Formgrader does (tests/formgrader_api.py)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         gb.update_or_create_student(STUDENT, first_name="Mallory", last_name="Student")
     save(course, STUDENT, TWO, hand_in(course, TWO, {"proof_answer": PROOF}))
@@ -123,6 +125,7 @@ def the_proof(page: str) -> str:
     return page[page.index(START) : page.index(END) + len(END)]
 
 
+@cache  # the tests read the same page of the same graded course: rendered once (half a CPU-second each)
 def formgrade_html(course: Path) -> str:
     """The autograded notebook as the Formgrader renders it: nbconvert with nbgrader's formgrade template."""
     from nbconvert import HTMLExporter
