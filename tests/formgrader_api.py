@@ -42,6 +42,30 @@ def _as_the_teacher(environment: dict[str, str]) -> Iterator[None]:
                 os.environ[name] = value
 
 
+_ALEMBIC_HEAD: list[str] = []  # the installed nbgrader's gradebook schema version, once known
+
+
+@contextmanager
+def _schema_version_asked_once() -> Iterator[None]:
+    """nbgrader starts ``alembic heads`` (a Python process of its own, about 2 CPU-seconds) for its
+    schema's version each time it creates a gradebook. The answer is fixed by the installed nbgrader:
+    this process asks it once, with nbgrader's own function, and gives nbgrader that answer after."""
+    import nbgrader.api
+
+    ask = nbgrader.api.get_alembic_version
+
+    def version() -> str:
+        if not _ALEMBIC_HEAD:
+            _ALEMBIC_HEAD.append(ask())
+        return _ALEMBIC_HEAD[0]
+
+    nbgrader.api.get_alembic_version = version
+    try:
+        yield
+    finally:
+        nbgrader.api.get_alembic_version = ask
+
+
 def _api(course: Path) -> object:
     from nbgrader.apps.api import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
@@ -60,12 +84,12 @@ def generate_assignment(course: Path, assignment: str, **environment: str) -> st
     """``nbgrader generate_assignment ASSIGNMENT`` in ``course`` (``"*"``: every exercise in source/), as
     the Formgrader's Generate button runs it, without --force as on the command line; its log.
     Fails with the log if nbgrader reports a failure."""
-    with _as_the_teacher(environment):
+    with _as_the_teacher(environment), _schema_version_asked_once():
         return _done("generate_assignment", _api(course).generate_assignment(assignment, force=False))
 
 
 def release_assignment(course: Path, assignment: str, **environment: str) -> str:
     """``nbgrader release_assignment ASSIGNMENT`` in ``course``, as the Formgrader's Release button runs
     it (into the exchange the course's configuration names); its log. Fails with the log on failure."""
-    with _as_the_teacher(environment):
+    with _as_the_teacher(environment), _schema_version_asked_once():
         return _done("release_assignment", _api(course).release_assignment(assignment))
