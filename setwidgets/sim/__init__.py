@@ -47,7 +47,9 @@ without a SET, read from the variant's class (:func:`variant_numbers`). With
 same order, that Game(seed=s + i) does when driven by first_set.
 
 The parts: this module checks what it is given and gathers the results;
-:mod:`setwidgets.sim.kernels` holds the compiled loops, and
+:mod:`setwidgets.sim.kernels` holds the compiled loops,
+:mod:`setwidgets.sim.vectorised` their numpy versions, run where numba is
+missing (:data:`COMPILED` is then False; the results are the same), and
 :mod:`setwidgets.sim.tally` the :class:`Tally` of a run and :func:`wilson`.
 """
 
