@@ -119,7 +119,7 @@ SIM_LESSONS = sorted(path.name for path in LESSONS.glob("*.ipynb") if "sim." in 
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", SIM_LESSONS)
 def test_the_lessons_that_simulate_run_without_numba(name, tmp_path):
-    """Where numba has no build, the lessons still run: sim's loops in plain Python, sizes chosen for it."""
+    """Where numba has no build, the lessons still run: sim's loops in numpy, sizes chosen for them."""
     import nbformat
     from nbclient import NotebookClient
 
