@@ -18,8 +18,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from formgrader_api import generate_assignment
 from insight_class import ASSIGNMENT, expected_counts, seeded_class
-from test_nbgrader import EXERCISES, hand_in, nbgrader, save
+from test_nbgrader import EXERCISES, hand_in, save
 
 from setwidgets.grading import insight_cases as cases
 from setwidgets.grading.insight.catalogue import OTHER
@@ -39,7 +40,8 @@ def course(tmp_path_factory) -> tuple[Path, dict]:
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     (course / "source").mkdir()
     shutil.copytree(EXERCISES / "source" / ASSIGNMENT, course / "source" / ASSIGNMENT)
-    nbgrader(course, "generate_assignment", ASSIGNMENT)
+    # In this process, as the Formgrader does (tests/formgrader_api.py): no nbgrader start of its own.
+    generate_assignment(course, ASSIGNMENT)
     students = seeded_class()
 
     from nbgrader.api import Gradebook
