@@ -412,7 +412,11 @@ def stop_and_check_nothing_is_left(lab, repo: Path, sig: signal.Signals) -> None
     try:
         lab.process.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"course.py lab did not stop on {sig.name}:\n{lab.log()[-3000:]}")
+        status = Path(f"/proc/{lab.process.pid}/status").read_text()
+        signals = " ".join(
+            line for line in status.splitlines() if line.startswith(("SigBlk", "SigIgn", "SigCgt"))
+        )
+        pytest.fail(f"course.py lab did not stop on {sig.name} ({signals}):\n{lab.log()[-3000:]}")
     left = kill_what_is_left(repo)
     assert not left, f"still running after course.py stopped: {left}"
     with pytest.raises(OSError):

@@ -450,6 +450,16 @@ def copy_course(dest: Path) -> Path:
     return dest
 
 
+# Starts the command after it as a user's shell would: no signal blocked, SIGINT's default action
+# (a test worker's own signal state must not reach course.py). exec keeps the process id, so a
+# signal sent to the Server's process reaches course.py itself.
+AS_FROM_A_SHELL = [
+    sys.executable, "-c",
+    "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); "
+    "signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])",
+]  # fmt: skip
+
+
 def course_lab_argv(repo: Path, port: int, token: str | None = None) -> list[str]:
     """``python3 course.py lab`` for ``repo`` on a loopback port, as a user would type it."""
     argv = [sys.executable, str(repo / "course.py"), "lab", "--no-browser", "--ip=127.0.0.1"]
@@ -467,8 +477,9 @@ def start_course_lab(repo: Path, work_dir: Path, timeout: float = 60.0, **env: s
     work_dir.mkdir(parents=True, exist_ok=True)
     environment = dict(_jupyter_env(work_dir), **env)
     environment.pop("NBGRADER_EXECUTION", None)
+    argv = [*AS_FROM_A_SHELL, *course_lab_argv(repo, port, token)]
     server = Server(
-        course_lab_argv(repo, port, token), f"http://127.0.0.1:{port}/", "api/status", environment,
+        argv, f"http://127.0.0.1:{port}/", "api/status", environment,
         work_dir, work_dir / "course-lab.log", token,
     )  # fmt: skip
     return server.start(timeout)
