@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 from test_nbgrader import BIN
 
@@ -24,22 +25,12 @@ def _as_the_teacher(environment: dict[str, str]) -> Iterator[None]:
     """The environment the command line gets from tests/test_nbgrader.nbgrader, for the call's length:
     the environment's commands on PATH (nbgrader runs ``alembic`` for a new gradebook), no
     NBGRADER_EXECUTION, and ``environment`` (read by nbgrader_config.py, as SETWIDGETS_EXCHANGE is)."""
-    changes = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "NBGRADER_EXECUTION": None}
-    changes.update(environment)
-    before = {name: os.environ.get(name) for name in changes}
-    try:
-        for name, value in changes.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    # patch.dict puts the whole environment back afterwards, the removed variable included.
+    with mock.patch.dict(
+        os.environ, {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", **environment}
+    ):
+        os.environ.pop("NBGRADER_EXECUTION", None)
         yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 _ALEMBIC_HEAD: list[str] = []  # the installed nbgrader's gradebook schema version, once known
