@@ -5,6 +5,8 @@ Through the real ``nbgrader collect`` and ``autograde`` on a temporary copy of e
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 import shutil
 import subprocess
@@ -12,7 +14,8 @@ from datetime import datetime
 
 import nbformat
 import pytest
-from test_nbgrader import BIN, EXERCISES, answers_of, grades, hand_in, nbgrader, save
+from formgrader_api import generate_assignment
+from test_nbgrader import BIN, EXERCISES, answers_of, grades, hand_in, save
 
 from setwidgets.grading.submissions import SubmissionRefused, copy_owned, copy_regular, links_in
 
@@ -38,12 +41,13 @@ def test_copy_regular_leaves_links_out(tmp_path):
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    """A course of exercise 1 after ``nbgrader generate_assignment``, run once for this file: each
-    test grades in a copy of its own (each start of nbgrader costs CPU-seconds of its own)."""
+    """A course of exercise 1 after generate_assignment, run once for this file, in this process as
+    the Formgrader runs it (tests/formgrader_api.py): the set-up, not what is tested here. Each course
+    below is a copy of it (each start of nbgrader costs CPU-seconds of its own)."""
     course = tmp_path_factory.mktemp("generated")
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     shutil.copytree(EXERCISES / "source" / ONE, course / "source" / ONE)
-    nbgrader(course, "generate_assignment", ONE)
+    generate_assignment(course, ONE)
     return course
 
 
@@ -59,12 +63,42 @@ def copy_of(generated, target, students=()):
     return target
 
 
+def _broken(nb: dict, how: str) -> str:
+    """The notebook ``nb`` (JSON) broken in one way, as text."""
+    cells = nb["cells"]
+    by_id = {c["metadata"].get("nbgrader", {}).get("grade_id"): c for c in cells}
+    if how == "duplicated":
+        cells.append(copy.deepcopy(by_id["test_is_set_visible"]))
+    elif how == "schema":
+        fake = {"schema_version": 99, "grade": True, "grade_id": "x", "points": 50}
+        cells[3]["metadata"]["nbgrader"] = fake
+    elif how == "locked":
+        by_id["is_set_answer"]["metadata"]["nbgrader"]["locked"] = True
+        by_id["is_set_answer"]["source"] = "from setwidgets import is_set"
+    elif how == "json":
+        return "{not json"
+    return json.dumps(nb)
+
+
+# One broken notebook per way of breaking it, each handed in by a student of its own, graded in the
+# same run as the honest ana and cy: each case's claim is about its own student and the log's lines
+# that name that student.
+BROKEN = {how: f"ben_{how}" for how in ("duplicated", "schema", "locked", "json")}
+
+
 @pytest.fixture(scope="module")
 def course(generated, tmp_path_factory):
-    course = copy_of(generated, tmp_path_factory.mktemp("links") / "course", ("solver", "linker", "mirror"))
+    """Every submission of this file's autograde tests, graded in one ``nbgrader autograde`` run (the
+    real command line; each start of it costs CPU-seconds of its own): the links (solver, linker,
+    mirror) and the broken notebooks (ana, the ben_* students, cy). Its log is autograde.log."""
+    students = ("ana", *BROKEN.values(), "cy", "solver", "linker", "mirror")
+    course = copy_of(generated, tmp_path_factory.mktemp("autograded") / "course", students)
     answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
-    for student in ("solver", "linker"):
+    for student in ("ana", *BROKEN.values(), "cy", "solver", "linker"):
         save(course, student, ONE, hand_in(course, ONE, answers))
+    for how, student in BROKEN.items():
+        path = course / "submitted" / student / ONE / "magic_rule.ipynb"
+        path.write_text(_broken(json.loads(path.read_text()), how))
     linker = course / "submitted" / "linker" / ONE
     (linker / "gradebook.db").symlink_to("../../../gradebook.db")
     (linker / "tests.py").symlink_to(f"../../../source/{ONE}/hidden_tests.py")
@@ -138,51 +172,22 @@ def test_collect_leaves_links_pipes_and_huge_files_in_the_exchange_behind(genera
     assert "ana: huge.bin in the submission is bigger than 100 MB; it was left out" in said
 
 
-def _broken(nb: dict, how: str) -> str:
-    """The notebook ``nb`` (JSON) broken in one way, as text."""
-    import copy
-    import json
-
-    cells = nb["cells"]
-    by_id = {c["metadata"].get("nbgrader", {}).get("grade_id"): c for c in cells}
-    if how == "duplicated":
-        cells.append(copy.deepcopy(by_id["test_is_set_visible"]))
-    elif how == "schema":
-        fake = {"schema_version": 99, "grade": True, "grade_id": "x", "points": 50}
-        cells[3]["metadata"]["nbgrader"] = fake
-    elif how == "locked":
-        by_id["is_set_answer"]["metadata"]["nbgrader"]["locked"] = True
-        by_id["is_set_answer"]["source"] = "from setwidgets import is_set"
-    elif how == "json":
-        return "{not json"
-    return json.dumps(nb)
-
-
 @pytest.mark.parametrize("how", ["duplicated", "schema", "locked", "json"])
-def test_one_broken_notebook_costs_its_student_alone(generated, tmp_path, how):
-    import json
-
-    course = copy_of(generated, tmp_path / "course", ("ana", "ben", "cy"))
-    answers = answers_of(nbformat.read(EXERCISES / "source" / ONE / "magic_rule.ipynb", as_version=4))
-    for student in ("ana", "ben", "cy"):
-        save(course, student, ONE, hand_in(course, ONE, answers))
-    path = course / "submitted" / "ben" / ONE / "magic_rule.ipynb"
-    path.write_text(_broken(json.loads(path.read_text()), how))
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
-    command = [str(BIN / "nbgrader"), "autograde", ONE]
-    result = subprocess.run(command, cwd=course, env=env, capture_output=True, text=True, timeout=600)
+def test_one_broken_notebook_costs_its_student_alone(course, how):
+    ben = BROKEN[how]
+    log = (course / "autograde.log").read_text()
     assert sum(grades(course, ONE, "ana").values()) == 10 and sum(grades(course, ONE, "cy").values()) == 10
     if how in ("duplicated", "schema"):
         # Ben's answers are right; his metadata is the gradebook's again: he scores what he earned.
-        assert sum(grades(course, ONE, "ben").values()) == 10
-        assert "ben: cell" in result.stderr and "counts as the student's" in result.stderr
+        assert sum(grades(course, ONE, ben).values()) == 10
+        assert any(f"{ben}: cell" in line and "counts as the student's" in line for line in log.splitlines())
     elif how == "locked":
         # The package's is_set, in an answer cell marked locked: absent while grading, and flagged.
-        assert grades(course, ONE, "ben")["test_is_set_hidden"] == 0
-        assert "ben  magic_rule  is_set_answer  uses the package's reference functions" in result.stderr
+        assert grades(course, ONE, ben)["test_is_set_hidden"] == 0
+        assert f"{ben}  magic_rule  is_set_answer  uses the package's reference functions" in log
     else:
-        assert "There was an error processing assignment" in result.stderr
-        assert "submitted/ben" in result.stderr
+        assert f"There was an error processing assignment '{ONE}' for student '{ben}'" in log
+        assert f"submitted/{ben}/" in log
 
 
 def test_copy_regular_leaves_pipes_and_huge_files_out(tmp_path):
