@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from formgrader_api import generate_assignment
 from test_nbgrader import BIN, EXERCISES, answers_of, grades, hand_in, nbgrader, save
 
 from setwidgets.grading.preprocessors import OUT_OF_TIME
@@ -37,12 +38,13 @@ FULL = {
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory) -> Path:
-    """A course of exercise 1 after ``nbgrader generate_assignment``, run once for this file: each
-    test grades in a copy of its own (each start of nbgrader costs CPU-seconds of its own)."""
+    """A course of exercise 1 after generate_assignment, run once for this file, in this process as
+    the Formgrader runs it (tests/formgrader_api.py): the set-up, not what is tested here. Each test
+    grades in a copy of its own (each start of nbgrader costs CPU-seconds of its own)."""
     folder = tmp_path_factory.mktemp("generated")
     shutil.copy(EXERCISES / "nbgrader_config.py", folder)
     shutil.copytree(EXERCISES / "source" / ONE, folder / "source" / ONE)
-    nbgrader(folder, "generate_assignment", ONE)
+    generate_assignment(folder, ONE)
     return folder
 
 
