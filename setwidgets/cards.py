@@ -137,6 +137,33 @@ def _value_problem(feature: str, value: Any) -> str | None:
 _MISSING: Any = object()  # a feature nobody gave (None is a value a student may pass by mistake)
 
 
+# Each feature's values as VALUES spells them, keyed with their type: True == 1, 2.0 == 2 and
+# numpy's 2 == 2, but those are not spelled as VALUES spells them (see _exact_positions).
+_EXACT: tuple[dict[tuple[type, Any], int], ...] = tuple(
+    {(type(value), value): position for position, value in enumerate(VALUES[f])} for f in FEATURES
+)
+
+
+def _exact_positions(values: tuple[Any, ...], named: dict[str, Any]) -> list[int] | None:
+    """The positions of Card(...)'s four values when all four come (all by position or all by
+    name) exactly as VALUES spells them; otherwise None, and Card() checks and normalises them.
+
+    Games, saves and Card.parse make cards by the hundred thousand from such values: these
+    need neither the checks nor the normalising, only their positions.
+    """
+    if named:
+        if values or len(named) != len(FEATURES):
+            return None
+        values = tuple(named.get(f, _MISSING) for f in FEATURES)
+    elif len(values) != len(FEATURES):
+        return None
+    try:
+        positions = [exact.get((type(v), v)) for exact, v in zip(_EXACT, values)]
+    except TypeError:  # an unhashable value (a list, say): the checked path says what is wrong
+        return None
+    return None if None in positions else positions  # type: ignore[return-value]
+
+
 def _given(values: tuple[Any, ...], named: dict[str, Any]) -> dict[str, Any]:
     """The four features from Card(...)'s arguments, or a TypeError about the arguments themselves."""
     features = _words.and_list(FEATURES)
@@ -209,16 +236,18 @@ class Card:
     _index: int = field(init=False, repr=False, compare=False)
 
     def __init__(self, *values: Any, **named: Any) -> None:
-        given = _given(values, named)
-        _check(given)
+        positions = _exact_positions(values, named)
+        if positions is None:
+            given = _given(values, named)
+            _check(given)
+            positions = [VALUES[f].index(_canonical(f, given[f])) for f in FEATURES]
         index = 0
-        for feature in FEATURES:
-            value = _canonical(feature, given[feature])
+        for feature, position in zip(FEATURES, positions):
             # The dataclass is frozen; setting the normalised values (and caching the
             # index, which set finding reads millions of times) are the only writes,
             # and they happen before anyone can see the card.
-            object.__setattr__(self, feature, value)
-            index = index * 3 + VALUES[feature].index(value)
+            object.__setattr__(self, feature, VALUES[feature][position])
+            index = index * 3 + position
         object.__setattr__(self, "_index", index)
 
     # -- other ways to write a card -------------------------------------------------

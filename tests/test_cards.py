@@ -132,6 +132,22 @@ def test_a_whole_number_of_any_integral_type_is_a_number():
     assert mini_deck(number=np.int64(2)) == mini_deck(number=2) == mini_deck(np.int64(2))
 
 
+def test_values_spelled_as_values_spells_them_and_values_written_otherwise_make_the_same_card():
+    # Card() skips its checks for values exactly as VALUES spells them (cards._exact_positions);
+    # every one of the 81 cards, written that way and written as a student might, is the same.
+    for index, values in enumerate(itertools.product(*(VALUES[f] for f in FEATURES))):
+        number, color, shape, shading = values
+        loose = (str(number), f" {color.upper()}", _words_plural(shape), shading.title())
+        for card in (Card(*values), Card(**dict(zip(FEATURES, values))), Card(*loose)):
+            assert card.index == index and card == cards.DECK[index]
+            assert tuple(getattr(card, f) for f in FEATURES) == values
+            assert type(card.number) is int and all(type(getattr(card, f)) is str for f in FEATURES[1:])
+
+
+def _words_plural(shape: str) -> str:
+    return {"oval": "ovals", "squiggle": "squiggles", "diamond": "diamonds"}[shape]
+
+
 @pytest.mark.parametrize(
     ("feature", "spelling"),
     [
