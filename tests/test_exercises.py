@@ -125,6 +125,9 @@ def execute(path: Path, grading: bool) -> nbformat.NotebookNode:
         kernel_name="python3",
         allow_errors=True,
         resources={"metadata": {"path": str(path.parent)}},
+        # Every output is in once the last cell has run: killing the kernel then spares the half
+        # second a polite shutdown waits for it to exit.
+        shutdown_kernel="immediate",
     )
     client.execute(env=env)
     return nb

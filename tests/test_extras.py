@@ -129,7 +129,10 @@ def test_the_lessons_that_simulate_run_without_numba(name, tmp_path):
     probe = nbformat.v4.new_code_cell("from setwidgets import sim\nprint('compiled', sim.COMPILED)")
     nb.cells.append(probe)
     where = {"metadata": {"path": str(LESSONS)}}
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", resources=where)
+    # Every output is in once the last cell has run: the kernel is killed then, not waited for.
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources=where, shutdown_kernel="immediate"
+    )
     client.execute(env=env)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, errors[0]
