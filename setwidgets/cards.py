@@ -263,6 +263,9 @@ class Card:
         >>> Card.parse("2RTO").name
         'two red striped ovals'
         """
+        # A code as Card.code writes it (saves hold thousands) is one of the 81 checked cards.
+        if cls is Card and type(code) is str and (index := _CODE_INDEX.get(code)) is not None:
+            return DECK[index]
         if not isinstance(code, str):
             raise TypeError(
                 f"a card code is a string like '2RTO'; got {_inputs.what(code)}{_inputs.bytes_hint(code)}"
@@ -398,6 +401,9 @@ _VECTORS: tuple[tuple[int, int, int, int], ...] = tuple(itertools.product(range(
 _CODES: tuple[str, ...] = tuple(
     "".join(CODE_LETTERS[f][v[FEATURES.index(f)]] for f in _CODE_ORDER) for v in _VECTORS
 )
+
+
+_CODE_INDEX: dict[str, int] = {code: index for index, code in enumerate(_CODES)}
 
 
 def full_deck() -> list[Card]:

@@ -133,12 +133,15 @@ def test_a_whole_number_of_any_integral_type_is_a_number():
 
 
 def test_values_spelled_as_values_spells_them_and_values_written_otherwise_make_the_same_card():
-    # Card() skips its checks for values exactly as VALUES spells them (cards._exact_positions);
-    # every one of the 81 cards, written that way and written as a student might, is the same.
+    # Card() skips its checks for values exactly as VALUES spells them (cards._exact_positions),
+    # and Card.parse for codes as Card.code writes them: every one of the 81 cards, written that
+    # way and written as a student might, is the same.
     for index, values in enumerate(itertools.product(*(VALUES[f] for f in FEATURES))):
         number, color, shape, shading = values
         loose = (str(number), f" {color.upper()}", _words_plural(shape), shading.title())
-        for card in (Card(*values), Card(**dict(zip(FEATURES, values))), Card(*loose)):
+        code = cards.DECK[index].code  # Card.parse gives a code as Card.code writes it from DECK
+        made = (Card(*values), Card(**dict(zip(FEATURES, values))), Card(*loose))
+        for card in (*made, Card.parse(code), Card.parse(f" {code.lower()}")):
             assert card.index == index and card == cards.DECK[index]
             assert tuple(getattr(card, f) for f in FEATURES) == values
             assert type(card.number) is int and all(type(getattr(card, f)) is str for f in FEATURES[1:])
