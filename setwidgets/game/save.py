@@ -301,7 +301,9 @@ def _read_rng(value: Any, key: str, when: Any) -> random.Random:
         version != _RNG_VERSION
         or type(words) is not list
         or len(words) != _RNG_WORDS
-        or any(type(w) is not int or not 0 <= w < 2**32 for w in words)
+        # 625 words in every save: their kinds and range checked at C speed, not word by word.
+        or set(map(type, words)) != {int}
+        or not 0 <= min(words) <= max(words) < 2**32
         or not 0 <= words[-1] <= _RNG_WORDS - 1
         or not (gauss is None or (type(gauss) is float and math.isfinite(gauss)))
     ):
