@@ -1,8 +1,8 @@
 """The nbgrader round trip, with the real command line on a temporary copy of the course.
 
-One module-scoped fixture runs the teacher's sequence once: generate_assignment, then
-autograde (every student at once, in two runs), a manual grade for a written
-answer, generate_feedback and export. The tests read the results from the gradebook, the
+One module-scoped fixture runs the teacher's sequence once: generate_assignment (in this process,
+as the Formgrader runs it), then autograde (every student at once, in two runs), a manual grade
+for a written answer, generate_feedback and export. The tests read the results from the gradebook, the
 autograded notebooks, the feedback HTML and the exported CSV.
 
 The students, per assignment:
@@ -677,7 +677,13 @@ def course(tmp_path_factory) -> Path:
     course = tmp_path_factory.mktemp("course")
     shutil.copy(EXERCISES / "nbgrader_config.py", course)
     shutil.copytree(EXERCISES / "source", course / "source")
-    nbgrader(course, "generate_assignment", "*")
+    # The set-up step in this process, as the Formgrader's Generate button runs it
+    # (tests/formgrader_api.py; imported here, as it imports this module): each start of the
+    # nbgrader command costs CPU-seconds. The command line's generate_assignment is run as a
+    # teacher types it in test_the_teachers_guide_works_command_by_command.
+    from formgrader_api import generate_assignment
+
+    generate_assignment(course, "*")
 
     from nbgrader.api import Gradebook
 
