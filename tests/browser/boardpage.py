@@ -18,11 +18,11 @@ import pytest
 from setwidgets import Game
 from setwidgets.widgets import Board
 
-from .conftest import VIEWPORT
 from .harness import (
     _JS_ERRORS,
     _JS_PROMPTS,
     HarnessError,
+    LabTabs,
     NotebookPage,
     Server,
     python_cells,
@@ -144,13 +144,13 @@ class ModuleNotebooks:
     kernel's namespace (``%reset -f``) and runs all the cells: every cell is executed anew, so
     each test gets new widgets in the state its cells make (a game dealt from its seed again,
     nothing selected), as a test with a page of its own does. After a failed test the page and
-    its kernel are closed, so the next test opens a page of its own again.
+    its kernel are closed, so the next test opens a page of its own again. The page is taken
+    from ``tabs`` (JupyterLab kept loaded between modules, see :class:`harness.LabTabs`) and
+    given back to it at the module's end.
     """
 
-    def __init__(self, chromium: Any, lab: Server, lab_root: Path, viewport: dict[str, int]) -> None:
-        self.lab, self.lab_root, self.viewport = lab, lab_root, viewport
-        self.chromium = chromium
-        self.context: Any = None
+    def __init__(self, tabs: LabTabs, lab: Server, lab_root: Path) -> None:
+        self.tabs, self.lab, self.lab_root = tabs, lab, lab_root
         self.nb: NotebookPage | None = None
         self.kernel = ""
 
@@ -158,11 +158,7 @@ class ModuleNotebooks:
         """A notebook page showing ``cells`` (a notebook named ``name`` if it opens one), all just run."""
         if self.nb is None:
             write_notebook(self.lab_root / name, cells)
-            self.context = self.chromium.new_context(viewport=self.viewport)
-            page = self.context.new_page()
-            page.set_default_timeout(30_000)
-            self.nb = NotebookPage(page, self.lab)
-            self.nb.open(name)
+            self.nb = self.tabs.open(name)
             self.kernel = self.nb.page.evaluate(_JS_KERNEL_ID)
             self.nb.run_all()
         else:
@@ -184,16 +180,17 @@ class ModuleNotebooks:
         else:
             failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
 
-    def close(self) -> None:
-        """Close the page and stop its kernel (only this one: other tests' kernels are theirs)."""
-        if self.context is not None:
-            self.context.close()
+    def close(self, reuse: bool = False) -> None:
+        """Close the page (or give it back to ``tabs`` with its tabs closed, ``reuse=True``) and stop
+        its kernel (only this one: other tests' kernels are theirs)."""
+        if self.nb is not None:
+            self.tabs.give_back(self.nb, reuse=reuse)
         if self.kernel:
             try:
                 self.lab.api("DELETE", f"api/kernels/{self.kernel}")
             except OSError:
                 pass  # it stopped meanwhile
-        self.context, self.nb, self.kernel = None, None, ""
+        self.nb, self.kernel = None, ""
 
 
 _JS_KERNEL_ID = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"
@@ -215,13 +212,13 @@ _JS_NEW_CELLS = """async sources => {
 # (``from .boardpage import notebook_page, notebooks``), and its ``notebook_page`` replaces
 # conftest's for its tests.
 @pytest.fixture(scope="module")
-def notebooks(chromium: Any, lab: Server, lab_root: Path) -> Iterator[ModuleNotebooks]:
+def notebooks(lab_tabs: LabTabs, lab: Server, lab_root: Path) -> Iterator[ModuleNotebooks]:
     """One notebook page and kernel for the module using it; each test puts its cells there, run anew."""
-    shared = ModuleNotebooks(chromium, lab, lab_root, VIEWPORT)
+    shared = ModuleNotebooks(lab_tabs, lab, lab_root)
     try:
         yield shared
     finally:
-        shared.close()
+        shared.close(reuse=True)
 
 
 @pytest.fixture

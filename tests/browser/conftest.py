@@ -7,9 +7,12 @@ source; it gets a :class:`~harness.NotebookPage` whose cells have all run::
         nb = notebook_page("demo.ipynb", ["from ipycanvas import Canvas", "Canvas()"])
         nb.wait_painted(nb.canvas())
 
-Each call writes a new notebook into the server's folder and opens it in a fresh
-browser context, so every test has its own kernel and its own page. When a test
-fails, a screenshot of its page is saved as ``test-artifacts/FAILED-<test>.png``.
+Each call writes a new notebook into the server's folder and opens it on a page of
+its own, so every test has its own kernel and its own page: the test's first notebook
+in a JupyterLab page kept loaded between tests (``lab_tabs``; the previous test's
+tabs closed, its kernels shut down), the others in fresh pages of the test's browser
+context. When a test fails, a screenshot of its page is saved as
+``test-artifacts/FAILED-<test>.png``, and the page kept is closed, not reused.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 
 from .harness import (
     HarnessError,
+    LabTabs,
     NotebookPage,
     Server,
     screenshot_path,
@@ -51,6 +55,20 @@ def lab(lab_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Se
         yield server
 
 
+@pytest.fixture(scope="session")
+def lab_tabs(chromium: object, lab: Server) -> Iterator[LabTabs]:
+    """A JupyterLab page kept loaded between tests (see :class:`harness.LabTabs`)."""
+    tabs = LabTabs(chromium, lab, VIEWPORT)
+    yield tabs
+    tabs.close()
+
+
+def _test_failed(request: pytest.FixtureRequest) -> bool:
+    """Whether the test's set-up or call failed (or their reports are missing)."""
+    reports = [getattr(request.node, f"rep_{when}", None) for when in ("setup", "call")]
+    return reports[1] is None or any(report is not None and report.failed for report in reports)
+
+
 @pytest.fixture
 def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Callable[[], object]]:
     """Make pages in a browser context of this test's own; closes them afterwards.
@@ -68,9 +86,10 @@ def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Calla
         pages.append(page)
         return page
 
+    make.screenshot_taken = False  # notebook_page saves it when its own page was the last
     yield make
     report = getattr(request.node, "rep_call", None)
-    if pages and report is not None and report.failed:
+    if pages and report is not None and report.failed and not make.screenshot_taken:
         try:
             pages[-1].screenshot(path=str(failed_shot))
         except Exception as error:  # a crashed page must not hide the test's own failure
@@ -79,21 +98,46 @@ def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Calla
 
 
 @pytest.fixture
-def notebook_page(lab: Server, lab_root: Path, new_page: Callable[[], object]) -> Iterator[Callable]:
+def notebook_page(
+    lab: Server,
+    lab_root: Path,
+    lab_tabs: LabTabs,
+    new_page: Callable[[], object],
+    request: pytest.FixtureRequest,
+) -> Iterator[Callable]:
     """Open a notebook written from ``cells`` in JupyterLab and run all its cells.
 
     Call it as ``notebook_page(name, cells)``; the kernels this test started are
-    shut down when it ends, so they do not slow the next test down.
+    shut down when it ends, so they do not slow the next test down. The first
+    notebook opens in ``lab_tabs``' page (JupyterLab already loaded), the next ones
+    in pages of their own.
     """
+    kept: list[NotebookPage] = []
+    opened: list[NotebookPage] = []
 
     def open_notebook(name: str, cells: Sequence[str]) -> NotebookPage:
         write_notebook(lab_root / name, cells)
-        nb = NotebookPage(new_page(), lab)
-        nb.open(name)
+        if kept:
+            nb = NotebookPage(new_page(), lab)
+            nb.open(name)
+        else:
+            nb = lab_tabs.open(name)
+            kept.append(nb)
+        opened.append(nb)
         nb.run_all()
         return nb
 
     yield open_notebook
+    failed = _test_failed(request)
+    if kept:
+        if failed and opened[-1] is kept[0]:
+            shot = screenshot_path(f"FAILED-{request.node.name}")
+            try:
+                kept[0].page.screenshot(path=str(shot))
+                new_page.screenshot_taken = True
+            except Exception as error:  # a crashed page must not hide the test's own failure
+                print(f"could not save a screenshot of the failed page: {error}")
+        lab_tabs.give_back(kept[0], reuse=not failed)
     lab.shutdown_kernels()
 
 

@@ -143,6 +143,28 @@ _JS_ERRORS = """() => [...document.querySelectorAll(
 
 _JS_ARM_TIMING = _JS_ARM_TIMING.replace("DIGEST", _JS_DIGEST)
 
+# Open a notebook in the JupyterLab the page already shows and make it the current tab; every
+# other tab is closed, unsaved (a file is written by its test, and its kernel is shut down
+# through the server).
+_JS_OPEN_HERE = """async (path) => {
+    const app = window.jupyterapp;
+    const widget = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+    await widget.context.ready;
+    app.shell.activateById(widget.id);
+    for (const other of [...app.shell.widgets('main')]) {
+        if (other === widget) continue;
+        if (other.context) other.context.model.dirty = false;
+        other.dispose();
+    }
+}"""
+_JS_CLOSE_ALL = """() => {
+    for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
+        if (widget.context) widget.context.model.dirty = false;
+        widget.dispose();
+    }
+    return [...window.jupyterapp.shell.widgets('main')].length === 0;
+}"""
+
 
 class HarnessError(RuntimeError):
     """Something the browser tests need is missing or did not start."""
@@ -525,11 +547,27 @@ class NotebookPage:
         # The file browser only takes room from the notebook (and the screenshots).
         self.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
 
+    def open_here(self, name: str, timeout: float = 60.0) -> None:
+        """Open ``name`` in the JupyterLab this page already shows, in place of every tab open.
+
+        As a double-click in the file browser does; the page is not loaded again. Waits for an
+        idle kernel as :meth:`open` does.
+        """
+        self.page.evaluate(_JS_OPEN_HERE, name)
+        self._wait_ready(timeout)
+
+    def close_tabs(self) -> bool:
+        """Close every tab of the JupyterLab this page shows, unsaved; True when none is left."""
+        return self.page.evaluate(_JS_CLOSE_ALL)
+
     def open_page(self, path: str, timeout: float = 60.0) -> None:
         """Open a notebook page of the server (Lab's or Notebook 7's) and wait for an idle kernel."""
         sep = "&" if "?" in path else "?"
         url = self.server.url(f"{path}{sep}token={self.server.token}")
         self.page.goto(url, wait_until="domcontentloaded")
+        self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout: float) -> None:
         self.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout * 1000)
         # JupyterLab may still ask which kernel to start (USER_SETTINGS asks it not to): accept
         # its suggestion, the notebook's own python3.
@@ -819,6 +857,63 @@ class NotebookPage:
             return [0, 0, w, h]
         x, y, w, h = rect
         return [int(x), int(y), max(1, int(w)), max(1, int(h))]
+
+
+class LabTabs:
+    """A JupyterLab page kept loaded between tests: the next test's notebook opens in it.
+
+    Loading JupyterLab's page costs Chromium about 5 CPU seconds (its scripts start up) and the
+    server about 1; opening a notebook in a page that already shows Lab costs a fraction of that.
+    ``open(name)`` gives a :class:`NotebookPage` showing ``name`` (its kernel idle): in the page
+    kept, if there is one free, else in a new browser context loaded as :meth:`NotebookPage.open`
+    does. ``give_back(nb)`` closes its tabs (unsaved) and keeps it for the next ``open``; a page a
+    test failed on is closed instead (``give_back(nb, reuse=False)``), so no test inherits it.
+    """
+
+    def __init__(self, chromium: Any, server: Server, viewport: dict[str, int]) -> None:
+        self.chromium, self.server, self.viewport = chromium, server, viewport
+        self.free: NotebookPage | None = None
+
+    def open(self, name: str, timeout: float = 60.0) -> NotebookPage:
+        """A page showing the notebook ``name`` (a path on the server), its kernel idle."""
+        nb, self.free = self.free, None
+        if nb is not None:
+            nb.console.clear()
+            try:
+                nb.open_here(name, timeout)
+                return nb
+            except Exception:
+                nb.page.context.close()
+                raise
+        context = self.chromium.new_context(viewport=self.viewport)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        nb = NotebookPage(page, self.server)
+        try:
+            nb.open(name, timeout)
+        except Exception:
+            context.close()
+            raise
+        return nb
+
+    def give_back(self, nb: NotebookPage, reuse: bool = True) -> None:
+        """Close the page's tabs and keep it for the next ``open``; or close it (``reuse=False``)."""
+        closed = False
+        if reuse and self.free is None:
+            try:
+                closed = nb.close_tabs()
+            except Exception:  # a page that cannot close its tabs is not given to another test
+                closed = False
+        if closed:
+            self.free = nb
+        else:
+            nb.page.context.close()
+
+    def close(self) -> None:
+        """Close the page kept, if any."""
+        if self.free is not None:
+            self.free.page.context.close()
+            self.free = None
 
 
 def _aim(start: float, scale: float, index: int) -> float:
