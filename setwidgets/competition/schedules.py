@@ -414,8 +414,9 @@ def _every_round(players: int) -> tuple[list[int], dict[int, tuple], dict[int, i
     # taken as one round of each pattern, the one whose pattern comes first among the later rounds.
     pattern = round_patterns(games[masks[0]])
     kind = {mask: pattern(games[mask]) for mask in masks}
-    # odd[mask]: the players at the odd table, as bits.
-    odd = {mask: sum(1 << p for t in games[mask] if len(t) != 3 for p in t) for mask in masks}
+    # odd[mask]: the players at the odd table, as bits (a table's bits added up once, as its pairs).
+    odd_bits = cache(lambda table: 0 if len(table) == 3 else sum(1 << p for p in table))
+    odd = {mask: sum(map(odd_bits, games[mask])) for mask in masks}
     return masks, kind, odd
 
 

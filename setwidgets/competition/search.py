@@ -271,15 +271,18 @@ def round_patterns(first: Sequence[Sequence[int]]):
     def canonical(rows: tuple) -> tuple:
         return min(tuple(sorted((row[0], *(row[1 + g] for g in order)) for row in rows)) for order in orders)
 
+    # A table's row: its size and how many players it takes from each table of ``first``. A
+    # table comes back in many rounds (13 players: 1001 tables in 200200 rounds): counted once.
+    @cache
+    def row(table: tuple) -> tuple:
+        counts = [0] * len(first)
+        for p in table:
+            counts[group[p]] += 1
+        return (len(table), *counts)
+
     def pattern(game) -> tuple:
-        rows = []
-        for table in game:
-            counts = [0] * len(first)
-            for p in table:
-                counts[group[p]] += 1
-            rows.append((len(table), *counts))
         # Many rounds share one table of counts; the renaming is tried once for each.
-        return canonical(tuple(sorted(rows)))
+        return canonical(tuple(sorted(row(tuple(table)) for table in game)))
 
     return pattern
 
