@@ -926,7 +926,6 @@ def course(tmp_path_factory) -> Path:
     time.sleep(1)
     (course / "swarm.txt").write_text(" ".join(_swarm()))
     run_nbgrader(course, "generate_feedback", "*")
-    run_nbgrader(course, "export")
     return course
 
 
