@@ -32,9 +32,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import VIEWPORT
 from .coursepages import STDERR, SVG, WIDGET_VIEW, CoursePage
-from .harness import ROOT, NotebookPage, Server, copy_course, screenshot_path, start_course_lab
+from .harness import ROOT, LabTabs, Server, copy_course, screenshot_path, start_course_lab
 from .test_accessibility import check_notebook_page
 
 pytestmark = pytest.mark.browser
@@ -215,42 +214,24 @@ NOTEBOOKS = [
 ]
 
 
-# Open a notebook in the JupyterLab the page already shows, as a student double-clicking it in the
-# file browser does, and make it the current tab; the tabs left (a launcher) are closed.
-_JS_OPEN_HERE = """async (path) => {
-    const app = window.jupyterapp;
-    const widget = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
-    await widget.context.ready;
-    app.shell.activateById(widget.id);
-    for (const other of [...app.shell.widgets('main')]) if (other !== widget) other.dispose();
-}"""
-# Close every tab, unsaved: the notebook's file stays as it was copied, and its kernel is shut
-# down next through the server.
-_JS_CLOSE_ALL = """() => {
-    for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
-        if (widget.context) widget.context.model.dirty = false;
-        widget.dispose();
-    }
-}"""
-
-
 @pytest.fixture(scope="module")
-def lab_tab(chromium) -> Iterator[dict]:
+def lab_tab(lab_tabs: LabTabs) -> Iterator[dict]:
     """One browser page holding JupyterLab for the module's notebooks, loaded once.
 
     Loading JupyterLab's page costs more CPU than most notebooks' checks; each test opens its
     notebook in this page's Lab instead, on a page no other notebook is open on (the previous
-    one's tab closed, its kernel shut down). A test that fails takes the page with it: the
-    next test loads a fresh one."""
+    one's tab closed, its kernel shut down). The page comes from ``lab_tabs`` (a Lab page kept
+    loaded between modules) and goes back to it at the end. A test that fails takes the page
+    with it: the next test loads a fresh one."""
     shared: dict = {}
     yield shared
-    if "context" in shared:
-        shared["context"].close()
+    if "nb" in shared:
+        lab_tabs.give_back(shared.pop("nb"))
 
 
 @pytest.fixture
 def open_course_notebook(
-    lab: Server, lab_root: Path, chromium, lab_tab: dict, request: pytest.FixtureRequest
+    lab: Server, lab_root: Path, lab_tabs: LabTabs, lab_tab: dict, request: pytest.FixtureRequest
 ) -> Iterator[Callable[[CourseNotebook], CoursePage]]:
     """Copy a course notebook into Lab's folder, open it and run it; its tab is closed and its
     kernel shut down after. On failure the page is saved as test-artifacts/FAILED-<test>.png."""
@@ -262,33 +243,25 @@ def open_course_notebook(
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / course.path, target)
         if "nb" not in lab_tab:
-            lab_tab["context"] = chromium.new_context(viewport=VIEWPORT)
-            page = lab_tab["context"].new_page()
-            page.set_default_timeout(30_000)
-            nb = NotebookPage(page, lab)
-            nb.open(course.path, timeout=120)
-            lab_tab["nb"] = nb
+            nb = lab_tab["nb"] = lab_tabs.open(course.path, timeout=120)
         else:
+            # As a student double-clicking it in the file browser; the last notebook's tab goes.
             nb = lab_tab["nb"]
-            nb.page.evaluate(_JS_OPEN_HERE, course.path)
-            nb.page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
-            nb.wait_kernel_idle(120)
+            nb.open_here(course.path, timeout=120)
         page = CoursePage(nb)
         page.run_each_cell(timeout=240)
         return page
 
     yield open_it
     report = getattr(request.node, "rep_call", None)
-    if "context" in lab_tab and (report is None or report.failed or "nb" not in lab_tab):
-        if "nb" in lab_tab:
-            try:
-                lab_tab["nb"].page.screenshot(path=str(failed_shot))
-            except Exception as error:  # a crashed page must not hide the test's own failure
-                print(f"could not save a screenshot of the failed page: {error}")
-        lab_tab.pop("context").close()
-        lab_tab.pop("nb", None)
+    if "nb" in lab_tab and (report is None or report.failed):
+        try:
+            lab_tab["nb"].page.screenshot(path=str(failed_shot))
+        except Exception as error:  # a crashed page must not hide the test's own failure
+            print(f"could not save a screenshot of the failed page: {error}")
+        lab_tabs.give_back(lab_tab.pop("nb"), reuse=False)
     elif "nb" in lab_tab:
-        lab_tab["nb"].page.evaluate(_JS_CLOSE_ALL)
+        lab_tab["nb"].close_tabs()
     lab.shutdown_kernels()
 
 
