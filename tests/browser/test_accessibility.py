@@ -395,7 +395,7 @@ def test_axe_finds_nothing_in_a_feedback_page(feedback_page: Path, new_page) -> 
 
 
 def test_a_saved_notebook_opened_untrusted_still_shows_the_named_pictures(
-    lab: Server, lab_root: Path, new_page
+    lab: Server, lab_root: Path, lab_notebook
 ):
     """A notebook opened from disk is not trusted: JupyterLab refuses its SVG outputs and sanitises
     its HTML. The <img> with alt text passes that sanitiser, so the cards and charts still show, named."""
@@ -425,8 +425,7 @@ def test_a_saved_notebook_opened_untrusted_still_shows_the_named_pictures(
     nb = nbformat.v4.new_notebook()
     nb.cells.append(nbformat.v4.new_code_cell("show(...)", outputs=[*outputs, png], execution_count=1))
     nbformat.write(nb, lab_root / "a11y_saved.ipynb")
-    page = NotebookPage(new_page(), lab)
-    page.open("a11y_saved.ipynb", timeout=120)
+    page = lab_notebook("a11y_saved.ipynb", timeout=120)
     pictures = page.page.locator(".jp-OutputArea-output img")
     pictures.nth(2).wait_for(timeout=30_000)
     shown = pictures.evaluate_all("els => els.map(e => [e.alt, e.complete && e.naturalWidth > 0])")
