@@ -19,10 +19,16 @@ ALL = sorted(LESSONS.glob("*.ipynb"))
 
 
 def printed(name: str) -> str:
-    """Everything a lesson prints, as text."""
+    """Everything a lesson prints, as text: each cell's printed text whole, one cell a line.
+
+    A kernel sends what a cell prints in as many pieces as its flushes made (more on a loaded
+    machine), anywhere in a line: the pieces join with nothing between them, as Jupyter shows them.
+    """
     nb, _ = run_lesson(LESSONS / name)
     return "\n".join(
-        output.get("text", "") for cell in nb.cells if cell.cell_type == "code" for output in cell.outputs
+        "".join(output.get("text", "") for output in cell.outputs)
+        for cell in nb.cells
+        if cell.cell_type == "code"
     )
 
 
