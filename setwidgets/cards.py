@@ -159,7 +159,7 @@ def _exact_positions(values: tuple[Any, ...], named: dict[str, Any]) -> list[int
         return None
     try:
         positions = [exact.get((type(v), v)) for exact, v in zip(_EXACT, values)]
-    except TypeError:  # an unhashable value (a list, say): the checked path says what is wrong
+    except Exception:  # an unhashable value (a list, say): the checked path says what is wrong
         return None
     return None if None in positions else positions  # type: ignore[return-value]
 
@@ -419,9 +419,9 @@ def full_deck() -> list[Card]:
     return list(DECK)
 
 
-# Cards are immutable, so every deck shares these 81, checked once, instead of building new ones.
+# Cards are immutable, so every deck shares these 81, made once, instead of building new ones.
 DECK: tuple[Card, ...] = tuple(Card(*values) for values in itertools.product(*(VALUES[f] for f in FEATURES)))
-"""The 81 cards in the order of :func:`full_deck` (``DECK[i].index == i``), made and checked once.
+"""The 81 cards in the order of :func:`full_deck` (``DECK[i].index == i``), made once from VALUES.
 
 A tuple, so nobody can change it; code that needs a list of its own calls :func:`full_deck`.
 """
