@@ -98,12 +98,17 @@ def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Calla
 
 
 @pytest.fixture
-def lab_notebook(lab_tabs: LabTabs, request: pytest.FixtureRequest) -> Iterator[Callable[..., NotebookPage]]:
+def lab_notebook(
+    lab: Server, lab_tabs: LabTabs, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., NotebookPage]]:
     """Open a notebook already in the server's folder, as it is (nothing run): ``lab_notebook(name)``.
 
     It opens in ``lab_tabs``' page (JupyterLab already loaded) and goes back to it after the
-    test; a page the test failed on is saved as test-artifacts/FAILED-<test>.png and closed.
+    test, the kernels the test started shut down; a page the test failed on is saved as
+    test-artifacts/FAILED-<test>.png and closed.
     """
+    failed_shot = screenshot_path(f"FAILED-{request.node.name}")
+    failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
     taken: list[NotebookPage] = []
 
     def open_it(name: str, timeout: float = 60.0) -> NotebookPage:
@@ -114,11 +119,12 @@ def lab_notebook(lab_tabs: LabTabs, request: pytest.FixtureRequest) -> Iterator[
     failed = _test_failed(request)
     if failed and taken:
         try:
-            taken[-1].page.screenshot(path=str(screenshot_path(f"FAILED-{request.node.name}")))
+            taken[-1].page.screenshot(path=str(failed_shot))
         except Exception as error:  # a crashed page must not hide the test's own failure
             print(f"could not save a screenshot of the failed page: {error}")
     for nb in taken:
         lab_tabs.give_back(nb, reuse=not failed)
+    lab.shutdown_kernels()
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -162,7 +163,8 @@ _JS_CLOSE_ALL = """() => {
         if (widget.context) widget.context.model.dirty = false;
         widget.dispose();
     }
-    return [...window.jupyterapp.shell.widgets('main')].length === 0;
+    // A dialog still open (a kernel's question, say) is not handed to the next test.
+    return [...window.jupyterapp.shell.widgets('main')].length === 0 && !document.querySelector('.jp-Dialog');
 }"""
 
 
@@ -887,27 +889,34 @@ class LabTabs:
             cdp.detach()
 
     def open(self, name: str, timeout: float = 60.0) -> NotebookPage:
-        """A page showing the notebook ``name`` (a path on the server), its kernel idle."""
+        """A page showing the notebook ``name`` (a path on the server), its kernel idle.
+
+        A page that could not show it is saved as test-artifacts/FAILED-open-<name>.png, then closed.
+        """
         nb, self.free = self.free, None
-        if nb is not None:
-            nb.console.clear()
-            try:
+        kept = nb is not None
+        if nb is None:
+            context = self.chromium.new_context(viewport=self.viewport)
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            nb = NotebookPage(page, self.server)
+        shot = screenshot_path("FAILED-open-" + re.sub(r"[^\w.-]", "_", name))
+        shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead
+        try:
+            if kept:
+                nb.console.clear()
                 self._lifecycle(nb, "active")
                 nb.open_here(name, timeout)
-                return nb
-            except Exception:
-                nb.page.context.close()
-                raise
-        context = self.chromium.new_context(viewport=self.viewport)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        nb = NotebookPage(page, self.server)
-        try:
-            nb.open(name, timeout)
+            else:
+                nb.open(name, timeout)
+            return nb
         except Exception:
-            context.close()
+            try:
+                nb.page.screenshot(path=str(shot))
+            except Exception as error:  # a crashed page must not hide the failure itself
+                print(f"could not save a screenshot of the page that failed to open {name}: {error}")
+            nb.page.context.close()
             raise
-        return nb
 
     def give_back(self, nb: NotebookPage, reuse: bool = True) -> None:
         """Close the page's tabs and keep it for the next ``open``; or close it (``reuse=False``)."""
