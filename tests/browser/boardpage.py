@@ -25,8 +25,10 @@ from .harness import (
     LabTabs,
     NotebookPage,
     Server,
+    node_failed,
     python_cells,
     rgb,
+    save_failure_shot,
     screenshot_path,
     write_notebook,
 )
@@ -170,12 +172,8 @@ class ModuleNotebooks:
         """After a failed test: save its page as test-artifacts/FAILED-<test>.png, then close it."""
         failed_shot = screenshot_path(f"FAILED-{request.node.name}")
         # A fixture that opens the page (test_board's ``board``) fails in the set-up phase.
-        reports = [getattr(request.node, f"rep_{when}", None) for when in ("setup", "call")]
-        if self.nb is not None and any(report is not None and report.failed for report in reports):
-            try:
-                self.nb.page.screenshot(path=str(failed_shot))
-            except Exception as error:  # a crashed page must not hide the test's own failure
-                print(f"could not save a screenshot of the failed page: {error}")
+        if self.nb is not None and node_failed(request.node):
+            save_failure_shot(self.nb.page, failed_shot)
             self.close()  # what the failure left in the page or kernel is not the next test's
         else:
             failed_shot.unlink(missing_ok=True)  # a picture of an earlier failure would mislead

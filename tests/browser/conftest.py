@@ -27,6 +27,8 @@ from .harness import (
     LabTabs,
     NotebookPage,
     Server,
+    node_failed,
+    save_failure_shot,
     screenshot_path,
     start_lab,
     write_notebook,
@@ -63,12 +65,6 @@ def lab_tabs(chromium: object, lab: Server) -> Iterator[LabTabs]:
     tabs.close()
 
 
-def _test_failed(request: pytest.FixtureRequest) -> bool:
-    """Whether the test's set-up or call failed (or their reports are missing)."""
-    reports = [getattr(request.node, f"rep_{when}", None) for when in ("setup", "call")]
-    return reports[1] is None or any(report is not None and report.failed for report in reports)
-
-
 @pytest.fixture
 def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Callable[[], object]]:
     """Make pages in a browser context of this test's own; closes them afterwards.
@@ -88,12 +84,8 @@ def new_page(chromium: object, request: pytest.FixtureRequest) -> Iterator[Calla
 
     make.screenshot_taken = False  # notebook_page saves it when its own page was the last
     yield make
-    report = getattr(request.node, "rep_call", None)
-    if pages and report is not None and report.failed and not make.screenshot_taken:
-        try:
-            pages[-1].screenshot(path=str(failed_shot))
-        except Exception as error:  # a crashed page must not hide the test's own failure
-            print(f"could not save a screenshot of the failed page: {error}")
+    if pages and node_failed(request.node) and not make.screenshot_taken:
+        save_failure_shot(pages[-1], failed_shot)
     context.close()
 
 
@@ -116,12 +108,9 @@ def lab_notebook(
         return taken[-1]
 
     yield open_it
-    failed = _test_failed(request)
+    failed = node_failed(request.node)
     if failed and taken:
-        try:
-            taken[-1].page.screenshot(path=str(failed_shot))
-        except Exception as error:  # a crashed page must not hide the test's own failure
-            print(f"could not save a screenshot of the failed page: {error}")
+        save_failure_shot(taken[-1].page, failed_shot)
     for nb in taken:
         lab_tabs.give_back(nb, reuse=not failed)
     lab.shutdown_kernels()
@@ -158,15 +147,11 @@ def notebook_page(
         return nb
 
     yield open_notebook
-    failed = _test_failed(request)
+    failed = node_failed(request.node)
     if kept:
         if failed and opened[-1] is kept[0]:
-            shot = screenshot_path(f"FAILED-{request.node.name}")
-            try:
-                kept[0].page.screenshot(path=str(shot))
-                new_page.screenshot_taken = True
-            except Exception as error:  # a crashed page must not hide the test's own failure
-                print(f"could not save a screenshot of the failed page: {error}")
+            save_failure_shot(kept[0].page, screenshot_path(f"FAILED-{request.node.name}"))
+            new_page.screenshot_taken = True
         lab_tabs.give_back(kept[0], reuse=not failed)
     lab.shutdown_kernels()
 

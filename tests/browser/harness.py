@@ -527,6 +527,28 @@ def screenshot_path(name: str) -> Path:
     return ARTIFACTS / f"{name}.png"
 
 
+def node_failed(node: Any) -> bool:
+    """Whether a test failed in its set-up or its call, or stopped between the two.
+
+    Reads the reports conftest's ``pytest_runtest_makereport`` keeps on the test (``rep_setup``,
+    ``rep_call``); a test skipped in its set-up has not failed.
+    """
+    setup, call = (getattr(node, f"rep_{when}", None) for when in ("setup", "call"))
+    if setup is not None and setup.failed:
+        return True
+    if call is None:
+        return setup is not None and setup.passed
+    return call.failed
+
+
+def save_failure_shot(page: Any, path: Path) -> None:
+    """Save ``page`` as ``path``; a page that cannot be shot only prints why."""
+    try:
+        page.screenshot(path=str(path))
+    except Exception as error:  # a crashed page must not hide the failure itself
+        print(f"could not save a screenshot of the failed page ({path.name}): {error}")
+
+
 class NotebookPage:
     """One browser page showing a notebook in JupyterLab (or a Voila page).
 
@@ -911,10 +933,7 @@ class LabTabs:
                 nb.open(name, timeout)
             return nb
         except Exception:
-            try:
-                nb.page.screenshot(path=str(shot))
-            except Exception as error:  # a crashed page must not hide the failure itself
-                print(f"could not save a screenshot of the page that failed to open {name}: {error}")
+            save_failure_shot(nb.page, shot)
             nb.page.context.close()
             raise
 

@@ -33,7 +33,16 @@ from pathlib import Path
 import pytest
 
 from .coursepages import STDERR, SVG, WIDGET_VIEW, CoursePage
-from .harness import ROOT, LabTabs, Server, copy_course, screenshot_path, start_course_lab
+from .harness import (
+    ROOT,
+    LabTabs,
+    Server,
+    copy_course,
+    node_failed,
+    save_failure_shot,
+    screenshot_path,
+    start_course_lab,
+)
 from .test_accessibility import check_notebook_page
 
 pytestmark = pytest.mark.browser
@@ -253,12 +262,8 @@ def open_course_notebook(
         return page
 
     yield open_it
-    report = getattr(request.node, "rep_call", None)
-    if "nb" in lab_tab and (report is None or report.failed):
-        try:
-            lab_tab["nb"].page.screenshot(path=str(failed_shot))
-        except Exception as error:  # a crashed page must not hide the test's own failure
-            print(f"could not save a screenshot of the failed page: {error}")
+    if "nb" in lab_tab and node_failed(request.node):
+        save_failure_shot(lab_tab["nb"].page, failed_shot)
         lab_tabs.give_back(lab_tab.pop("nb"), reuse=False)
     elif "nb" in lab_tab:
         lab_tab["nb"].close_tabs()
