@@ -542,6 +542,7 @@ def test_setwidgets_lab_the_pip_route_copies_the_course_serves_it_and_one_ctrl_c
     port = free_port()
     dest = tmp_path / "my course"
     argv = [str(command), "lab", str(dest), "--no-browser", "--ip=127.0.0.1", f"--port={port}"]
+    argv.append("--ServerApp.port_retries=0")
     shown = serve_in_a_terminal_then_ctrl_c(argv, tmp_path, dict(os.environ), port, dest)
     assert "notebooks copied into" in shown
     assert (dest / "exercises" / "release" / "01_magic_rule" / "magic_rule.ipynb").is_file()

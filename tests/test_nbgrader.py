@@ -38,7 +38,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -48,6 +47,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from ports import free_port
 
 pytestmark = pytest.mark.nbgrader
 
@@ -1073,12 +1073,6 @@ def bash(script: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
     return result
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def formgrader(port: int, token: str, path: str, body: dict | None = None):
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/formgrader/api/{path}",
@@ -1110,6 +1104,7 @@ def grade_by_hand_in_the_formgrader(setup: str, command: str, repo: Path, env: d
         "--no-browser",
         "--ip=127.0.0.1",
         f"--port={port}",
+        "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
         f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
     ]

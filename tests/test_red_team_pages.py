@@ -235,6 +235,7 @@ def _formgrader(course: Path, work: Path) -> Iterator[object]:
     env.pop("NBGRADER_EXECUTION", None)
     argv = [
         str(VENV_BIN / "jupyter"), "server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={course}",
     ]  # fmt: skip
     if os.geteuid() == 0:

@@ -27,7 +27,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -36,6 +35,8 @@ import urllib.request
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from ports import free_port, free_ports  # noqa: F401 - the browser tests' one home for ports
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -183,34 +184,6 @@ def rgb(color: str | Sequence[int]) -> tuple[int, int, int]:
     if len(text) != 6:
         raise ValueError(f"expected a colour like '#e0201b'; got {color!r}")
     return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def free_ports(count: int) -> int:
-    """A port p on 127.0.0.1 with p, p+1, ..., p+count-1 all free (a hub uses four in a row: its
-    public port, its proxy's API, the hub itself and the classroom service)."""
-    for _ in range(50):
-        port = free_port()
-        if port + count > 65535:
-            continue
-        taken: list[socket.socket] = []
-        try:
-            for offset in range(count):
-                taken.append(socket.socket())
-                taken[-1].bind(("127.0.0.1", port + offset))
-            return port
-        except OSError:
-            continue
-        finally:
-            for sock in taken:
-                sock.close()
-    raise HarnessError(f"no {count} free ports in a row on 127.0.0.1")
 
 
 def require_chromium() -> Path:
@@ -426,6 +399,7 @@ def _start_jupyter(command: str, app: str, root_dir: Path, work_dir: Path, timeo
     env = _jupyter_env(work_dir)
     argv = [
         str(VENV_BIN / "jupyter"), command, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--ServerApp.port_retries=0",  # a taken port stops the server: it never drifts to another
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
         f"--{app}.workspaces_dir={work_dir / 'workspaces'}",
         f"--{app}.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
@@ -487,7 +461,7 @@ AS_FROM_A_SHELL = [
 def course_lab_argv(repo: Path, port: int, token: str | None = None) -> list[str]:
     """``python3 course.py lab`` for ``repo`` on a loopback port, as a user would type it."""
     argv = [sys.executable, str(repo / "course.py"), "lab", "--no-browser", "--ip=127.0.0.1"]
-    argv.append(f"--port={port}")
+    argv += [f"--port={port}", "--ServerApp.port_retries=0"]
     return argv + ([f"--IdentityProvider.token={token}"] if token else [])
 
 
@@ -514,6 +488,7 @@ def start_voila(notebook: Path, work_dir: Path, timeout: float = 60.0) -> Server
     port = free_port()
     argv = [
         str(VENV_BIN / "voila"), str(notebook), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
     ]  # fmt: skip
     env, url = _jupyter_env(work_dir), f"http://127.0.0.1:{port}/"
     # Asking for the page itself would run the notebook each time; a static file says the server is up.
