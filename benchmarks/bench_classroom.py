@@ -112,9 +112,12 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port for the service: the tests' own pick (tests/ports.py), outside the ephemeral range,
+    where no other process's ``bind(0)`` takes it before the service binds it."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from ports import free_port as pick
+
+    return pick()
 
 
 def proc_status(pid: int) -> dict[str, float]:

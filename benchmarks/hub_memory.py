@@ -176,7 +176,8 @@ def measure_once(run: int) -> tuple[Usage, Usage, Usage | None]:
         env["PATH"] = os.pathsep.join([str(course.BIN), env.get("PATH", "")])  # as course.py's start() does
         env.pop("NBGRADER_EXECUTION", None)
         # window.jupyterapp lets the harness see when the notebook's kernel is really connected.
-        options = ["--no-browser", "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}"]
+        options = ["--no-browser", "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0"]
+        options.append(f"--IdentityProvider.token={token}")
         argv = course.lab_command([*options, "--LabApp.expose_app_in_browser=True"])
         server = Server(argv, f"http://127.0.0.1:{port}/", "api/status", env, home, work / "lab.log", token)
         with server.start(timeout=120) as lab, sync_playwright() as pw:

@@ -588,6 +588,8 @@ class Kernel:
     server's REST API and the kernel's WebSocket. It runs as that user, with their server's
     environment: their server's token (JUPYTERHUB_API_TOKEN) and the classroom's address."""
 
+    reconnected: list[str] = []  # the users whose kernel socket had to be opened again
+
     def __init__(self, person: Person):
         import websocket
 
@@ -603,12 +605,18 @@ class Kernel:
             self.run(IN_THE_KERNEL)
         except websocket.WebSocketConnectionClosedException as lost:
             # The server closed the kernel's socket before its first answer (seen once in CI, on
-            # a loaded machine). JupyterLab opens it again when that happens, and so does this;
-            # the first cell only defines names, so running it again changes nothing.
+            # a loaded machine). JupyterLab opens it again when that happens, and so does this,
+            # once in the whole module; the first cell only defines names, so running it again
+            # changes nothing. The warning quotes the hub's log, which holds the servers'.
+            Kernel.reconnected.append(person.name)
+            assert len(Kernel.reconnected) == 1, f"sockets closed before an answer: {Kernel.reconnected}"
             warnings.warn(
-                f"{person.name}'s kernel socket closed before its first answer ({lost}); reconnected",
+                f"{person.name}'s kernel socket closed before its first answer ({lost}); reconnected. "
+                f"The hub's log ends:\n{person.hub.log_text()[-2000:]}",
                 stacklevel=2,
             )
+            with contextlib.suppress(Exception):
+                self.socket.close()
             self.connect()
             self.run(IN_THE_KERNEL)
 
