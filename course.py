@@ -404,6 +404,9 @@ def test(args: list[str]) -> int:
     # it hundreds of times, and where PYTHONDONTWRITEBYTECODE is set (as on CI's machines) each
     # compiled its modules again: an autograde of one notebook took 5.2 CPU-s instead of 4.3.
     subprocess.call([str(PYTHON), "-m", "compileall", "-q", "setwidgets"], cwd=ROOT)
+    # The tests' own, with pytest's assertion rewriting done once (tests/write_bytecode.py): each
+    # xdist worker would otherwise rewrite and compile every test module again, 10 CPU-s a worker.
+    subprocess.call([str(PYTHON), str(ROOT / "tests" / "write_bytecode.py")], cwd=ROOT)
     say("pytest: the whole suite, browser tests included")
     return subprocess.call([str(PYTHON), "-m", "pytest", *parallel(args), *args], cwd=ROOT)
 
