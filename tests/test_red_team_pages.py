@@ -24,13 +24,9 @@ they can fail. Screenshot: test-artifacts/formgrader-hostile-proof.png.
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
 import shutil
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
@@ -224,29 +220,6 @@ def _submission_id(course: Path) -> str:
         return gb.find_submission_notebook(NOTEBOOK.removesuffix(".ipynb"), TWO, STUDENT).id
 
 
-@contextmanager
-def _formgrader(course: Path, work: Path) -> Iterator[object]:
-    """A Jupyter server with the nbgrader extensions, in ``course`` so it reads that course's config."""
-    from browser.harness import VENV_BIN, Server, _jupyter_env, free_port
-
-    port, token = free_port(), secrets.token_hex(16)
-    work.mkdir(parents=True, exist_ok=True)
-    env = _jupyter_env(work)
-    env.pop("NBGRADER_EXECUTION", None)
-    argv = [
-        str(VENV_BIN / "jupyter"), "server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={course}",
-    ]  # fmt: skip
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    server = Server(
-        argv, f"http://127.0.0.1:{port}/", "formgrader/api/status", env, course, work / "server.log", token
-    )
-    with server.start():
-        yield server
-
-
 # In the page: the student's proof cell, and what in it could act, fetch or lead to a script.
 _PROOF_CELL = f"""() => {{
   const cells = [...document.querySelectorAll('.text_cell_render')]
@@ -270,7 +243,7 @@ _PROOF_CELL = f"""() => {{
 def _visit(course: Path, chromium: object, work: Path, shot: str, *, scores: bool) -> dict:
     """The teacher, logged in, opens mallory's submission in the Formgrader: what the page then holds
     in the proof's cell, what it asked for, the dialogs it opened, and whether it had the login."""
-    from browser.harness import screenshot_path
+    from browser.harness import screenshot_path, start_formgrader
 
     requests: list[str] = []
     dialogs: list[str] = []
@@ -280,7 +253,7 @@ def _visit(course: Path, chromium: object, work: Path, shot: str, *, scores: boo
         page.set_default_timeout(30_000)
         page.on("request", lambda r: requests.append(r.url))
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        with _formgrader(course, work) as server:
+        with start_formgrader(course, work) as server:
             path = f"/formgrader/submissions/{_submission_id(course)}/"
             page.goto(server.url(f"login?next={quote(path)}"))
             page.fill("#password_input", server.token)

@@ -496,6 +496,32 @@ def start_voila(notebook: Path, work_dir: Path, timeout: float = 60.0) -> Server
     return server.start(timeout)
 
 
+def start_formgrader(course: Path, work_dir: Path, timeout: float = 60.0) -> Server:
+    """Start a Jupyter server with nbgrader's extensions in ``course``, so that its Formgrader reads
+    that course's nbgrader_config.py; it answers once the Formgrader is loaded."""
+    port, token = free_port(), secrets.token_hex(16)
+    work_dir.mkdir(parents=True, exist_ok=True)
+    env = _jupyter_env(work_dir)
+    env.pop("NBGRADER_EXECUTION", None)
+    argv = [
+        str(VENV_BIN / "jupyter"), "server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={course}",
+    ]  # fmt: skip
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    server = Server(
+        argv,
+        f"http://127.0.0.1:{port}/",
+        "formgrader/api/status",
+        env,
+        course,
+        work_dir / "server.log",
+        token,
+    )
+    return server.start(timeout)
+
+
 def screenshot_path(name: str) -> Path:
     """Where a screenshot called ``name`` goes (test-artifacts/<name>.png)."""
     ARTIFACTS.mkdir(exist_ok=True)

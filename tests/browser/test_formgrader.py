@@ -28,12 +28,9 @@ test-artifacts/formgrader-attacker-unsafe.png (the control).
 from __future__ import annotations
 
 import html
-import os
-import secrets
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -42,7 +39,7 @@ from test_nbgrader import EXERCISES, answers_of, hand_in, nbgrader, save
 
 from setwidgets.grading.sandbox import bubblewrap_problem
 
-from .harness import VENV_BIN, Server, _jupyter_env, free_port, screenshot_path
+from .harness import Server, screenshot_path, start_formgrader
 
 pytestmark = [pytest.mark.browser, pytest.mark.nbgrader]
 
@@ -173,28 +170,6 @@ def submission_id(course: Path, student: str) -> str:
         return gb.find_submission_notebook(NOTEBOOK, ONE, student).id
 
 
-@contextmanager
-def formgrader(course: Path, work: Path) -> Iterator[Server]:
-    """A Jupyter server with the nbgrader extensions, run in ``course`` so it reads that course's config."""
-    port, token = free_port(), secrets.token_hex(16)
-    work.mkdir(parents=True, exist_ok=True)
-    env = _jupyter_env(work)
-    env.pop("NBGRADER_EXECUTION", None)
-    argv = [
-        str(VENV_BIN / "jupyter"), "server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={course}",
-    ]  # fmt: skip
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    # The Formgrader's own status answers only once its extension is loaded with this course.
-    server = Server(
-        argv, f"http://127.0.0.1:{port}/", "formgrader/api/status", env, course, work / "server.log", token
-    )
-    with server.start():
-        yield server
-
-
 class Visit:
     """The attacker's submission open in the Formgrader, with what the page did meanwhile."""
 
@@ -255,7 +230,7 @@ def test_the_attackers_output_runs_nothing_in_the_teachers_formgrader(courses, n
     assert before[("honest", "test_is_set_hidden")][0] == 3, "the honest student's answers scored"
     assert before[("attacker", "test_is_set_hidden")][0] == 3, "the attacker's cell ran and scored"
 
-    with formgrader(course, tmp_path / "server") as server:
+    with start_formgrader(course, tmp_path / "server") as server:
         visit = Visit(new_page(), server, course)
         shot = visit.screenshot("formgrader-attacker")
         canary, text = visit.canary(), visit.text()
@@ -277,7 +252,7 @@ def test_control_without_inert_outputs_the_same_page_runs_the_payloads(courses, 
     course = courses["raw"]
     before = gradebook_scores(course)
 
-    with formgrader(course, tmp_path / "server") as server:
+    with start_formgrader(course, tmp_path / "server") as server:
         visit = Visit(new_page(), server, course)
         visit.page.wait_for_function(
             "() => window.__pwned && window.__regraded === window.__pwned.length", timeout=30_000
