@@ -583,6 +583,48 @@ def tried(action):
 """
 
 
+# A student's attempt to read other users' kernels: a ZMQ subscriber connected, for 6 s, to every
+# TCP port on the loopback that another user listens on and to every socket file of another user's
+# kernel that /proc/net/unix names. What it found, and what it heard, stay in the kernel's names.
+EAVESDROP = """
+import threading, zmq
+me = os.getuid()
+tcp = set()
+for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    with open(table) as rows:
+        for row in list(rows)[1:]:
+            fields = row.split()
+            if fields[3] == "0A" and int(fields[7]) != me:  # 0A: listening
+                tcp.add(int(fields[1].rsplit(":", 1)[1], 16))
+with open("/proc/net/unix") as rows:
+    files = {row.split()[-1] for row in list(rows)[1:] if "kernel-" in row.split()[-1]}
+files = {f for f in files if not os.access(os.path.dirname(f), os.W_OK)}  # not her own
+heard = []
+context = zmq.Context()
+listener = context.socket(zmq.SUB)
+listener.setsockopt(zmq.SUBSCRIBE, b"")
+listener.setsockopt(zmq.RCVTIMEO, 200)
+for port in tcp:
+    listener.connect(f"tcp://127.0.0.1:{port}")
+for path in files:
+    listener.connect(f"ipc://{path}")
+found = {"tcp_ports": len(tcp), "socket_files": len(files)}
+
+def listen():
+    deadline = time.monotonic() + 6
+    while time.monotonic() < deadline:
+        try:
+            heard.extend(listener.recv_multipart())
+        except zmq.Again:
+            pass
+    listener.close(linger=0)
+
+listening = threading.Thread(target=listen)
+listening.start()
+print(json.dumps(found))
+"""
+
+
 class Kernel:
     """A Python kernel on a user's own server, started and driven as JupyterLab does it: the
     server's REST API and the kernel's WebSocket. It runs as that user, with their server's
@@ -805,6 +847,22 @@ def class_game(hub, people):
                 "print(json.dumps({'answers': answers, **board(desk)}))"
             )
 
+        # -- a student listening to the teacher's kernel ------------------------------------------
+        # Every kernel publishes what it runs and prints (its IOPub channel) to any subscriber that
+        # can reach its socket; messages are signed, not hidden. Over TCP on 127.0.0.1 any user of
+        # the machine can subscribe (/proc/net/tcp lists the listening ports and their owners). On
+        # the hub the kernels' sockets are files in each user's private runtime folder.
+        with step("subscribe to every kernel socket of other users she can find", PLAYERS[2]):
+            said["eavesdrop_ready"] = cleo.run(EAVESDROP)
+        with step("print a secret while a student may be listening", TEACHER):
+            secret = secrets.token_hex(8)
+            teacher.run(f"for _ in range(15):\n    print(json.dumps({secret!r}))\n    time.sleep(0.1)")
+        with step("see what the subscriptions heard", PLAYERS[2]):
+            said["eavesdrop"] = cleo.run(
+                "listening.join()\n"
+                f"print(json.dumps({{**found, 'heard': {secret.encode()!r} in b''.join(heard)}}))"
+            )
+
         # -- the teacher's hold on the room --------------------------------------------------------
         said["pause"] = teacher.run("print(json.dumps({**desk.pause(), **board(desk)}))")
         said["call_while_paused"] = move(PLAYERS[2], "seat.call()")
@@ -949,6 +1007,15 @@ def test_every_board_shows_the_same_table_and_the_scores_add_up(class_game):
     assert first["sets_found"] == 2 == sum(sets for sets, _, _ in scores.values())
     # Every card of the deck is on the table, still in the deck, or in a SET someone kept.
     assert len(first["table"]) + first["deck_left"] + 3 * first["sets_found"] == 81
+
+
+def test_a_student_cannot_listen_to_the_teachers_kernel(class_game):
+    """The kernels' channels are files in each user's private runtime folder (KernelManager.transport
+    "ipc", deploy/jupyter/*/jupyter_server_config.json), not TCP ports every user can reach: the
+    student finds the teacher's socket files and can open none, and hears nothing the teacher printed."""
+    found, said = class_game["eavesdrop_ready"], class_game["eavesdrop"]
+    assert found["tcp_ports"] + found["socket_files"] > 0, f"the student found nothing to listen to: {found}"
+    assert not said["heard"], f"a student read what the teacher's kernel printed: {said}"
 
 
 def test_a_student_cannot_play_as_another_student(class_game):
