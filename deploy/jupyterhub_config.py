@@ -89,15 +89,13 @@ c.Spawner.cmd = [str(VENV_BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.notebook_dir = "~"
 c.Spawner.http_timeout = 120  # a first start on a busy machine compiles and indexes for a while
-# A kernel's channels are socket files in its user's private runtime folder, not TCP ports on
-# 127.0.0.1 (jupyter_client's default): every user of the machine can connect to a port, and a
-# kernel publishes what it runs and prints to any subscriber (its messages are signed, not hidden),
-# so a student could read the teacher's kernel, or a classmate's, as it runs (tests/test_hub.py).
-c.Spawner.args = ["--KernelManager.transport=ipc"]
 c.Spawner.environment = {
     # nbgrader and jupyter in a terminal are the course's own
     "PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin",
     "SETWIDGETS_EXCHANGE": EXCHANGE,
+    # The role's Jupyter configuration (deploy/jupyter/<role>): the Formgrader for the teacher only,
+    # and each kernel's channels as socket files in the user's private runtime folder, not TCP ports
+    # any user of the machine can subscribe to (README, section 6; tests/test_hub.py).
     "JUPYTER_CONFIG_PATH": lambda spawner: str(DEPLOY / "jupyter" / ROLES[spawner.user.name]),
     "SETWIDGETS_COURSE": lambda spawner: str(
         Path(pwd.getpwnam(spawner.user.name).pw_dir) / hub.COURSE_FOLDER

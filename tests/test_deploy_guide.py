@@ -176,7 +176,16 @@ def test_the_guides_nbgrader_commands_exist_and_name_a_real_assignment(guide) ->
 def test_the_student_role_has_no_formgrader_as_the_guide_says() -> None:
     server = json.loads((DEPLOY / "jupyter" / "student" / "jupyter_server_config.json").read_text())
     assert server["ServerApp"]["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is False
-    assert not (DEPLOY / "jupyter" / "teacher" / "jupyter_server_config.json").exists()
+    teacher = json.loads((DEPLOY / "jupyter" / "teacher" / "jupyter_server_config.json").read_text())
+    assert "ServerApp" not in teacher, "the teacher's server keeps every extension, the Formgrader too"
+
+
+def test_every_role_runs_its_kernels_over_private_socket_files() -> None:
+    """In the roles' own configuration, so each route that gives a user their role's folder (course.py
+    hub, TLJH's and Kubernetes' JUPYTER_CONFIG_PATH) has it; test_hub tries to listen in."""
+    for role in ("teacher", "student"):
+        server = json.loads((DEPLOY / "jupyter" / role / "jupyter_server_config.json").read_text())
+        assert server["KernelManager"] == {"transport": "ipc"}, role
 
 
 # -- the packages ----------------------------------------------------------------------------------
