@@ -44,6 +44,7 @@ def framed(page: str, height: int = 900) -> str:
 def insight_view(course: Path | str = "exercises") -> widgets.VBox:
     """The widget: pick an assignment and a copy; the page shows below (see the module's help)."""
     from setwidgets.grading.insight.page import gather, render
+    from setwidgets.widgets._keyguard import keep_keys
 
     course = Path(course)
     choices = graded_assignments(course)
@@ -68,4 +69,5 @@ def insight_view(course: Path | str = "exercises") -> widgets.VBox:
     picker.observe(show, names="value")
     copy.observe(show, names="value")
     show()
-    return widgets.VBox([widgets.HBox([picker, copy]), page])
+    # The menu's arrows and the buttons' Enter stay in the widget, not JupyterLab's command mode.
+    return keep_keys(widgets.VBox([widgets.HBox([picker, copy]), page]))
