@@ -57,6 +57,12 @@ if missing:
         "Create each with 'useradd --create-home --shell /bin/bash NAME' and give a password with "
         "'passwd NAME' (or 'chpasswd' for a whole class), then start the hub again."
     )
+# Every user's kernels must be able to start: their socket files live in the home (hub.runtime_folder).
+for name in ROLES:
+    try:
+        hub.runtime_folder(pwd.getpwnam(name).pw_dir)
+    except ValueError as error:
+        sys.exit(f"The hub did not start: {name}'s {str(error).removeprefix('runtime_folder(): the ')}.")
 
 # -- the hub, its proxy and its state ---------------------------------------------------------------
 port = urlsplit(URL).port or 8000
@@ -97,6 +103,7 @@ c.Spawner.environment = {
     # and each kernel's channels as socket files in the user's private runtime folder, not TCP ports
     # any user of the machine can subscribe to (README, section 6; tests/test_hub.py).
     "JUPYTER_CONFIG_PATH": lambda spawner: str(DEPLOY / "jupyter" / ROLES[spawner.user.name]),
+    "JUPYTER_RUNTIME_DIR": lambda spawner: hub.runtime_folder(pwd.getpwnam(spawner.user.name).pw_dir),
     "SETWIDGETS_COURSE": lambda spawner: str(
         Path(pwd.getpwnam(spawner.user.name).pw_dir) / hub.COURSE_FOLDER
     ),

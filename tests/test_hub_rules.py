@@ -527,3 +527,34 @@ def test_a_path_with_a_name_longer_than_linux_allows_is_refused(tmp_path):
 def test_an_exchange_path_of_the_wrong_kind_or_value_is_refused(path, error):
     with pytest.raises(error, match=r"^the exchange must be a path, like '/srv/nbgrader/exchange'"):
         hub.make_exchange(path)
+
+
+def test_the_runtime_folder_is_in_the_home_and_a_kernels_socket_fits_for_any_username():
+    """A kernel's socket file path holds at most 107 bytes: a 32-character name (useradd's longest)
+    fits in /home, and a home too long to start a kernel is refused in one sentence."""
+    import shutil
+    import socket
+    import tempfile
+
+    assert hub.runtime_folder("/home/" + "n" * 32) == "/home/" + "n" * 32 + "/.jupyter-run"
+    longest = "kernel-00000000-0000-0000-0000-000000000000-ipc-5"  # jupyter_client's longest name
+    top = Path(tempfile.mkdtemp(dir="/tmp", prefix="h"))  # short: tmp_path is too long to test with
+    try:
+        for size in (44, 45):  # the longest home that works, and one byte more
+            home = top / ("h" * (size - len(str(top)) - 1))
+            assert len(str(home)) == size
+            (home / ".jupyter-run").mkdir(parents=True)
+            with socket.socket(socket.AF_UNIX) as unix:
+                if size == 44:
+                    unix.bind(str(Path(hub.runtime_folder(home)) / longest))  # the kernel's socket binds
+                    continue
+                with pytest.raises(OSError):
+                    unix.bind(str(home / ".jupyter-run" / longest))
+            with pytest.raises(
+                ValueError, match=r"^runtime_folder\(\): the home '/tmp/h.*' is too long .* 44 bytes"
+            ):
+                hub.runtime_folder(home)
+    finally:
+        shutil.rmtree(top)
+    with pytest.raises(TypeError, match=r"runtime_folder\(\) needs a home folder"):
+        hub.runtime_folder(None)

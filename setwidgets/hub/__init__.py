@@ -9,7 +9,8 @@ user starts with, and the exchange); every name is also here, as ``from setwidge
   ``teacher`` (exactly one) or ``student``; lines starting with ``#`` are comments;
 - each user's server is given the Jupyter configuration of their role
   (``deploy/jupyter/teacher`` or ``deploy/jupyter/student``): the Formgrader and the
-  course list for the teacher only, the Assignments tab and Validate for everyone;
+  course list for the teacher only, the Assignments tab and Validate for everyone, and
+  kernels that talk over socket files in the user's own runtime folder, not TCP ports;
 - each user's home starts private, with the lessons (and for the teacher the course),
   and the exchange is open to all: :mod:`setwidgets.hub.homes` says how.
 
@@ -24,9 +25,11 @@ from setwidgets.hub.homes import (
     COURSE_FOLDER,
     COURSE_ID,
     LESSONS_FOLDER,
+    RUNTIME_FOLDER,
     STUDENT_WORK,
     make_exchange,
     prepare_home,
+    runtime_folder,
 )
 from setwidgets.hub.rosters import (
     ACCOUNTS,
@@ -46,6 +49,7 @@ __all__ = [
     "COURSE_ID",
     "LESSONS_FOLDER",
     "ROLES",
+    "RUNTIME_FOLDER",
     "STUDENT",
     "STUDENT_WORK",
     "TEACHER",
@@ -56,4 +60,5 @@ __all__ = [
     "parse_roster",
     "prepare_home",
     "read_roster",
+    "runtime_folder",
 ]

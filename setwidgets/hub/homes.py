@@ -5,7 +5,9 @@
   ``~/setwidgets-course``, the course root where nbgrader runs and the Formgrader looks;
 - home folders are made private (mode 700): a student cannot read another one's work;
 - the exchange, where assignments are released and submitted, is one folder every user
-  may write to, with the sticky bit (mode 1777, as nbgrader documents it).
+  may write to, with the sticky bit (mode 1777, as nbgrader documents it);
+- each server keeps its runtime files, its kernels' socket files among them, in
+  ``~/.jupyter-run`` (:func:`runtime_folder`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from typing import Any
 from setwidgets._inputs import clipped, file_path, path_text, refuse_bytes, short, what, whole_number
 from setwidgets.hub.rosters import ROLES, TEACHER
 
-__all__ = ["COURSE_FOLDER", "COURSE_ID", "LESSONS_FOLDER", "STUDENT_WORK", "make_exchange", "prepare_home"]
+__all__ = [
+    "COURSE_FOLDER",
+    "COURSE_ID",
+    "LESSONS_FOLDER",
+    "RUNTIME_FOLDER",
+    "STUDENT_WORK",
+    "make_exchange",
+    "prepare_home",
+    "runtime_folder",
+]
 
 COURSE_ID = "setwidgets"
 COURSE_FOLDER = "setwidgets-course"
@@ -34,6 +45,39 @@ STUDENT_WORK = (
     "downloaded",
     ".ipynb_checkpoints",
 )
+
+# Each server's runtime folder, in its user's home (the server makes it with mode 700). Its
+# kernels talk over socket files there (KernelManager.transport "ipc", deploy/jupyter/*/), not over
+# TCP ports any user of the machine could subscribe to. Jupyter's own runtime folder,
+# ~/.local/share/jupyter/runtime, is 17 characters longer, and a socket file's path holds at
+# most 107 bytes: with it, a home of more than 28 characters (/home/ and 22 for the name) could
+# start no kernel.
+RUNTIME_FOLDER = ".jupyter-run"
+_SOCKET_PATH_MAX = 107  # bytes in a Unix socket's address on Linux (sockaddr_un.sun_path, less the NUL)
+_LONGEST_SOCKET = "kernel-00000000-0000-0000-0000-000000000000-ipc-5"  # jupyter_client's names
+
+
+def runtime_folder(home: str | os.PathLike[str]) -> str:
+    """The runtime folder of the user whose home is ``home``: ``<home>/.jupyter-run``.
+
+    Refused, in one sentence, when the kernels' socket files in it would not fit in a socket's
+    address (107 bytes): a home of more than 44 characters.
+
+    >>> runtime_folder("/home/ana")
+    '/home/ana/.jupyter-run'
+    """
+    if not isinstance(home, (str, os.PathLike)):
+        raise TypeError(f"runtime_folder() needs a home folder, like '/home/ana'; got {what(home)}")
+    folder = os.path.join(os.fspath(home), RUNTIME_FOLDER)
+    longest = len(os.fsencode(os.path.join(folder, _LONGEST_SOCKET)))
+    if longest > _SOCKET_PATH_MAX:
+        most = _SOCKET_PATH_MAX - (longest - len(os.fsencode(os.fspath(home))))
+        raise ValueError(
+            f"runtime_folder(): the home {short(os.fspath(home))} is too long for its kernels' socket "
+            f"files (at most {most} bytes, a socket's address holds {_SOCKET_PATH_MAX}): give the "
+            "user a shorter home, like /home/NAME"
+        )
+    return folder
 
 
 def _reason(error: OSError) -> str:
