@@ -48,6 +48,7 @@ import nbformat
 import pytest
 from browser.harness import free_ports
 
+from setwidgets.hub import RUNTIME_FOLDER
 from setwidgets.hub.preflight import unreachable
 
 requests = pytest.importorskip(
@@ -1011,13 +1012,16 @@ def test_every_board_shows_the_same_table_and_the_scores_add_up(class_game):
     assert len(first["table"]) + first["deck_left"] + 3 * first["sets_found"] == 81
 
 
-def test_a_student_cannot_listen_to_the_teachers_kernel(class_game):
+def test_a_student_cannot_listen_to_the_teachers_kernel(hub, class_game):
     """The kernels' channels are files in each user's private runtime folder (KernelManager.transport
     "ipc", deploy/jupyter/*/jupyter_server_config.json), not TCP ports every user can reach: the
     student finds the teacher's socket files and can open none, and hears nothing the teacher printed."""
     found, said = class_game["eavesdrop_ready"], class_game["eavesdrop"]
     assert found["tcp_ports"] + found["socket_files"] > 0, f"the student found nothing to listen to: {found}"
     assert not said["heard"], f"a student read what the teacher's kernel printed: {said}"
+    # The teacher's kernel's channels are in the runtime folder the hub gave her (hub.runtime_folder).
+    runtime = hub.home(TEACHER) / RUNTIME_FOLDER
+    assert list(runtime.glob("kernel-*-ipc-1")), f"no kernel socket file in {runtime}"
 
 
 def test_a_student_cannot_play_as_another_student(class_game):
