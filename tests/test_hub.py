@@ -420,7 +420,7 @@ def day(hub, people):
         teacher.post(f"formgrader/api/assignment/{ASSIGNMENT}/release")
 
     source = nbformat.read(ROOT / "exercises" / "source" / ASSIGNMENT / NOTEBOOK, as_version=4)
-    listed = {}
+    listed, validated = {}, {}
     for student, cells in ANSWERS.items():
         person = people[student]
         with step("see the released assignment in the Assignments list", student):
@@ -440,6 +440,10 @@ def day(hub, people):
                 timeout=60,
             )
             assert saved.status_code == 200, f"{saved.status_code}: {saved.text[:300]}"
+        if student in ("swh-ana", "swh-cleo"):  # right and blank: Validate's kernel is not the server's
+            with step("validate (the Assignments tab's Validate button)", student):
+                path = {"path": f"{ASSIGNMENT}/{NOTEBOOK}"}
+                validated[student] = person.post("assignments/validate", data=path)
         with step("submit", student):
             person.post("assignments/submit", data={"course_id": COURSE_ID, "assignment_id": ASSIGNMENT})
 
@@ -461,7 +465,7 @@ def day(hub, people):
             people[student].post(
                 "assignments/fetch_feedback", data={"course_id": COURSE_ID, "assignment_id": ASSIGNMENT}
             )
-    return {"people": people, "listed": listed}
+    return {"people": people, "listed": listed, "validated": validated}
 
 
 def _scores(course: Path) -> dict[str, tuple[float, float]]:
@@ -510,6 +514,14 @@ def test_each_student_has_their_own_feedback(hub, day):
             stamp = listing[0]["name"]
             html = person.get(f"api/contents/{ASSIGNMENT}/feedback/{stamp}/magic_rule.html").json()["content"]
             assert f"Score: {points:.1f} / 10.0" in html or f"{points:.1f} / 10.0" in html, html[:500]
+
+
+def test_a_student_validates_her_answers_on_her_server(day):
+    """nbgrader's Validate starts its kernel through setwidgets.hub.kernels (socket files in her own
+    runtime folder, deploy/jupyter/student/nbgrader_config.py), and her right answers pass."""
+    right, blank = day["validated"]["swh-ana"], day["validated"]["swh-cleo"]
+    assert right["success"] is True and not right["value"].get("failed"), right
+    assert blank["success"] is True and blank["value"].get("failed"), f"her blank answers passed: {blank}"
 
 
 def test_a_student_cannot_read_another_students_work_or_feedback(hub, day):

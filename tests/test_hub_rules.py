@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -532,7 +533,6 @@ def test_an_exchange_path_of_the_wrong_kind_or_value_is_refused(path, error):
 def test_the_runtime_folder_is_in_the_home_and_a_kernels_socket_fits_for_any_username():
     """A kernel's socket file path holds at most 107 bytes: a 32-character name (useradd's longest)
     fits in /home, and a home too long to start a kernel is refused in one sentence."""
-    import shutil
     import socket
     import tempfile
 
@@ -558,3 +558,48 @@ def test_the_runtime_folder_is_in_the_home_and_a_kernels_socket_fits_for_any_use
         shutil.rmtree(top)
     with pytest.raises(TypeError, match=r"runtime_folder\(\) needs a home folder"):
         hub.runtime_folder(None)
+
+
+@pytest.mark.notebooks
+def test_a_students_validate_runs_its_kernel_over_socket_files_in_her_runtime_folder(tmp_path, monkeypatch):
+    """nbgrader's Validate (the Assignments tab), configured as on the hub's student servers, starts
+    its kernel with setwidgets.hub.kernels: socket files in the private runtime folder, not TCP."""
+    import json
+
+    import nbformat
+    from jupyter_core.paths import jupyter_config_path
+    from nbgrader.apps import NbGrader
+    from nbgrader.validator import Validator
+
+    monkeypatch.setenv(
+        "JUPYTER_CONFIG_PATH", str(Path(hub.__file__).parents[2] / "deploy" / "jupyter" / "student")
+    )
+    monkeypatch.setenv("SETWIDGETS_EXCHANGE", str(tmp_path / "exchange"))
+    import tempfile
+
+    run = (
+        Path(tempfile.mkdtemp(dir="/tmp", prefix="r")) / "run"
+    )  # short: a socket's path is at most 107 bytes
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(run))
+    monkeypatch.chdir(tmp_path)  # her server's folder: nbgrader also reads a configuration there
+    notebook = tmp_path / "answers.ipynb"
+    said = tmp_path / "connection.json"
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    code = (
+        f"from ipykernel.connect import get_connection_info as info\nopen({str(said)!r}, 'w').write(info())"
+    )
+    nb.cells.append(nbformat.v4.new_code_cell(code))
+    nbformat.write(nb, notebook)
+    # The configuration as nbgrader's validate handler reads it (its load_config).
+    app = NbGrader()
+    app.config_file_paths.append(jupyter_config_path())
+    app.load_config_file()
+
+    Validator(config=app.config).validate(str(notebook))
+
+    connection = json.loads(said.read_text())
+    assert connection["transport"] == "ipc", connection
+    assert Path(connection["ip"]).parent == run, connection
+    assert stat.S_IMODE(run.stat().st_mode) == 0o700
+    shutil.rmtree(run.parent)
