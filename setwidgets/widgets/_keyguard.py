@@ -1,4 +1,5 @@
-"""One keyboard policy for every widget of the package: a key typed inside a widget stays there.
+"""The package's browser-side behaviour, in one module: a key typed inside a widget stays there,
+and a screen reader hears what ipywidgets leaves unsaid.
 
 JupyterLab's command mode acts on single keys: ``r`` turns a cell raw, ``m`` makes it
 Markdown, ``x`` and ``d d`` delete it, ``a`` and ``b`` insert one, the digits make headings,
@@ -25,6 +26,22 @@ A control that loses the focus by no doing of the student (disabled when a game 
 or removed by a redraw) hands it to the nearest usable control of the same widget, or to the
 widget itself: the browser would give it to the page's ``<body>``, where the widget's keys do
 nothing and Tab and a screen reader start again from the top of the page.
+
+What a screen reader is told, the same module adds to the package's widgets, as ipywidgets cannot:
+
+- each canvas of cards gets a role and a name (the cards of the names list drawn beside it);
+- each line marked :data:`LIVE` (:func:`announce`: a verdict, a board's status) becomes a polite
+  live region, so its new text is said as it changes;
+- each toggle button inside a :data:`GUARDED` widget (the buttons of a ``ToggleButtons``, such as
+  the standings' division picker and the insight's copy picker, and a ``ToggleButton``, which
+  has the same class) says whether it is the chosen one: ipywidgets marks it only with the CSS
+  class ``mod-active``, and a screen reader heard two buttons and never which one was chosen.
+  The button carries ``aria-pressed``, ``"true"`` with that class and ``"false"`` without, set
+  when it appears and kept in step by an observer of that button's ``class`` attribute alone.
+
+Widgets come and go with redraws: one observer of the page's added and removed nodes and text
+(not of attributes, which JupyterLab changes all the time) has the module look again, at most
+once a frame.
 
 The module is an anywidget whose ``initialize`` runs once a page has the guard's model,
 whether or not anything shows it: one guard per kernel, made with the first widget, serves
@@ -128,11 +145,34 @@ function describe() {
     }
 }
 
+// ipywidgets shows the chosen button of a ToggleButtons (and a ToggleButton that is on) only by
+// the class mod-active, which a screen reader does not hear: it says two buttons and never which
+// one is chosen. Each such button says so itself (aria-pressed), kept in step by an observer of
+// its class alone (the page-wide observer above does not watch attributes, which change often).
+const TOGGLE = `${ROOT} .widget-toggle-button, .widget-toggle-button${ROOT}`;
+const watchedToggles = new WeakSet();
+
+function press(button) {
+    const pressed = String(button.classList.contains("mod-active"));
+    if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
+}
+
+const toggled = new MutationObserver(records => records.forEach(r => press(r.target)));
+
+function pressable() {
+    for (const button of document.querySelectorAll(TOGGLE)) {
+        press(button);
+        if (watchedToggles.has(button)) continue;
+        watchedToggles.add(button);
+        toggled.observe(button, {attributes: true, attributeFilter: ["class"]});
+    }
+}
+
 let pending = false;
 function later() {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; describe(); });
+    requestAnimationFrame(() => { pending = false; describe(); pressable(); });
 }
 
 export default {
@@ -142,7 +182,8 @@ export default {
         window.__setwKeyGuard = true;
         window.addEventListener("keydown", mark, true);
         window.addEventListener("focusout", lost, true);
-        // Cards and lines come and go with the widgets' redraws: described again after each.
+        // Cards, lines and toggle buttons come and go with the widgets' redraws: described again
+        // after each.
         const watched = {childList: true, subtree: true, characterData: true};
         new MutationObserver(later).observe(document.body, watched);
         later();
@@ -155,7 +196,8 @@ export default {
 
 
 class KeyGuard(anywidget.AnyWidget):
-    """The front-end module that keeps keys inside the package's widgets (see the module docstring)."""
+    """The front-end module: keys kept inside the package's widgets, and what a screen reader hears
+    of them (see the module docstring)."""
 
     _esm = _ESM
 

@@ -203,15 +203,29 @@ def _tree_text(nodes: list[dict], backend: int) -> str:
             value = str(node.get("value", {}).get("value", "")).strip()
             if value and value != name:
                 text += f": {value}"
-            live = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}.get("live")
-            if live and live != "off":
-                text += f" [live={live}]"
+            states = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+            if states.get("live") and states["live"] != "off":
+                text += f" [live={states['live']}]"
+            if "pressed" in states:  # a toggle button (aria-pressed): is it the chosen one
+                text += f" [pressed={str(states['pressed']).lower()}]"
             yield text
         for child in node.get("childIds", []):
             if child in by_id:
                 yield from lines(by_id[child], depth + shown)
 
     return "\n".join(lines(by_dom[backend], 0)) if backend in by_dom else _NOT_IN_TREE
+
+
+def pressed(tree: str) -> dict[str, str]:
+    """Each toggle button's name in a tree of :func:`chromium_trees`, with what a screen reader
+    hears of its state: ``"true"`` or ``"false"`` (``aria-pressed``), ``"unsaid"`` when none."""
+    found = {}
+    for line in tree.splitlines():
+        match = re.match(r'\s*button "(.*)"(.*)$', line)
+        if match:
+            state = re.search(r"\[pressed=(\w+)\]", match[2])
+            found[match[1]] = state[1] if state else "unsaid"
+    return found
 
 
 def read_as_a_screen_reader(course: CoursePage, stem: str) -> str:

@@ -19,7 +19,8 @@ between. A notebook in Lab calls ``insight_view`` on that folder. Then:
   test-artifacts/insight-widget-*.png, is not blank);
 - axe-core finds no violation in the outputs, and Chromium's accessibility tree names the menu
   ("Assignment"), the two copy buttons and the frame ("Class insight"); saved as
-  test-artifacts/a11y-insight-widget.txt.
+  test-artifacts/a11y-insight-widget.txt. It says which copy is chosen (``aria-pressed``): the
+  anonymous one after its click, the teacher's after a click back.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from test_insight import SOURCE, grade_here
 from setwidgets.grading.insight.widget import ANONYMOUS, TEACHER
 
 from .harness import ARTIFACTS, python_cells, screenshot_path
-from .test_accessibility import chromium_trees, page_words, run_axe
+from .test_accessibility import chromium_trees, page_words, pressed, run_axe
 from .test_widget_keys import _JS_CELLS, _JS_WATCH_COMMANDS, sweep
 
 pytestmark = pytest.mark.browser
@@ -265,3 +266,12 @@ def test_the_anonymous_copy_clicked_names_no_one_in_a_sandboxed_painted_frame(no
     print(tree)
     for heard in ['combobox "Assignment"', f'button "{TEACHER}"', f'button "{ANONYMOUS}"', '"Class insight"']:
         assert heard in tree, f"a screen reader does not hear {heard}:\n{tree}"
+    # Which copy is chosen is heard too (aria-pressed, which the KeyGuard module keeps in step with
+    # ipywidgets' class mod-active): the anonymous one now, the teacher's after a click back.
+    copies = pressed(tree)
+    assert (copies.get(ANONYMOUS), copies.get(TEACHER)) == ("true", "false"), f"heard {copies}:\n{tree}"
+    nb.click_button(TEACHER, within=OUTPUT)
+    frame_page(page, ASSIGNMENT, TEACHER)
+    (tree,) = chromium_trees(page, [OUTPUT])[OUTPUT]
+    copies = pressed(tree)
+    assert (copies.get(ANONYMOUS), copies.get(TEACHER)) == ("false", "true"), f"heard {copies}:\n{tree}"

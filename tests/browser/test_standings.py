@@ -3,7 +3,9 @@
 The notebook registers six players, makes the schedule and shows ``Standings``; the
 test types one table's scores into the form as a coordinator would, presses the
 button, and reads the new standings in the page. A second entry for the same table is
-refused with its message, and the table stays as it was.
+refused with its message, and the table stays as it was. The division picker changes the
+table at every pick, and Chromium's accessibility tree says which division button is chosen
+(``aria-pressed``) before the first pick and after each.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pytest
 
 from . import boardpage
 from .harness import python_cells
+from .test_accessibility import chromium_trees, pressed
 
 # One page and kernel for this module's tests (boardpage.notebooks); its notebook_page replaces conftest's.
 notebooks = boardpage.notebooks
@@ -21,6 +24,31 @@ pytestmark = pytest.mark.browser
 
 
 VIEW = ".setw-standings .setw-standings-view"
+PICKER = ".setw-standings .widget-toggle-buttons"
+DIVISIONS = ("Overall", "A", "B")
+"""The division picker's buttons in the test below."""
+
+# The class ipywidgets gives the chosen button, put on and taken off again with no other change;
+# aria-pressed read after each, once the page's pending observer callbacks (microtasks) have run.
+_JS_FLIP = """async (button) => {
+    const heard = [];
+    for (const on of [true, false]) {
+        button.classList.toggle('mod-active', on);
+        await null;
+        heard.push(button.getAttribute('aria-pressed'));
+    }
+    return heard;
+}"""
+
+
+def heard_chosen(label: str, page) -> None:
+    """Chromium's accessibility tree says the division button ``label`` is pressed and the others
+    not (ipywidgets marks the chosen one by a class only; the KeyGuard module says it in
+    ``aria-pressed``)."""
+    (tree,) = chromium_trees(page, [PICKER])[PICKER]
+    heard = {name: state for name, state in pressed(tree).items() if name in DIVISIONS}
+    expected = {name: "true" if name == label else "false" for name in DIVISIONS}
+    assert heard == expected, f"with {label!r} chosen, a screen reader hears {heard}:\n{tree}"
 
 
 def test_a_score_entered_in_the_form_changes_the_standings(notebook_page, tmp_path) -> None:
@@ -87,11 +115,16 @@ def test_the_division_picker_changes_the_table_at_every_pick(notebook_page, tmp_
     )
     caption = f"{VIEW} caption"
     nb.wait_text(caption, "All players")
-    buttons = nb.page.locator(".setw-standings .widget-toggle-buttons button")
+    buttons = nb.page.locator(f"{PICKER} button")
+    heard_chosen("Overall", nb.page)
     for label, title, rows in (("A", "Division A", 5), ("B", "Division B", 4), ("Overall", "All players", 9)):
         shown = nb.text(VIEW)
         buttons.get_by_text(label, exact=True).click()
         table = nb.wait_text(VIEW, title, differs_from=shown)
         body = [line for line in table.splitlines() if line[:1].isdigit()]
         assert len(body) == rows, f"after the pick {label!r}, the table shows:\n{table}"
+        heard_chosen(label, nb.page)
     nb.screenshot("standings-02-after-three-picks", selector=".setw-standings")
+    # aria-pressed follows the class itself, as ipywidgets sets it, even when nothing else on the
+    # page changes (above, each pick also redrew the table, which has the module look again).
+    assert buttons.get_by_text("A", exact=True).evaluate(_JS_FLIP) == ["true", "false"]
