@@ -3,7 +3,9 @@
 ``deploy/jupyterhub_config.py`` is the hub's configuration; this package holds the rules it
 follows, so that they can be read with ``help()`` and tested without a hub
 (:mod:`setwidgets.hub.rosters`: who is in the class; :mod:`setwidgets.hub.homes`: what each
-user starts with, and the exchange); every name is also here, as ``from setwidgets.hub import ...``:
+user starts with, and the exchange; :mod:`setwidgets.hub.kernels`: the kernel of a student's
+Validate, named by string in her ``nbgrader_config.py``); every name of the first two is also
+here, as ``from setwidgets.hub import ...``:
 
 - the **roster** is a CSV file of ``username,role`` lines, one per Linux user, the role
   ``teacher`` (exactly one) or ``student``; lines starting with ``#`` are comments;
