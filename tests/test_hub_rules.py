@@ -560,7 +560,7 @@ def test_the_runtime_folder_is_in_the_home_and_a_kernels_socket_fits_for_any_use
         hub.runtime_folder(None)
 
 
-@pytest.mark.notebooks
+@pytest.mark.nbgrader  # nbgrader's Validator: not installed where the other Pythons run the core's tests
 def test_a_students_validate_runs_its_kernel_over_socket_files_in_her_runtime_folder(tmp_path, monkeypatch):
     """nbgrader's Validate (the Assignments tab), configured as on the hub's student servers, starts
     its kernel with setwidgets.hub.kernels: socket files in the private runtime folder, not TCP."""
