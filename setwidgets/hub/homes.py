@@ -49,7 +49,7 @@ STUDENT_WORK = (
 # Each server's runtime folder, in its user's home (the server makes it with mode 700). Its
 # kernels talk over socket files there (KernelManager.transport "ipc", deploy/jupyter/*/), not over
 # TCP ports any user of the machine could subscribe to. Jupyter's own runtime folder,
-# ~/.local/share/jupyter/runtime, is 17 characters longer, and a socket file's path holds at
+# ~/.local/share/jupyter/runtime, is 16 characters longer, and a socket file's path holds at
 # most 107 bytes: with it, a home of more than 28 characters (/home/ and 22 for the name) could
 # start no kernel.
 RUNTIME_FOLDER = ".jupyter-run"
