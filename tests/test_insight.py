@@ -236,6 +236,78 @@ def test_rules_that_together_explain_some_cases_are_named_only_when_each_adds_on
     assert found.named == {"broad": [one, two]} and found.other == [three]
 
 
+def counted(insight) -> set[str]:
+    """The students the page counts: those of the named rows and of "other"."""
+    return {s for row in [*insight.rows, insight.other] for s in row.students}
+
+
+def failing(root: Path, assignment: str) -> set[str]:
+    """The students with a failed test, as the kept files say."""
+    found = cases.read_class(root, assignment)
+    return {s for s, tests in found.students.items() if any(not t.passed for t in tests.values())}
+
+
+@pytest.fixture(scope="module")
+def unwritten(tmp_path_factory) -> Path:
+    """A class that wrote little: ana and ben have no function at all (stubs deleted, or cells never
+    run), cai left the release copy's stubs, dee's kernel gave no readable answer (a failed test
+    with no case, for another reason than a missing function). Judged by the exercise's tests."""
+    root = tmp_path_factory.mktemp("unwritten")
+    tests = judge.load(SOURCE / ASSIGNMENT)
+    for student in ("ana", "ben", "cai", "dee"):
+        namespace: dict = {"FEATURES": FEATURES, "Card": Card, "full_deck": full_deck}
+        if student == "cai":
+            exec(BLANK, namespace)  # noqa: S102 - the release copy's stubs
+
+        def ask(request, ns=namespace, student=student):
+            return "{not json" if student == "dee" else compute.call(request, ns)
+
+        verdicts = {grade_id: judge.judge(test, ask, seed=39) for grade_id, test in tests.items()}
+        cases.write(root, student, ASSIGNMENT, "magic_rule", verdicts)
+    return root
+
+
+def test_the_sentence_of_a_missing_function_has_one_home_that_reads_it_back(unwritten):
+    found = cases.read_class(unwritten, ASSIGNMENT)
+    said = {record.message for record in found.students["ana"].values()}
+    assert said == {compute.missing("is_set"), compute.missing("odd_one_out")}
+    assert {compute.missing_function(sentence) for sentence in said} == {"is_set", "odd_one_out"}
+    assert compute.missing_function("is_set returned True") is None
+    assert compute.missing_function(compute.missing("a b")) is None
+
+
+def test_a_student_with_no_function_is_not_written_like_one_who_left_the_stubs(unwritten):
+    insight = gather(unwritten, ASSIGNMENT, progress=False)
+    assert [(row.key, row.students) for row in insight.rows] == [("not_written", ["ana", "ben", "cai"])]
+    page = render(insight, anonymous=False)
+    assert "3 of 4 students" in page and "there is no function is_set in the notebook" in page
+
+
+def test_a_failed_test_with_no_case_to_read_is_other_with_its_sentence(unwritten, tmp_path):
+    insight = gather(unwritten, ASSIGNMENT, progress=False)
+    assert insight.other.students == ["dee"] and insight.other.example is None
+    sentence = "The grader got no answer from your notebook: the kernel's answer is not readable"
+    assert {(s, test) for s, test, _ in insight.other.unread} == {
+        ("dee", test) for test in judge.load(SOURCE / ASSIGNMENT)
+    }
+    assert all(said.startswith(sentence) for _, _, said in insight.other.unread)
+    teacher, anonymous = render(insight, anonymous=False), render(insight, anonymous=True)
+    other = teacher[teacher.index('data-key="other"') :]
+    assert "1 of 4 students" in other and sentence in other and "dee" in other
+    other = anonymous[anonymous.index('data-key="other"') :]
+    assert "1 of 4 students" in other and "test_is_set_hidden" in other and sentence not in other
+    text = re.sub(r"base64,[A-Za-z0-9+/=]+", "", anonymous)
+    assert not [s for s in ("ana", "ben", "cai", "dee") if s in text]
+    rows = list(csv.reader(write(insight, tmp_path)[1].open(encoding="utf-8-sig")))
+    assert [(row[2], row[3]) for row in rows[1:]] == [("not_written", "3"), (OTHER, "1")]
+
+
+def test_every_student_with_a_failed_test_is_counted_by_a_named_row_or_other(unwritten, graded):
+    for root in (unwritten, graded[0]):
+        insight = gather(root, ASSIGNMENT, progress=False)
+        assert failing(root, ASSIGNMENT) == counted(insight) != set()
+
+
 def test_autograde_moves_its_bar_when_a_notebook_is_done_and_prints_nbgraders_errors(
     tmp_path, monkeypatch, capsys
 ):

@@ -193,6 +193,25 @@ def _error(error: BaseException) -> str:
     return "".join(lines).strip()[:MAX_TEXT]
 
 
+_MISSING = ("there is no function ", " in the notebook (run its cell?)")
+
+
+def missing(name: str) -> str:
+    """The sentence for a function the notebook does not hold (deleted, or its cell never run):
+    the student reads it, and the class insight reads it back (:func:`missing_function`)."""
+    head, tail = _MISSING
+    return f"{head}{name}{tail}"
+
+
+def missing_function(sentence: str) -> str | None:
+    """The function a :func:`missing` sentence names; None for any other sentence."""
+    head, tail = _MISSING
+    if not (sentence.startswith(head) and sentence.endswith(tail)):
+        return None
+    name = sentence[len(head) : len(sentence) - len(tail)]
+    return name if name.isidentifier() else None
+
+
 def call(request: str, namespace: dict[str, Any] | None = None) -> str:
     """Run the request's cases against the student's function; the answers as a JSON string.
 
@@ -210,7 +229,7 @@ def call(request: str, namespace: dict[str, Any] | None = None) -> str:
     name = asked["function"]
     function = namespace.get(name)
     if not callable(function):
-        return json.dumps({"missing": f"there is no function {name} in the notebook (run its cell?)"})
+        return json.dumps({"missing": missing(name)})
     budget = [MAX_VALUES]
     answers = []
     for args, kwargs in asked["cases"]:

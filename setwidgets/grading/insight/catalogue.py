@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from setwidgets.cards import Card
+from setwidgets.grading import compute
 from setwidgets.grading.insight_cases import TestRecord
 from setwidgets.grading.judge import Opaque, decode
 from setwidgets.rules import explain, third_card
@@ -27,7 +28,8 @@ OTHER = "other"
 """The key of what no rule names."""
 
 NOT_WRITTEN = "not_written"
-"""The key of a function left as the release copy has it (it raises NotImplementedError)."""
+"""The key of a function left as the release copy has it (it raises NotImplementedError), or
+not in the notebook at all (its stub deleted, or its cell never run)."""
 
 
 class Raised:
@@ -172,14 +174,15 @@ def default_example(case: Case) -> tuple[list[Card], str]:
 
 
 def catalogue_not_written(exercise: str, lesson: str) -> Misconception:
-    """The release copy's function, left as it was: it raises NotImplementedError."""
+    """The release copy's function, left as it was (it raises NotImplementedError), or missing from
+    the notebook (:func:`missing_case`)."""
     return Misconception(
         NOT_WRITTEN,
         exercise,
         ("*",),
-        "not written yet (the function still raises NotImplementedError)",
+        "not written yet (the function still raises NotImplementedError, or is not in the notebook)",
         lesson,
-        lambda case: case.raised("NotImplementedError"),
+        lambda case: case.raised("NotImplementedError") or is_missing(case),
         example=lambda case: ([], ""),
     )
 
@@ -215,6 +218,40 @@ def case_of(
         passed = True
     want = None if want is _UNKNOWN else want
     return Case(test, str(kept["function"]), args, got, error, want, known, record.message, passed)
+
+
+def missing_case(test: str, record: TestRecord) -> Case | None:
+    """The case of a failed test whose sentence says its function is not in the notebook
+    (:func:`setwidgets.grading.compute.missing`): that function, called on nothing, with no answer
+    (the judge keeps no case of it); None for any other test."""
+    name = compute.missing_function(record.message)
+    if record.passed or name is None:
+        return None
+    return Case(test, name, (), None, None, None, False, record.message)
+
+
+def is_missing(case: Case) -> bool:
+    """Whether the case is a :func:`missing_case`: its function was not in the notebook."""
+    return (
+        not case.args
+        and case.error is None
+        and not case.known
+        and compute.missing_function(case.message) == case.function
+    )
+
+
+def read_test(test: str, record: TestRecord, oracles: dict[str, Callable[..., Any]]) -> list[Case]:
+    """The cases of one failed test: the missing function's case when its sentence says the
+    function is not in the notebook (cases the judge kept then belong to an earlier call of another
+    function, which did not fail it), else the kept cases that decode (:func:`case_of`)."""
+    found = missing_case(test, record)
+    if found is not None:
+        return [found]
+    return [
+        case
+        for item in record.cases
+        if (case := case_of(test, record, item, oracles.get(str(item.get("function"))))) is not None
+    ]
 
 
 def _same(got: Any, want: Any) -> bool:

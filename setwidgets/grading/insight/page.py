@@ -33,16 +33,18 @@ from tqdm.auto import tqdm
 
 from setwidgets.cards import Card
 from setwidgets.draw.svg import cards_svg
+from setwidgets.grading import compute
 from setwidgets.grading import insight_cases as kept
 from setwidgets.grading.insight.catalogue import (
     NOT_WRITTEN,
     OTHER,
     Case,
     Misconception,
-    case_of,
     default_example,
     diagnose,
+    is_missing,
     plain_answer,
+    read_test,
 )
 from setwidgets.grading.insight.exercises import CATALOGUE, LESSONS, ORACLES
 from setwidgets.grading.judge import show
@@ -62,6 +64,8 @@ class Row:
     example: Case | None
     cards: list[Card] = field(default_factory=list)
     sentence: str = ""
+    unread: list[tuple[str, str, str]] = field(default_factory=list)
+    """"other" only: the failed tests with no case to read, as (student, test, the test's sentence)."""
 
 
 @dataclass
@@ -133,24 +137,32 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
     catalogue = CATALOGUE[assignment]
     shows: dict[str, list[tuple[str, Case]]] = {}
     others: list[tuple[str, Case]] = []
+    other_students: list[str] = []
+    unread: list[tuple[str, str, str]] = []
     everyone = sorted(set(students) | set(found.students))
     for student in tqdm(everyone, desc=f"insight {assignment}", unit="student", disable=not progress):
-        failed = [
-            case
-            for test, record in found.students.get(student, {}).items()
-            if not record.passed
-            for item in record.cases
-            if (case := case_of(test, record, item, ORACLES.get(str(item.get("function"))))) is not None
-        ]
+        failed: list[Case] = []
+        mine: list[tuple[str, str, str]] = []
+        for test, record in found.students.get(student, {}).items():
+            if record.passed:
+                continue
+            read = read_test(test, record, ORACLES)
+            failed += read
+            if all(case.passed for case in read):  # failed with no case to read: its sentence stands
+                mine.append((student, test, record.message))
         diagnosis = diagnose(failed, catalogue)
         for key, explained in diagnosis.named.items():
             shows.setdefault(key, []).append((student, explained[0]))
         if diagnosis.other:
             others.append((student, diagnosis.other[0]))
+        if diagnosis.other or mine:
+            other_students.append(student)
+        unread += mine
     by_key = {rule.key: rule for rule in catalogue}
     rows = [_row(by_key[key], found_in) for key, found_in in shows.items()]
     rows.sort(key=lambda row: (-len(row.students), [r.key for r in catalogue].index(row.key)))
-    other = Row(OTHER, "other: failures no rule names", LESSONS[assignment], [s for s, _ in others], None)
+    other = Row(OTHER, "other: failures no rule names", LESSONS[assignment], other_students, None)
+    other.unread = unread
     if others:
         other.example = others[0][1]
         other.cards, other.sentence = default_example(other.example)
@@ -278,6 +290,8 @@ def _cards_picture(cards: list[Card]) -> str:
 
 def _answer(case: Case, anonymous: bool) -> str:
     """What the function did on the example case, as HTML; only plain values when ``anonymous``."""
+    if is_missing(case):  # the grader's sentence, written anew from the function's name
+        return student_text(compute.missing(case.function))
     args = ", ".join(show(arg, 120) for arg in case.args)
     call = f"{case.function}({args})"
     if case.error is not None:
@@ -353,6 +367,7 @@ def _row_html(rank: int | None, row: Row, total: int, anonymous: bool, names: di
         named = ", ".join(_named(student, names) for student in row.students)
         who = f'<div class="who">Students: {student_text(named)}</div>'
     case = f'<div class="case">For example: {_answer(row.example, anonymous)}</div>' if row.example else ""
+    case += _unread_html(row.unread, anonymous)
     said = f'<div class="sentence">{html.escape(row.sentence)}</div>' if row.sentence else ""
     return (
         f'<div class="row{" other" if rank is None else ""}" data-key="{html.escape(row.key)}">'
@@ -363,6 +378,31 @@ def _row_html(rank: int | None, row: Row, total: int, anonymous: bool, names: di
         f'{said}<div class="lesson">Revisit {html.escape(row.lesson)}</div>{case}{who}</div>'
         f"<div>{_cards_picture(row.cards)}</div></div>"
     )
+
+
+MAX_UNREAD_SHOWN = 5
+"""The most tests failed with no case to read that the "other" row lists (the most common first)."""
+
+
+def _unread_html(unread: list[tuple[str, str, str]], anonymous: bool) -> str:
+    """The tests failed with no case to read, each with how many students: with the test's sentence
+    in the teacher's copy; by the test's name alone in the anonymous one (a sentence may quote what
+    a student's function returned)."""
+    if not unread:
+        return ""
+    said: dict[tuple[str, str], set[str]] = {}
+    for student, test, sentence in unread:
+        said.setdefault((test, "" if anonymous else sentence), set()).add(student)
+    common = sorted(said.items(), key=lambda item: (-len(item[1]), item[0]))
+    items = []
+    for (test, sentence), who in common[:MAX_UNREAD_SHOWN]:
+        words = f"{test} ({len(who)} {'student' if len(who) == 1 else 'students'})"
+        items.append(f"<li>{student_text(words + (f': {sentence}' if sentence else ''))}</li>")
+    more = len(common) - MAX_UNREAD_SHOWN
+    if more > 0:
+        items.append(f"<li>and {more} more</li>")
+    where = " (their sentences are in the teacher's copy)" if anonymous else ""
+    return f'<div class="case">Failed with no case kept to read{where}:<ul>{"".join(items)}</ul></div>'
 
 
 def csv_rows(insight: Insight, anonymous: bool) -> Iterable[list[str]]:
