@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from setwidgets.grading import compute, judge
 from setwidgets.grading import insight_cases as cases
 from setwidgets.grading.insight.catalogue import OTHER, Case, diagnose
 from setwidgets.grading.insight.exercises import CATALOGUE
-from setwidgets.grading.insight.page import gather, render, write
+from setwidgets.grading.insight.page import CASES_LEFT_OUT, NO_CASES_KEPT, gather, render, write
 from setwidgets.rules import find_sets as compute_sets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,6 +248,15 @@ def failing(root: Path, assignment: str) -> set[str]:
     return {s for s, tests in found.students.items() if any(not t.passed for t in tests.values())}
 
 
+def lost(insight) -> set[str]:
+    """The students who lost points, as the gradebook says (or the kept files, with no gradebook)."""
+    return {
+        s
+        for s, row in insight.scores.items()
+        if any(got is not None and got < insight.maxima[t] for t, got in row.items())
+    }
+
+
 @pytest.fixture(scope="module")
 def unwritten(tmp_path_factory) -> Path:
     """A class that wrote little: ana and ben have no function at all (stubs deleted, or cells never
@@ -302,10 +312,66 @@ def test_a_failed_test_with_no_case_to_read_is_other_with_its_sentence(unwritten
     assert [(row[2], row[3]) for row in rows[1:]] == [("not_written", "3"), (OTHER, "1")]
 
 
-def test_every_student_with_a_failed_test_is_counted_by_a_named_row_or_other(unwritten, graded):
-    for root in (unwritten, graded[0]):
-        insight = gather(root, ASSIGNMENT, progress=False)
-        assert failing(root, ASSIGNMENT) == counted(insight) != set()
+@pytest.fixture(scope="module")
+def booked(tmp_path_factory, graded) -> tuple[Path, str, str]:
+    """The seeded class with a gradebook (a test's point if its kept case passed), after which one
+    failing student's kept file was removed and another's replaced by one that does not match
+    (it names someone else, which must not reach a sentence): (root, removed, left out)."""
+    import nbgrader.api
+    from nbgrader.api import Gradebook
+
+    root = tmp_path_factory.mktemp("booked")
+    shutil.copytree(graded[0] / cases.FOLDER, root / cases.FOLDER)
+    found = cases.read_class(root, ASSIGNMENT)
+    removed, left_out = [s for s in sorted(found.students) if s in failing(root, ASSIGNMENT)][:2]
+    with pytest.MonkeyPatch.context() as patch:  # alembic's version, asked in a process of its own
+        patch.setattr(nbgrader.api, "get_alembic_version", lambda: "e43177bfe90b")
+        with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+            gradebook.add_assignment(ASSIGNMENT)
+            gradebook.add_notebook("magic_rule", ASSIGNMENT)
+            for test in judge.load(SOURCE / ASSIGNMENT):
+                gradebook.add_grade_cell(test, "magic_rule", ASSIGNMENT, max_score=1, cell_type="code")
+            for student, tests in found.students.items():
+                gradebook.add_student(student, first_name="Noor" if student == removed else "Ilse")
+                gradebook.add_submission(ASSIGNMENT, student)
+                for grade in gradebook.find_submission_notebook("magic_rule", ASSIGNMENT, student).grades:
+                    grade.auto_score = float(tests[grade.name].passed)
+            gradebook.db.commit()
+    cases.path_of(root, removed, ASSIGNMENT, "magic_rule").unlink()
+    file = cases.path_of(root, left_out, ASSIGNMENT, "magic_rule")
+    file.write_text(json.dumps({**json.loads(file.read_text()), "student": "Zed Quux"}))
+    return root, removed, left_out
+
+
+@pytest.mark.nbgrader
+def test_a_student_who_lost_points_with_no_kept_cases_is_other_saying_why(booked):
+    root, removed, left_out = booked
+    insight = gather(root, ASSIGNMENT, progress=False)
+    assert "Zed Quux" in insight.problems[0] and {removed, left_out} <= set(insight.other.students)
+    assert not [row.key for row in insight.rows if {removed, left_out} & set(row.students)]
+    said = {(s, test, why) for s, test, why in insight.other.unread if s in (removed, left_out)}
+    lost_tests = {s: {t for t, got in insight.scores[s].items() if got < 1} for s in (removed, left_out)}
+    assert said == {(removed, t, NO_CASES_KEPT) for t in lost_tests[removed]} | {
+        (left_out, t, CASES_LEFT_OUT) for t in lost_tests[left_out]
+    }
+    teacher, anonymous = render(insight, anonymous=False), render(insight, anonymous=True)
+    other = teacher[teacher.index('data-key="other"') :].split("<h2>")[0]
+    assert NO_CASES_KEPT in other and CASES_LEFT_OUT in other and "Zed Quux" not in other
+    assert f"{removed} (Noor)" in other and f"{left_out} (Ilse)" in other
+    other = anonymous[anonymous.index('data-key="other"') :].split("<h2>")[0]
+    assert min(lost_tests[removed]) in other and "(their sentences are in the teacher" in other
+    text = re.sub(r"base64,[A-Za-z0-9+/=]+", "", anonymous)
+    assert not [w for w in (removed, left_out, "Noor", "Ilse", "Zed Quux", "No kept cases") if w in text]
+
+
+@pytest.mark.parametrize(
+    "course", ["unwritten", "graded", pytest.param("booked", marks=pytest.mark.nbgrader)]
+)
+def test_every_student_with_a_failed_test_is_counted_by_a_named_row_or_other(course, request):
+    root = request.getfixturevalue(course)
+    root = root if isinstance(root, Path) else root[0]
+    insight = gather(root, ASSIGNMENT, progress=False)
+    assert failing(root, ASSIGNMENT) | lost(insight) == counted(insight) != set()
 
 
 def test_autograde_moves_its_bar_when_a_notebook_is_done_and_prints_nbgraders_errors(

@@ -123,6 +123,18 @@ def _from_cases(found: kept.ClassCases) -> tuple[list[str], dict, dict, dict[str
     return sorted(scores), scores, maxima, {student: student for student in scores}
 
 
+NO_CASES_KEPT = (
+    "No kept cases for this notebook: it was graded before the judge kept cases, or its file is gone; "
+    "the gradebook says this test lost points."
+)
+"""Why a test a student lost points on has nothing to read, when no file of kept cases is there."""
+CASES_LEFT_OUT = (
+    "No kept cases for this notebook: its file of kept cases was left out, as it does not match what "
+    "the judge writes (see Files left out); the gradebook says this test lost points."
+)
+"""Why, when :func:`~setwidgets.grading.insight_cases.read_class` left the student's file out."""
+
+
 def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insight:
     """The insight of ``assignment`` in the course folder ``root`` (where ``gradebook.db`` is)."""
     root = Path(root)
@@ -139,6 +151,7 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
     others: list[tuple[str, Case]] = []
     other_students: list[str] = []
     unread: list[tuple[str, str, str]] = []
+    left_out = {problem.split("/", 1)[0] for problem in found.problems}  # "<student>/<assignment>/..."
     everyone = sorted(set(students) | set(found.students))
     for student in tqdm(everyone, desc=f"insight {assignment}", unit="student", disable=not progress):
         failed: list[Case] = []
@@ -150,6 +163,10 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
             failed += read
             if all(case.passed for case in read):  # failed with no case to read: its sentence stands
                 mine.append((student, test, record.message))
+        if student not in found.students:  # points lost in the gradebook, and no case kept to read
+            why = CASES_LEFT_OUT if student in left_out else NO_CASES_KEPT
+            row = scores.get(student, {})
+            mine += [(student, t, why) for t, got in row.items() if got is not None and got < maxima[t]]
         diagnosis = diagnose(failed, catalogue)
         for key, explained in diagnosis.named.items():
             shows.setdefault(key, []).append((student, explained[0]))
