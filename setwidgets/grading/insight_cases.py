@@ -97,6 +97,8 @@ class ClassCases:
 
     students: dict[str, dict[str, TestRecord]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    left_out: set[str] = field(default_factory=set)
+    """The students (by folder) with a file left out, one of :attr:`problems`."""
 
 
 _CASE_KEYS = {"function", "args", "got", "error", "want", "after", "passed"}
@@ -155,6 +157,7 @@ def read_class(root: Path | str, assignment: str) -> ClassCases:
                 raise ValueError(f"it names the student {named!r}")
         except (OSError, ValueError) as error:
             found.problems.append(f"{path.relative_to(base)}: {error}")
+            found.left_out.add(student)
             continue
         found.students.setdefault(student, {}).update(tests)
     return found

@@ -151,7 +151,6 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
     others: list[tuple[str, Case]] = []
     other_students: list[str] = []
     unread: list[tuple[str, str, str]] = []
-    left_out = {problem.split("/", 1)[0] for problem in found.problems}  # "<student>/<assignment>/..."
     everyone = sorted(set(students) | set(found.students))
     for student in tqdm(everyone, desc=f"insight {assignment}", unit="student", disable=not progress):
         failed: list[Case] = []
@@ -164,7 +163,7 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
             if all(case.passed for case in read):  # failed with no case to read: its sentence stands
                 mine.append((student, test, record.message))
         if student not in found.students:  # points lost in the gradebook, and no case kept to read
-            why = CASES_LEFT_OUT if student in left_out else NO_CASES_KEPT
+            why = CASES_LEFT_OUT if student in found.left_out else NO_CASES_KEPT
             row = scores.get(student, {})
             mine += [(student, t, why) for t, got in row.items() if got is not None and got < maxima[t]]
         diagnosis = diagnose(failed, catalogue)
