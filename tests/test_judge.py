@@ -121,12 +121,13 @@ def test_an_answer_too_big_is_an_error_of_that_case_not_of_the_grader():
 
 def test_unreadable_or_forged_replies_are_no_answer():
     with pytest.raises(NoAnswer):
-        parse_reply("{not json", 1)
+        parse_reply("{not json", 1, "f")
     with pytest.raises(NoAnswer):
-        parse_reply(json.dumps({"answers": []}), 1)
+        parse_reply(json.dumps({"answers": []}), 1, "f")
     with pytest.raises(NoAnswer):
-        parse_reply("[" * 100_000 + "]" * 100_000, 1)
-    assert isinstance(parse_reply(json.dumps({"answers": [{"value": {"card": "9ZZZ"}}]}), 1)[0].value, Opaque)
+        parse_reply("[" * 100_000 + "]" * 100_000, 1, "f")
+    (answer,) = parse_reply(json.dumps({"answers": [{"value": {"card": "9ZZZ"}}]}), 1, "f")
+    assert isinstance(answer.value, Opaque)
 
 
 def test_a_missing_function_fails_with_a_sentence():

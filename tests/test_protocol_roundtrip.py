@@ -117,7 +117,7 @@ def test_a_request_reaches_the_kernel_as_it_was_asked_and_comes_back_alike(value
     assert alike(compute.decode_request(_through_json(encode_request(value))), value)
     # The whole way: asked, returned by the student's function, judged.
     request = json.dumps({"function": "f", "cases": [[[encode_request(value)], {}]]})
-    (answer,) = judge.parse_reply(compute.call(request, {"f": lambda x: x}), 1)
+    (answer,) = judge.parse_reply(compute.call(request, {"f": lambda x: x}), 1, "f")
     assert answer.error is None and alike(answer.value, value)
 
 

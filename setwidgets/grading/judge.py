@@ -192,10 +192,10 @@ class Answer:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def parse_reply(text: str, cases: int, function: str | None = None) -> list[Answer]:
-    """The answers in the kernel's reply, one per case; :class:`NoAnswer` when the reply is unusable.
-    A reply that the function is missing fails the test with :func:`compute.missing`'s sentence
-    about ``function`` (the one asked for; the kernel's own text when none is given)."""
+def parse_reply(text: str, cases: int, function: str) -> list[Answer]:
+    """The answers in the kernel's reply to a call of ``function``, one per case; :class:`NoAnswer`
+    when the reply is unusable. A reply that the function is missing fails the test with
+    :func:`compute.missing`'s sentence about the function asked for, never the kernel's own text."""
     if len(text) > MAX_REPLY:
         raise NoAnswer(f"the answer is bigger than the grader reads ({MAX_REPLY:,} characters)")
     try:
@@ -205,7 +205,7 @@ def parse_reply(text: str, cases: int, function: str | None = None) -> list[Answ
     if not isinstance(reply, dict):
         raise NoAnswer("the kernel's answer is not readable")
     if "missing" in reply:
-        raise Failed(compute.missing(function) if function is not None else str(reply["missing"])[:300])
+        raise Failed(compute.missing(function))
     answers = reply.get("answers")
     if not isinstance(answers, list) or len(answers) != cases:
         raise NoAnswer("the kernel's answer does not have one entry per case")

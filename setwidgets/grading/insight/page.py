@@ -31,6 +31,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from setwidgets import _words
 from setwidgets.cards import Card
 from setwidgets.draw.svg import cards_svg
 from setwidgets.grading import compute
@@ -177,8 +178,8 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
     by_key = {rule.key: rule for rule in catalogue}
     rows = [_row(by_key[key], found_in) for key, found_in in shows.items()]
     rows.sort(key=lambda row: (-len(row.students), [r.key for r in catalogue].index(row.key)))
-    other = Row(OTHER, "other: failures no rule names", LESSONS[assignment], other_students, None)
-    other.unread = unread
+    title = "other: failures no rule names"
+    other = Row(OTHER, title, LESSONS[assignment], other_students, None, unread=unread)
     if others:
         other.example = others[0][1]
         other.cards, other.sentence = default_example(other.example)
@@ -412,7 +413,7 @@ def _unread_html(unread: list[tuple[str, str, str]], anonymous: bool) -> str:
     common = sorted(said.items(), key=lambda item: (-len(item[1]), item[0]))
     items = []
     for (test, sentence), who in common[:MAX_UNREAD_SHOWN]:
-        words = f"{test} ({len(who)} {'student' if len(who) == 1 else 'students'})"
+        words = f"{test} ({_words.count(len(who), 'student')})"
         items.append(f"<li>{student_text(words + (f': {sentence}' if sentence else ''))}</li>")
     more = len(common) - MAX_UNREAD_SHOWN
     if more > 0:
