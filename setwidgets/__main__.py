@@ -85,13 +85,14 @@ def lab_argv(root: Path, args: list[str], python: str | None = None) -> list[str
     teacher's course) and opens lesson 00 through LabApp.default_url: started with a notebook's
     path, Lab would serve only that notebook's folder, and ServerApp.default_url is overridden by
     JupyterLab. ServerApp.answer_yes makes one Ctrl-C stop the server instead of asking "Shut down
-    this Jupyter server (y/[n])?" and going on after 5 s. As root, Lab refuses to start without
+    this Jupyter server (y/[n])?" and going on after 5 s, and :mod:`setwidgets._lab` makes one SIGINT
+    stop it without a terminal too. As root, Lab refuses to start without
     --allow-root and says why only in its log. ``args`` come last, so the user's own options win.
     """
     command = [
         python or sys.executable,
         "-m",
-        "jupyterlab",
+        "setwidgets._lab",
         f"--ServerApp.root_dir={root}",
         f"--LabApp.default_url=/lab/tree/{FIRST}",
         "--ServerApp.answer_yes=True",

@@ -319,7 +319,7 @@ def test_course_py_lab_is_the_packages_setwidgets_lab_on_the_clone_itself():
 def test_lab_serves_the_top_opens_lesson_00_stops_on_one_ctrl_c_and_runs_as_root(monkeypatch, tmp_path, uid):
     monkeypatch.setattr(os, "geteuid", lambda: uid)
     cmd = setwidgets_main.lab_argv(tmp_path, ["--port=9999"], python="/venv/bin/python")
-    assert cmd[:3] == ["/venv/bin/python", "-m", "jupyterlab"]
+    assert cmd[:3] == ["/venv/bin/python", "-m", "setwidgets._lab"]  # JupyterLab, SIGINT always stopping it
     assert f"--ServerApp.root_dir={tmp_path}" in cmd
     assert f"--LabApp.default_url=/lab/tree/{FIRST}" in cmd
     assert "--ServerApp.answer_yes=True" in cmd, "one Ctrl-C stops the server, with no question asked"
