@@ -740,16 +740,21 @@ def _service(hub: Hub, path: str = "") -> str:
 
 
 def _socket_refused(hub: Hub, code: str, token: str | None) -> int:
-    """The status with which the service refuses a WebSocket to room ``code`` with ``token``."""
+    """The status with which the service refuses a WebSocket to room ``code`` with ``token`` (past
+    the proxy, as ``_past_the_proxy``: a 503 there is the proxy's, not the service's)."""
     import websocket
 
     address = _service(hub, f"api/rooms/{code}/socket").replace("http", "ws", 1)
     header = [f"Authorization: token {token}"] if token else []
-    try:
-        websocket.create_connection(address, header=header, timeout=30).close()
-    except websocket.WebSocketBadStatusException as refused:
-        return refused.status_code
-    raise AssertionError("the service let the WebSocket in")
+
+    def refused() -> int:
+        try:
+            websocket.create_connection(address, header=header, timeout=30).close()
+        except websocket.WebSocketBadStatusException as refusal:
+            return refusal.status_code
+        raise AssertionError("the service let the WebSocket in")
+
+    return _past_the_proxy(hub, refused)
 
 
 def _service_pid(hub: Hub) -> int:
@@ -930,9 +935,11 @@ def class_game(hub, people):
                 headers = {"Authorization": f"token {token}"} if token else {}
                 room_url = _service(hub, f"api/rooms/{code}")
                 said["outside"][what] = {
-                    "join": _past_the_proxy("post", f"{room_url}/join", headers, json={}),
-                    "room": _past_the_proxy("get", room_url, headers),
-                    "open": _past_the_proxy("post", _service(hub, "api/rooms"), headers, json={}),
+                    "join": _past_the_proxy(hub, _request("post", f"{room_url}/join", headers, json={})),
+                    "room": _past_the_proxy(hub, _request("get", room_url, headers)),
+                    "open": _past_the_proxy(
+                        hub, _request("post", _service(hub, "api/rooms"), headers, json={})
+                    ),
                     "socket": _socket_refused(hub, code, token),
                 }
         with step("reach a room they have not joined", OUTSIDER):
@@ -1046,16 +1053,24 @@ def test_a_student_cannot_play_as_another_student(class_game):
     assert class_game["other_name"]["welcome"] == f"Welcome back, {ben}.", class_game["other_name"]
 
 
-def _past_the_proxy(method: str, url: str, headers: dict, tries: int = 3, **kw) -> int:
-    """The status of the service's own answer: a 502, 503 or 504 is the hub's proxy saying it did
-    not reach the service (CI10, at the end of a loaded run, had one), so the request is sent
-    again, at most ``tries`` times in all; the last status is returned as it is."""
-    for _ in range(tries - 1):
-        status = requests.request(method, url, headers=headers, timeout=30, **kw).status_code
+def _past_the_proxy(hub: Hub, send: Any, tries: int = 3) -> int:
+    """The status of the service's own answer to ``send()``: a 502, 503 or 504 is the hub's proxy
+    saying it did not reach the service (CI10, at the end of a loaded run, had one on a request,
+    and stop 47's CI one on a WebSocket), so it is sent again, at most ``tries`` times in all.
+    When the proxy never gets through, the failure quotes what the proxy logged."""
+    for attempt in range(tries):
+        if attempt:
+            time.sleep(1)
+        status = send()
         if status not in (502, 503, 504):
             return status
-        time.sleep(1)
-    return requests.request(method, url, headers=headers, timeout=30, **kw).status_code
+    said = [line for line in hub.log_text().splitlines() if "ConfigProxy" in line and "error" in line]
+    raise AssertionError(f"the proxy answered {status} {tries} times; it logged:\n" + "\n".join(said[-10:]))
+
+
+def _request(method: str, url: str, headers: dict, **kw: Any) -> Any:
+    """``send`` for ``_past_the_proxy``: one HTTP request's status."""
+    return lambda: requests.request(method, url, headers=headers, timeout=30, **kw).status_code
 
 
 def test_a_student_cannot_act_as_the_teacher(class_game):
