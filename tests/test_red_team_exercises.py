@@ -120,12 +120,16 @@ RATES = {3: 78 / 79, 9: 0.2972, 12: 0.0323, 15: 0.0004, 21: 0.0}
 def simulate_no_set_rate(size, tables, seed):
     return RATES[size] + random.Random(seed).uniform(-0.002, 0.002) if size != 21 else 0.0
 """
+# The noise is bounded, within every rate's tolerance, so that the spread is what catches this
+# cheat: the hidden test's seeds are new at each grading, and Gaussian noise (0.004) sometimes
+# landed 2.3 or more deviations away and failed a rate first (CI, on (12, 10000, seed)), with a
+# sentence of its own.
 ROUNDED_JITTER = """
 RATES = {3: 78 / 79, 9: 0.2972, 12: 0.0323, 15: 0.0004, 21: 0.0}
 
 
 def simulate_no_set_rate(size, tables, seed):
-    noisy = RATES[size] + random.Random(seed).gauss(0, 0.004)
+    noisy = RATES[size] + random.Random(seed).uniform(-0.006, 0.006)
     return min(1.0, max(0.0, round(noisy * tables) / tables)) if size != 21 else 0.0
 """
 BY_SAMPLE = """
