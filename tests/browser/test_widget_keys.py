@@ -87,14 +87,26 @@ _JS_FOCUSABLES = """(swept) => {
 }"""
 _JS_CELLS = """() => window.jupyterapp.shell.currentWidget.context.model.toJSON().cells.map(
     c => [c.id, c.cell_type, Array.isArray(c.source) ? c.source.join('') : c.source])"""
+# Also keeps the ids of the messages sent to the kernel that it has not yet answered (its "idle"
+# for each): a key can send one (a button's click), and the kernel's reply may move the focus (a
+# form's button gives it to its text box), so the next sweep waits for every answer.
 _JS_WATCH_COMMANDS = """() => {
     window.__setwCommands = [];
     window.jupyterapp.commands.commandExecuted.connect((_, args) => window.__setwCommands.push(args.id));
+    const pending = window.__setwPending = new Set();
+    const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    kernel.anyMessage.connect((_, {msg, direction}) => {
+        if (direction === 'send' && msg.channel === 'shell') pending.add(msg.header.msg_id);
+        else if (direction === 'recv' && msg.header.msg_type === 'status'
+                 && msg.content.execution_state === 'idle') pending.delete(msg.parent_header.msg_id);
+    });
 }"""
+_JS_ANSWERED = "() => window.__setwPending.size === 0"
 
 
 def sweep(page) -> list[str] | str:
-    """Focus the marked element and press every key at it; return what went wrong with a menu.
+    """Focus the marked element and press every key at it; return what went wrong (a menu the
+    arrows did not change, a kernel that did not answer what the keys sent).
 
     A sentence instead when the element did not take the focus: a class game's clock or the
     computer's play may disable, hide or redraw it between its marking and its focus (the key
@@ -125,6 +137,13 @@ def sweep(page) -> list[str] | str:
     page.keyboard.type(TYPED)
     for key in KEYS:
         page.keyboard.press(key)
+    # The kernel answers what the keys sent before the next sweep starts: under load, CI7 saw a
+    # button's answer take the focus from the next sweep's menu ("a menu kept 'choose…'").
+    try:
+        page.wait_for_function(_JS_ANSWERED, timeout=30_000)
+    except PlaywrightTimeout:
+        problems.append("the kernel did not answer within 30 s what the keys sent")
+    page.wait_for_timeout(100)  # the widgets' handling of the answer (promise callbacks)
     return problems
 
 
