@@ -303,6 +303,9 @@ def test_every_control_of_every_widget_has_a_programmatic_label():
                 unnamed.append(f"{kind}: a button named only by its icon or title {control.tooltip!r}")
             if isinstance(control, ToggleButtons) and not all(str(o).strip() for o in control.options):
                 unnamed.append(f"{kind}: a toggle without words")
+            # The group's name (the KeyGuard module makes the buttons' box a group named by it).
+            if isinstance(control, ToggleButtons) and not control.description.strip():
+                unnamed.append(f"{kind}: toggle buttons {control.options} with no description")
     event.close()
     assert not unnamed, unnamed
 

@@ -37,7 +37,10 @@ What a screen reader is told, the same module adds to the package's widgets, as 
   has the same class) says whether it is the chosen one: ipywidgets marks it only with the CSS
   class ``mod-active``, and a screen reader heard two buttons and never which one was chosen.
   The button carries ``aria-pressed``, ``"true"`` with that class and ``"false"`` without, set
-  when it appears and kept in step by an observer of that button's ``class`` attribute alone.
+  when it appears and kept in step by an observer of that button's ``class`` attribute alone;
+- each ``ToggleButtons`` inside a :data:`GUARDED` widget is a group named by its description
+  (``role="group"``, ``aria-label``): ipywidgets writes the description as a ``<label>`` that
+  belongs to no control, so a screen reader heard "A", "B" and never what they choose.
 
 Widgets come and go with redraws: one observer of the page's added and removed nodes and text
 (not of attributes, which JupyterLab changes all the time) has the module look again, at most
@@ -159,6 +162,19 @@ function press(button) {
 
 const toggled = new MutationObserver(records => records.forEach(r => press(r.target)));
 
+// A ToggleButtons' description is a <label> of no control: the buttons' box is a group named by it.
+const GROUP = `${ROOT} .widget-toggle-buttons, .widget-toggle-buttons${ROOT}`;
+
+function grouped() {
+    for (const box of document.querySelectorAll(GROUP)) {
+        const label = box.querySelector(":scope > .widget-label");
+        const name = label ? label.textContent.trim() : "";
+        if (!name) continue;
+        if (box.getAttribute("role") !== "group") box.setAttribute("role", "group");
+        if (box.getAttribute("aria-label") !== name) box.setAttribute("aria-label", name);
+    }
+}
+
 function pressable() {
     for (const button of document.querySelectorAll(TOGGLE)) {
         press(button);
@@ -172,7 +188,7 @@ let pending = false;
 function later() {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(() => { pending = false; describe(); pressable(); });
+    requestAnimationFrame(() => { pending = false; describe(); pressable(); grouped(); });
 }
 
 export default {

@@ -174,7 +174,9 @@ class Standings(VBox):
         if not isinstance(competition, Competition):
             raise TypeError(f"competition must be a Competition; got {_inputs.what(competition)}")
         self.competition = competition
-        self.division = ToggleButtons(options=[OVERALL, *competition.groups()], value=OVERALL)
+        self.division = ToggleButtons(
+            options=[OVERALL, *competition.groups()], value=OVERALL, description="Division"
+        )
         self.table = HTML(layout=Layout(overflow="auto"))
         self.round = IntText(value=1, description="Round", layout=Layout(width="130px"))
         self.table_number = IntText(value=1, description="Table", layout=Layout(width="130px"))

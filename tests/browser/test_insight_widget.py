@@ -264,7 +264,13 @@ def test_the_anonymous_copy_clicked_names_no_one_in_a_sandboxed_painted_frame(no
     (tree,) = chromium_trees(page, [OUTPUT])[OUTPUT]
     (ARTIFACTS / "a11y-insight-widget.txt").write_text(tree + "\n")
     print(tree)
-    for heard in ['combobox "Assignment"', f'button "{TEACHER}"', f'button "{ANONYMOUS}"', '"Class insight"']:
+    for heard in [
+        'combobox "Assignment"',
+        'group "Copy"',
+        f'button "{TEACHER}"',
+        f'button "{ANONYMOUS}"',
+        '"Class insight"',
+    ]:
         assert heard in tree, f"a screen reader does not hear {heard}:\n{tree}"
     # Which copy is chosen is heard too (aria-pressed, which the KeyGuard module keeps in step with
     # ipywidgets' class mod-active): the anonymous one now, the teacher's after a click back.

@@ -46,6 +46,7 @@ def heard_chosen(label: str, page) -> None:
     not (ipywidgets marks the chosen one by a class only; the KeyGuard module says it in
     ``aria-pressed``)."""
     (tree,) = chromium_trees(page, [PICKER])[PICKER]
+    assert tree.splitlines()[0].strip() == 'group "Division"', f"the picker is not a named group:\n{tree}"
     heard = {name: state for name, state in pressed(tree).items() if name in DIVISIONS}
     expected = {name: "true" if name == label else "false" for name in DIVISIONS}
     assert heard == expected, f"with {label!r} chosen, a screen reader hears {heard}:\n{tree}"

@@ -50,7 +50,9 @@ def insight_view(course: Path | str = "exercises") -> widgets.VBox:
     choices = graded_assignments(course)
     first = choices[0] if choices else None
     picker = widgets.Dropdown(options=choices, description="Assignment", value=first)
-    copy = widgets.ToggleButtons(options=[TEACHER, ANONYMOUS], value=TEACHER, style={"button_width": "auto"})
+    copy = widgets.ToggleButtons(
+        options=[TEACHER, ANONYMOUS], value=TEACHER, description="Copy", style={"button_width": "auto"}
+    )
     page = widgets.HTML()
     gathered: dict[str, Any] = {}  # the insight of each assignment, gathered once
 
