@@ -142,6 +142,22 @@ def test_a_missing_function_fails_with_a_sentence():
     assert not verdict.passed and "there is no function is_set in the notebook" in verdict.message
 
 
+def test_a_missing_function_keeps_no_case_of_the_function_called_before_it():
+    # The teacher's insight reads the kept cases as the failed test's: the first function's
+    # cases, answered and right, are not the second function's, which was never called.
+    tests = Tests()
+
+    @tests("t")
+    def _(run):
+        run.call("is_set", [(A, B, C)])
+        run.call("third_card", [(A, B)])
+        return "passed"
+
+    verdict = judge(tests["t"], asker({"is_set": is_set}))
+    assert not verdict.passed and "there is no function third_card in the notebook" in verdict.message
+    assert verdict.cases == []
+
+
 def _is_set_test(run: Run) -> str:
     cases = [tuple(run.rng.sample(DECK, 3)) for _ in range(200)] + [(A, B, C)]
     compare(run, "is_set", cases, run.call("is_set", cases), [is_set(*case) for case in cases])

@@ -280,6 +280,9 @@ class Run:
         each case are counted (done in the kernel, so a count is advice, never a verdict).
         """
         cases = list(cases)
+        # Forgotten first: a call that gets no answers (its function missing, its reply unusable)
+        # leaves no earlier call's cases to be kept as this failure's.
+        self._last = None
         answers = parse_reply(self._ask(_request(function, cases, after, count)), len(cases), function)
         self._last = (function, cases, answers)
         return answers
