@@ -23,7 +23,15 @@ from setwidgets.grading import compute, judge
 from setwidgets.grading import insight_cases as cases
 from setwidgets.grading.insight.catalogue import OTHER, Case, diagnose
 from setwidgets.grading.insight.exercises import CATALOGUE
-from setwidgets.grading.insight.page import CASES_LEFT_OUT, NO_CASES_KEPT, gather, render, write
+from setwidgets.grading.insight.page import (
+    CASES_LEFT_OUT,
+    NO_CASES_KEPT,
+    NOT_GRADED,
+    gather,
+    not_full,
+    render,
+    write,
+)
 from setwidgets.rules import find_sets as compute_sets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -249,11 +257,12 @@ def failing(root: Path, assignment: str) -> set[str]:
 
 
 def lost(insight) -> set[str]:
-    """The students who lost points, as the gradebook says (or the kept files, with no gradebook)."""
+    """The students who lost points or were not graded, as the gradebook says (or the kept files,
+    with no gradebook)."""
     return {
         s
         for s, row in insight.scores.items()
-        if any(got is not None and got < insight.maxima[t] for t, got in row.items())
+        if any(not_full(got, insight.maxima[t]) for t, got in row.items())
     }
 
 
@@ -312,11 +321,16 @@ def test_a_failed_test_with_no_case_to_read_is_other_with_its_sentence(unwritten
     assert [(row[2], row[3]) for row in rows[1:]] == [("not_written", "3"), (OTHER, "1")]
 
 
+UNGRADED = "una-ungraded"
+"""The booked class's student who submitted and was never graded."""
+
+
 @pytest.fixture(scope="module")
 def booked(tmp_path_factory, graded) -> tuple[Path, str, str]:
     """The seeded class with a gradebook (a test's point if its kept case passed), after which one
     failing student's kept file was removed and another's replaced by one that does not match
-    (it names someone else, which must not reach a sentence): (root, removed, left out)."""
+    (it names someone else, which must not reach a sentence): (root, removed, left out). One more
+    student, UNGRADED, submitted and was never graded (no score, no kept file)."""
     import nbgrader.api
     from nbgrader.api import Gradebook
 
@@ -336,6 +350,8 @@ def booked(tmp_path_factory, graded) -> tuple[Path, str, str]:
                 gradebook.add_submission(ASSIGNMENT, student)
                 for grade in gradebook.find_submission_notebook("magic_rule", ASSIGNMENT, student).grades:
                     grade.auto_score = float(tests[grade.name].passed)
+            gradebook.add_student(UNGRADED, first_name="Una")
+            gradebook.add_submission(ASSIGNMENT, UNGRADED)
             gradebook.db.commit()
     cases.path_of(root, removed, ASSIGNMENT, "magic_rule").unlink()
     file = cases.path_of(root, left_out, ASSIGNMENT, "magic_rule")
@@ -362,6 +378,19 @@ def test_a_student_who_lost_points_with_no_kept_cases_is_other_saying_why(booked
     assert min(lost_tests[removed]) in other and "(their sentences are in the teacher" in other
     text = re.sub(r"base64,[A-Za-z0-9+/=]+", "", anonymous)
     assert not [w for w in (removed, left_out, "Noor", "Ilse", "Zed Quux", "No kept cases") if w in text]
+
+
+@pytest.mark.nbgrader
+def test_a_student_submitted_and_never_graded_is_other_saying_so(booked):
+    # An autograde that crashed or never ran leaves scores of None and no kept cases: the page
+    # says so, as it would of points lost, instead of reading that student as nothing wrong.
+    insight = gather(booked[0], ASSIGNMENT, progress=False)
+    tests = set(insight.maxima)
+    assert set(insight.scores[UNGRADED].values()) == {None} and UNGRADED in insight.other.students
+    said = {(test, why) for s, test, why in insight.other.unread if s == UNGRADED}
+    assert said == {(test, NOT_GRADED) for test in tests} and tests
+    teacher = render(insight, anonymous=False)
+    assert NOT_GRADED in teacher and f"{UNGRADED} (Una)" in teacher
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,7 @@ class Insight:
     names: dict[str, str]
     tests: list[str]
     scores: dict[str, dict[str, float | None]]
+    """Each student's score of each test; None where nothing graded it (see :data:`NOT_GRADED`)."""
     maxima: dict[str, float]
     rows: list[Row]
     other: Row
@@ -110,9 +111,16 @@ def _gradebook(root: Path, assignment: str) -> tuple[list[str], dict, dict, dict
             for notebook in submission.notebooks:
                 for grade in notebook.grades:
                     if grade.name in maxima:
-                        row[grade.name] = grade.score
+                        # nbgrader's score is 0 when nothing graded the cell: None says "not graded".
+                        graded = grade.auto_score is not None or grade.manual_score is not None
+                        row[grade.name] = grade.score if graded else None
         del MissingEntry
     return sorted(scores), scores, maxima, names
+
+
+def not_full(score: float | None, most: float) -> bool:
+    """Whether a test's score in the gradebook is short of full marks: points lost, or no score."""
+    return score is None or score < most
 
 
 def _from_cases(found: kept.ClassCases) -> tuple[list[str], dict, dict, dict[str, str]]:
@@ -134,6 +142,12 @@ CASES_LEFT_OUT = (
     "the judge writes (see Files left out); the gradebook says this test lost points."
 )
 """Why, when :func:`~setwidgets.grading.insight_cases.read_class` left the student's file out."""
+NOT_GRADED = (
+    "Not graded: the gradebook holds no score for this test (the notebook's autograde did not finish, "
+    "or has not run); autograde it again."
+)
+"""Why a submitted test with no score and no kept cases has nothing to read: it counts as "other",
+so that a crashed or forgotten autograde is seen, not read as a class with nothing wrong."""
 
 
 def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insight:
@@ -166,7 +180,11 @@ def gather(root: Path | str, assignment: str, *, progress: bool = True) -> Insig
         if student not in found.students:  # points lost in the gradebook, and no case kept to read
             why = CASES_LEFT_OUT if student in found.left_out else NO_CASES_KEPT
             row = scores.get(student, {})
-            mine += [(student, t, why) for t, got in row.items() if got is not None and got < maxima[t]]
+            mine += [
+                (student, t, NOT_GRADED if got is None else why)
+                for t, got in row.items()
+                if not_full(got, maxima[t])
+            ]
         diagnosis = diagnose(failed, catalogue)
         for key, explained in diagnosis.named.items():
             shows.setdefault(key, []).append((student, explained[0]))
