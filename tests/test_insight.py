@@ -393,6 +393,22 @@ def test_a_student_submitted_and_never_graded_is_other_saying_so(booked):
     assert NOT_GRADED in teacher and f"{UNGRADED} (Una)" in teacher
 
 
+@pytest.mark.nbgrader
+def test_the_csv_says_what_other_failed_with_no_case_to_read(booked, tmp_path):
+    # The sentences in the teacher's copy, the tests' names alone in the anonymous one, as the page.
+    insight = gather(booked[0], ASSIGNMENT, progress=False)
+    written = write(insight, tmp_path)
+    teacher, anonymous = (list(csv.reader(written[i].open(encoding="utf-8-sig"))) for i in (1, 3))
+    column = teacher[0].index("failed with no case to read")
+    assert anonymous[0][column] == teacher[0][column]
+    assert [row[column] for row in teacher[1:-1]] == [""] * len(insight.rows)  # "other"'s alone
+    said, unsaid = teacher[-1][column], anonymous[-1][column]
+    assert all(why in said for why in (NOT_GRADED, NO_CASES_KEPT, CASES_LEFT_OUT)), said
+    tests = {test for _, test, _ in insight.other.unread}
+    assert tests and all(f"{test} (" in said and f"{test} (" in unsaid for test in tests), (said, unsaid)
+    assert not [w for w in ("Not graded", "No kept cases", "Zed Quux", UNGRADED) if w in unsaid], unsaid
+
+
 @pytest.mark.parametrize(
     "course", ["unwritten", "graded", pytest.param("booked", marks=pytest.mark.nbgrader)]
 )

@@ -419,21 +419,27 @@ MAX_UNREAD_SHOWN = 5
 """The most tests failed with no case to read that the "other" row lists (the most common first)."""
 
 
-def _unread_html(unread: list[tuple[str, str, str]], anonymous: bool) -> str:
-    """The tests failed with no case to read, each with how many students: with the test's sentence
-    in the teacher's copy; by the test's name alone in the anonymous one (a sentence may quote what
-    a student's function returned)."""
-    if not unread:
-        return ""
+def _unread_lines(unread: list[tuple[str, str, str]], anonymous: bool) -> list[str]:
+    """The tests failed with no case to read, the most common first, each with how many students:
+    with the test's sentence in the teacher's copy; by the test's name alone in the anonymous one
+    (a sentence may quote what a student's function returned)."""
     said: dict[tuple[str, str], set[str]] = {}
     for student, test, sentence in unread:
         said.setdefault((test, "" if anonymous else sentence), set()).add(student)
     common = sorted(said.items(), key=lambda item: (-len(item[1]), item[0]))
-    items = []
-    for (test, sentence), who in common[:MAX_UNREAD_SHOWN]:
-        words = f"{test} ({_words.count(len(who), 'student')})"
-        items.append(f"<li>{student_text(words + (f': {sentence}' if sentence else ''))}</li>")
-    more = len(common) - MAX_UNREAD_SHOWN
+    return [
+        f"{test} ({_words.count(len(who), 'student')})" + (f": {sentence}" if sentence else "")
+        for (test, sentence), who in common
+    ]
+
+
+def _unread_html(unread: list[tuple[str, str, str]], anonymous: bool) -> str:
+    """:func:`_unread_lines` as the "other" row shows them, at most :data:`MAX_UNREAD_SHOWN`."""
+    lines = _unread_lines(unread, anonymous)
+    if not lines:
+        return ""
+    items = [f"<li>{student_text(line)}</li>" for line in lines[:MAX_UNREAD_SHOWN]]
+    more = len(lines) - MAX_UNREAD_SHOWN
     if more > 0:
         items.append(f"<li>and {more} more</li>")
     where = " (their sentences are in the teacher's copy)" if anonymous else ""
@@ -444,7 +450,10 @@ def csv_rows(insight: Insight, anonymous: bool) -> Iterable[list[str]]:
     """The ranking as CSV rows, a header first; the students' column only in the teacher's copy."""
     from setwidgets.grading.export import spreadsheet_text
 
-    header = ["rank", "misconception", "key", "students", "share", "lesson", "sentence", "example cards"]
+    header = [
+        "rank", "misconception", "key", "students", "share", "lesson", "sentence", "example cards",
+        "failed with no case to read",
+    ]  # fmt: skip
     yield header if anonymous else [*header, "who"]
     total = len(insight.students)
     for rank, row in [*enumerate(insight.rows, 1), ("", insight.other)]:
@@ -457,6 +466,7 @@ def csv_rows(insight: Insight, anonymous: bool) -> Iterable[list[str]]:
             row.lesson,
             row.sentence,
             " ".join(card.code for card in row.cards),
+            spreadsheet_text(" | ".join(_unread_lines(row.unread, anonymous))),
         ]
         yield (
             line
