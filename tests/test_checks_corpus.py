@@ -838,3 +838,22 @@ def test_the_corpus_tries_every_function_of_every_exercise_with_right_and_wrong_
     assert asked == set(KINDS) and {EXERCISE_OF[name] for name in KINDS} == {p.name for p in SOURCE.iterdir()}
     tried = {name: [label for n, label, _ in CORPUS if n == name] for name in KINDS}
     assert all("right" in labels and len(labels) >= 8 for labels in tried.values()), tried
+
+
+def test_exercise_7s_hidden_test_judges_caps_that_do_not_hash():
+    # A cap of lists for the four seeds the test compares (the grader's own seed plus 2 to 5) once
+    # broke the test itself (a set of lists), and nbgrader stopped grading the whole notebook.
+    import random
+
+    namespace = dict(notebook("07_caps")[0])  # a copy: notebook() is cached for the other tests
+    greedy, seed = namespace["greedy_cap"], 11
+    fresh = random.Random(seed).randrange(10**9)  # the test's first draw, as the judge seeds it
+
+    def lists_for_the_compared_seeds(deck, seed):
+        return [[1], [2]] if fresh + 2 <= seed < fresh + 6 else greedy(deck, seed)
+
+    namespace["greedy_cap"] = lists_for_the_compared_seeds
+    test = load(SOURCE / "07_caps")["test_greedy_cap_hidden"]
+    verdict = judge(test, lambda request: compute.call(request, namespace), seed=seed)
+    assert (verdict.passed, verdict.flags) == (False, []), verdict
+    assert verdict.message.startswith("greedy_cap(full deck, seed) gave the same cap for four seeds")

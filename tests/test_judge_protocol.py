@@ -486,6 +486,11 @@ def test_an_opaque_object_keeps_its_type_and_text_cut_to_80_and_200_characters()
         ({"fraction": [1, 0]}, "fraction"),
         ({"fraction": [1]}, "fraction"),
         ({"fraction": ["a", 2]}, "fraction"),
+        ({"fraction": [1e300 * 1e10, 1]}, "fraction"),  # int(inf): OverflowError
+        ({"namedtuple": ["T", [f"f{n}" for n in range(65)], [0] * 65]}, "namedtuple"),
+        ({"namedtuple": ["T" * 81, ["x"], [0]]}, "namedtuple"),
+        ({"namedtuple": ["T", ["x" * 81], [0]]}, "namedtuple"),
+        ({"namedtuple": [["T"], ["x"], [0]]}, "namedtuple"),
         ({"object": ["only a type"]}, "object"),
         ({"object": None}, "object"),
         ({"random": 7}, "random"),
@@ -686,6 +691,42 @@ def test_a_forged_reply_claiming_a_pass_is_judged_by_its_data_only():
         verdict = judge.judge(test, lambda request, data=data: json.dumps(data), seed=1)
         assert not verdict.passed, data
     assert judge.judge(test, lambda request: json.dumps({"answers": [{"value": True}]})).passed
+
+
+def test_a_forged_named_tuple_of_many_fields_makes_no_class(monkeypatch):
+    # The kernel carries at most 64 fields; a forged answer of 600,000 cost the grader 1.2 GB once.
+    made = []
+    monkeypatch.setattr(judge.compute, "namedtuple_class", lambda *a: made.append(a))
+    fields = [f"f{n}" for n in range(600_000)]
+    (answer,) = parse_reply(json.dumps({"answers": [{"value": {"namedtuple": ["T", fields, [0]]}}]}), 1, "f")
+    assert (answer.value.type, answer.value.text, made) == ("namedtuple", "malformed", [])
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "-1e999"])
+def test_a_reply_with_a_number_that_is_not_finite_is_no_answer(number):
+    # The kernel sends a float that is not finite as an object ({"object": ["float", "nan"]}).
+    for reply in (
+        f'{{"answers": [{{"value": {number}}}]}}',
+        f'{{"answers": [{{"value": {{"fraction": [{number}, 1]}}}}]}}',
+    ):
+        with pytest.raises(NoAnswer, match="not readable"):
+            parse_reply(reply, 1, "f")
+
+
+def test_a_test_that_breaks_on_the_answers_fails_alone_with_a_sentence_and_a_flag():
+    def breaks(run):
+        (answer,) = run.call("greedy_cap", [()])
+        return f"{len({tuple(answer.value)})} caps"  # lists in a set: TypeError
+
+    verdict = judge.judge(breaks, kernel({"greedy_cap": lambda: [[1], [2]]}), seed=3)
+    assert not verdict.passed and verdict.seed == 3
+    assert verdict.message == (
+        "The grader could not judge your function's answers: they made the test fail (TypeError). "
+        "Check that your function returns what the exercise asks for."
+    )
+    assert verdict.flags == [
+        "the test itself raised TypeError on the answers (unhashable type: 'list'): read them"
+    ]
 
 
 def test_the_grader_never_reads_a_reply_bigger_than_it_allows():

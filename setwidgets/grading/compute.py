@@ -111,16 +111,26 @@ def encode(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
     return {"object": [kind.__name__[:80], _short(value)]}
 
 
+MAX_FIELDS, MAX_NAME = 64, 80
+"""The most fields of a named tuple the protocol carries, and the longest name of it or a field."""
+
+
+def fits_namedtuple(name: Any, fields: Any) -> bool:
+    """Whether a named tuple of that name and fields is one the protocol carries (both ways: the
+    grader makes no class of a forged answer's thousands of fields)."""
+    return (
+        type(name) is str
+        and len(name) <= MAX_NAME
+        and type(fields) in (tuple, list)
+        and 0 < len(fields) <= MAX_FIELDS
+        and all(type(f) is str and f.isidentifier() and len(f) <= MAX_NAME for f in fields)
+    )
+
+
 def is_namedtuple(kind: type) -> bool:
     """True for a class made by ``collections.namedtuple`` (or ``typing.NamedTuple``)."""
     fields = getattr(kind, "_fields", None)
-    return (
-        issubclass(kind, tuple)
-        and type(fields) is tuple
-        and 0 < len(fields) <= 64
-        and all(type(f) is str and f.isidentifier() and len(f) <= 80 for f in fields)
-        and len(kind.__name__) <= 80
-    )
+    return issubclass(kind, tuple) and type(fields) is tuple and fits_namedtuple(kind.__name__, fields)
 
 
 @lru_cache(maxsize=64)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import random
 import sys
 from collections import Counter
@@ -120,13 +121,15 @@ def decode(value: Any, depth: int = 0) -> Any:
             return pairs if key == "dict" else Counter(pairs)
         if key == "namedtuple":
             name, fields, items = inner
-            made = compute.namedtuple_class(str(name), tuple(map(str, fields)))
+            if not compute.fits_namedtuple(name, fields):  # bounded before any class is made
+                return Opaque("namedtuple", "malformed")
+            made = compute.namedtuple_class(name, tuple(fields))
             return made(*(decode(item, depth + 1) for item in items))
         if key == "fraction":
             return Fraction(int(inner[0]), int(inner[1]))
         if key == "object":
             return Opaque(str(inner[0])[:80], str(inner[1])[:200])
-    except (TypeError, ValueError, ZeroDivisionError, IndexError):
+    except (TypeError, ValueError, ArithmeticError, IndexError):  # ArithmeticError: int(inf), 1/0
         pass
     return Opaque(str(key)[:80], "malformed")
 
@@ -199,7 +202,8 @@ def parse_reply(text: str, cases: int, function: str) -> list[Answer]:
     if len(text) > MAX_REPLY:
         raise NoAnswer(f"the answer is bigger than the grader reads ({MAX_REPLY:,} characters)")
     try:
-        reply = json.loads(text)
+        # NaN and Infinity are not JSON: the kernel sends a float that is not finite as an object.
+        reply = json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except (ValueError, RecursionError) as error:
         raise NoAnswer(f"the kernel's answer is not readable ({type(error).__name__})") from None
     if not isinstance(reply, dict):
@@ -226,6 +230,18 @@ def parse_reply(text: str, cases: int, function: str) -> list[Answer]:
             )
         )
     return parsed
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a point or an exponent; one too big for a float (1e999) is forged."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number too big for a float")
+    return value
 
 
 def _counts(counts: Any) -> dict[str, int]:
@@ -387,6 +403,16 @@ def judge(test: TestFunction, ask: Callable[[str], str], seed: int | None = None
         return Verdict(False, str(failure), run.flags, run.seed, run.kept)
     except NoAnswer as failure:
         message = f"The grader got no answer from your notebook: {failure}."
+        return Verdict(False, message, run.flags, run.seed, run.kept)
+    except Exception as error:  # noqa: BLE001 - the test broke on the answers: this test fails, flagged
+        # Fail closed, for this test alone: the notebook's other tests are still judged (an error
+        # here used to stop nbgrader's grading of the whole notebook, every point lost).
+        kind = type(error).__name__[:80]
+        run.flag(f"the test itself raised {kind} on the answers ({str(error)[:120]}): read them")
+        message = (
+            f"The grader could not judge your function's answers: they made the test fail ({kind}). "
+            "Check that your function returns what the exercise asks for."
+        )
         return Verdict(False, message, run.flags, run.seed, run.kept)
     return Verdict(True, message, run.flags, run.seed)
 
