@@ -9,6 +9,7 @@ in a process of its own, so that its work does not slow the measuring test's own
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -27,9 +28,11 @@ import websocket  # websocket-client, which Jupyter Server brings
 
 from setwidgets.classroom.identity import UNKNOWN_TOKEN
 from setwidgets.classroom.limits import (
+    CONTROL_RATE,
     COOL_DOWN,
     MAX_DEPTH,
     MAX_MESSAGE,
+    MAX_UNREAD,
     RATE,
     REQUEST_RATE,
     SOCKETS_PER_PLAYER,
@@ -155,7 +158,8 @@ ATTACKER = r"""
 import json, sys, time, websocket
 url, token, kind = sys.argv[1:4]
 seconds, sockets = float(sys.argv[4]), int(sys.argv[5])
-frames = {"malformed": "{not json", "duplicate": json.dumps({"n": 1, "type": "call"})}[kind]
+frames = {"malformed": "{not json", "duplicate": json.dumps({"n": 1, "type": "call"})}.get(kind, "x" * 125)
+send = (lambda ws: ws.ping(frames)) if kind == "ping" else (lambda ws: ws.send(frames))
 held, sent, refused_sockets, end = [], 0, 0, time.monotonic() + seconds
 if sys.argv[6:] == ["control"]:
     # The attacker's own work (each frame built and masked) at the same pace, sent nowhere: the
@@ -177,7 +181,7 @@ while time.monotonic() < end:
     for ws in list(held):
         try:
             for _ in range(20):
-                ws.send(frames)
+                send(ws)
                 sent += 1
         except Exception:
             held.remove(ws)
@@ -294,6 +298,90 @@ def test_a_flood_on_one_socket_closes_it_and_others_are_served_as_before(service
     status, said = refusal(service, code, token)
     assert status == 429 and said.startswith("you sent more messages than the service serves; wait ")
     assert said.endswith(" seconds before connecting again") and 0 < int(said.split()[9]) <= COOL_DOWN
+
+
+def test_a_flood_of_pings_closes_the_socket_and_others_are_served_as_before(service):
+    # Tornado answers a ping itself, before any budget of messages sees it: ping and pong frames
+    # have a budget of their own, per identity (CONTROL_RATE), and a socket past it is closed.
+    code = open_room(service, seed=1)
+    victim = Victim(service, code)
+    token = seat(service, code, "Ana")
+    ws = connect(service, code, token)
+    rate, burst = CONTROL_RATE
+    with pytest.raises((BrokenPipeError, ConnectionResetError, websocket.WebSocketConnectionClosedException)):
+        for _ in range(4 * burst):
+            ws.ping("x" * 125)
+            time.sleep(0.01)
+        while True:  # the pongs come back, then the connection ends
+            ws.recv_data(control_frame=True)
+    baseline = victim.median()
+    cpu = cpu_seconds(service)
+    attacker = attack(service, code, token, "ping", 3, 20)
+    time.sleep(0.2)
+    under = victim.median()
+    out, _ = attacker.communicate(timeout=30)
+    result = {**json.loads(out), "service_cpu_s": round(cpu_seconds(service) - cpu, 2)}
+    after = victim.median()
+    print(
+        f"ping flood: {result}; Vic's median (ms) {baseline * 1e3:.1f}, {under * 1e3:.1f}, {after * 1e3:.1f}"
+    )
+    assert within_twice(under, baseline, after), (baseline, under, after)
+    # Each socket is closed within its burst: the pings that reach the service are a few per
+    # socket opened, and sockets are opened within the budget of requests.
+    assert result["sent"] <= 20 * (REQUEST_RATE[1] + 3 * REQUEST_RATE[0] + SOCKETS_PER_PLAYER) + burst, result
+    assert "Traceback" not in service.log()
+
+
+def test_a_client_that_reads_nothing_is_closed_before_the_service_keeps_much_for_it(service):
+    # A student who never reads what the service sends, while the class plays: Tornado would keep
+    # every view for her (a helper's attack took the service from 50 MB to 1.6 GB in 15 s), and
+    # each one queued raised an unlooked-at error in the log when her socket went.
+    code = open_room(service, seed=1)
+    players = [connect(service, code, seat(service, code, f"P{k}")) for k in range(20)]
+    nora = websocket.create_connection(
+        ws_url(service, code),
+        header=[f"Authorization: token {seat(service, code, 'Nora')}"],
+        timeout=5,
+        sockopt=((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096),),
+    )
+    playing = True
+
+    def drain(ws):
+        with contextlib.suppress(Exception):
+            while playing:
+                ws.recv()
+
+    with ThreadPoolExecutor(len(players)) as pool:
+        for ws in players:
+            pool.submit(drain, ws)
+        try:
+            # Within every player's budget: 10 a second each, for 6 seconds (the service pings only
+            # every 10 s, so its ping's timeout does not close Nora's socket meanwhile).
+            for n in range(1, 61):
+                for ws in players:
+                    ws.send(json.dumps({"n": n, "type": "no_set"}))
+                time.sleep(0.1)
+        finally:
+            playing = False
+            for ws in players:
+                ws.close()
+    read, ended = 0, "still open"
+    nora.settimeout(5)
+    try:
+        while True:
+            opcode, data = nora.recv_data(control_frame=True)
+            read += len(data)
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                ended = "closed"
+                break
+    except (websocket.WebSocketConnectionClosedException, ConnectionResetError):
+        ended = "closed"
+    except websocket.WebSocketTimeoutException:
+        pass  # what the service sent is read, and the socket is still open
+    print(f"Nora read {read:,} bytes before her socket closed")
+    assert (ended, read < 4 * MAX_UNREAD) == ("closed", True), (ended, read)
+    log = service.log()
+    assert "Traceback" not in log and "exception was never retrieved" not in log, log[-2000:]
 
 
 def test_duplicate_calls_from_one_socket_leave_others_served_as_before(service):

@@ -37,6 +37,11 @@ def test_the_guide_states_the_limits_the_service_keeps():
     assert limit("a request's body").startswith(
         f"{limits.MAX_MESSAGE // 1024} KB, nested at most {limits.MAX_DEPTH} deep"
     )
+    rate, burst = limits.CONTROL_RATE
+    assert limit("a player's pings").startswith(f"{rate:g} a second on average, {burst} at once")
+    assert limit("what a connection has not read").startswith(
+        f"{limits.MAX_UNREAD // 1024} KB, besides the system's own buffer of {limits.SEND_BUFFER // 1024} KB"
+    )
     rate, burst = limits.REQUEST_RATE
     assert limit("joins from one address").startswith(f"{rate:g} a second on average, {burst} at once")
     assert limit("a silent connection").startswith(f"closed after {limits.IDLE_SECONDS:g} seconds")

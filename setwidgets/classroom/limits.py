@@ -73,6 +73,21 @@ sender's address whatever token it carries (a whole class on one Lab server join
 address, hence the 60); other requests against the player's identity, or the address when
 they carry none. The teacher's requests are not counted."""
 
+CONTROL_RATE = (1.0, 10)
+"""A player's ping and pong frames, over all their sockets together: 1 a second on average, 10 at
+once; a socket that sends more is closed. Tornado answers each ping itself, before any message
+budget sees it; an honest client answers the service's ping (every :data:`PING_SECONDS`) with one
+pong, and a browser sends no ping at all."""
+
+MAX_UNREAD = 256 * 1024
+"""Bytes a socket may have waiting that its client has not read (a room's view is a few KB): a
+client that stops reading is closed, rather than have the service keep every view for it. The
+system's own buffer for the socket is held to :data:`SEND_BUFFER` besides (it grows to 4 MB by
+itself on Linux)."""
+
+SEND_BUFFER = 64 * 1024
+"""The system's send buffer of each socket (``SO_SNDBUF``; Linux doubles it for its own use)."""
+
 COOL_DOWN = 10.0
 """Seconds a player whose socket was closed for flooding waits before any socket of theirs opens
 again: the flood cannot go on by reconnecting (an honest client never comes near the rate)."""

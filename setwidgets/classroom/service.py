@@ -29,14 +29,16 @@ they open: :mod:`setwidgets.classroom.limits` holds the limits, docs/classroom.m
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tornado import web, websocket
+from tornado import iostream, web, websocket
 from tornado.ioloop import IOLoop, PeriodicCallback
 
 from setwidgets import _inputs
@@ -50,6 +52,7 @@ from setwidgets.classroom.identity import (
 from setwidgets.classroom.identity import admit as _admit
 from setwidgets.classroom.limits import (
     CODE_LENGTH,
+    CONTROL_RATE,
     COOL_DOWN,
     ENDED_KEEP_SECONDS,
     IDLE_SECONDS,
@@ -57,10 +60,12 @@ from setwidgets.classroom.limits import (
     MAX_CONNECTIONS,
     MAX_MESSAGE,
     MAX_ROOMS,
+    MAX_UNREAD,
     NUMBER_FIELD,
     PING_SECONDS,
     RATE,
     REQUEST_RATE,
+    SEND_BUFFER,
     SENDERS,
     SOCKETS_PER_PLAYER,
     SOCKETS_PER_TEACHER,
@@ -94,6 +99,7 @@ class Classroom:
         # Each identity's open sockets and its one budget of messages, whichever socket they come by.
         self.held: dict[str, set[RoomSocket]] = {}
         self.messages: dict[str, _Bucket] = {}
+        self.controls: dict[str, _Bucket] = {}  # the same, for ping and pong frames
         self.cooling: dict[str, float] = {}  # identity -> the time.monotonic() its cool-down ends
         # When each ended room was seen ended (on the wall clock): it is deleted ENDED_KEEP_SECONDS later.
         self.ended: dict[str, float] = {}
@@ -128,6 +134,14 @@ class Classroom:
         bucket = self.messages.get(key)
         if bucket is None:
             bucket = self.messages[key] = _Bucket(*RATE)
+        return bucket.take()
+
+    def may_control(self, identity: Identity) -> bool:
+        """True when ``identity`` may send one more ping or pong frame now (over all its sockets)."""
+        key = identity_key(identity)
+        bucket = self.controls.get(key)
+        if bucket is None:
+            bucket = self.controls[key] = _Bucket(*CONTROL_RATE)
         return bucket.take()
 
     def start(self) -> None:
@@ -178,8 +192,11 @@ class Classroom:
         self.ended.pop(code, None)
         self.guards.pop(code, None)  # those waiting on it find the room gone
         self.doors.forget(code)
-        for socket in list(self.sockets.pop(code, ())):
-            socket.close(1001, f"room {code} was deleted by the teacher")
+        for each in list(self.sockets.pop(code, ())):
+            try:
+                each.close(1001, f"room {code} was deleted by the teacher")
+            except iostream.StreamBufferFullError:  # a client that reads nothing
+                each._drop()
 
     def new_code(self) -> str:
         while True:
@@ -217,18 +234,18 @@ class Classroom:
     def broadcast(self, room: Room) -> None:
         """Send the room's new view to each of its sockets, written out once for all."""
         public, teacher = _written(room.view()), None
-        for socket in list(self.sockets.get(room.code, ())):
-            if socket.identity.teacher:
+        for each in list(self.sockets.get(room.code, ())):
+            if each.identity.teacher:
                 teacher = teacher or _written(room.view(teacher=True))
-            socket.push(teacher if socket.identity.teacher else public)
+            each.push(teacher if each.identity.teacher else public)
 
     def tell_teacher(self, room: Room) -> None:
         """Send the teacher's sockets of ``room`` its view again: who waits at its door changed."""
         teacher = None
-        for socket in list(self.sockets.get(room.code, ())):
-            if socket.identity.teacher:
+        for each in list(self.sockets.get(room.code, ())):
+            if each.identity.teacher:
                 teacher = teacher or _written(room.view(teacher=True))
-                socket.push(teacher)
+                each.push(teacher)
 
     def schedule(self, room: Room) -> None:
         """Wake up when the caller holding the call runs out of time."""
@@ -320,6 +337,12 @@ class RoomSocket(websocket.WebSocketHandler):
         self.classroom.held.setdefault(key, set()).add(self)
 
     async def open(self, code: str) -> None:
+        # Tornado keeps what a client has not read without limit: past MAX_UNREAD, a write raises
+        # (see _send) and the socket is closed.
+        stream = self.ws_connection.stream
+        stream.max_write_buffer_size = MAX_UNREAD
+        with contextlib.suppress(OSError):  # a socket already gone: its close is under way
+            stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         self.classroom.sockets.setdefault(self.room.code, set()).add(self)
         async with self.classroom.guard(self.room.code):  # the room as saved, not a change being written
             if self.classroom.rooms.get(self.room.code) is self.room:
@@ -352,11 +375,49 @@ class RoomSocket(websocket.WebSocketHandler):
             you = {"teacher": True, "last_n": self.room.teacher_n, "waiting": waiting}
         else:
             you = self.room.you(self.identity.name)
+        # Sent as a text frame (binary=False): bytes are UTF-8 JSON already.
+        self._send(view[:-1] + b', "you": ' + json.dumps(you).encode() + b"}")
+
+    def _send(self, data: bytes | str) -> None:
+        """Write ``data`` to this client; one that has left :data:`MAX_UNREAD` bytes unread is closed."""
+        if self.closing:
+            return
         try:
-            # Sent as a text frame (binary=False): bytes are UTF-8 JSON already.
-            self.write_message(view[:-1] + b', "you": ' + json.dumps(you).encode() + b"}")
+            sent = self.write_message(data)
         except websocket.WebSocketClosedError:
             self.on_close()
+            return
+        except iostream.StreamBufferFullError:
+            self._drop()
+            return
+        # The write's outcome is looked at: a socket closed meanwhile is no error of the service's
+        # (unlooked at, asyncio logged a traceback for each write to a client that had gone).
+        sent.add_done_callback(_looked_at)
+
+    def _shut(self, reason: str) -> None:
+        """Close this socket with code 1008 and ``reason``, and at once: not after the usual 5 s
+        wait for the client's answer, all the while reading the frames it still sends."""
+        self.closing = True
+        if self.ws_connection is None:
+            return
+        with contextlib.suppress(iostream.StreamBufferFullError):  # a client that reads nothing
+            self.close(1008, reason)
+        self._drop()
+
+    def _drop(self) -> None:
+        """Close this socket at once, without a close frame (its client reads nothing, or floods)."""
+        self.closing = True
+        if self.ws_connection is not None:
+            self.ws_connection.stream.close()
+
+    def on_ping(self, data: bytes) -> None:
+        # Tornado has answered it already (one pong at most waits to be sent); the frame is counted.
+        if not self.closing and not self.classroom.may_control(self.identity):
+            self._drop()
+
+    def on_pong(self, data: bytes) -> None:
+        if not self.closing and not self.classroom.may_control(self.identity):
+            self._drop()
 
     def on_message(self, text: str | bytes) -> Awaitable[None] | None:
         # The budget is taken first, for every frame: a malformed one costs as much as a move.
@@ -371,14 +432,8 @@ class RoomSocket(websocket.WebSocketHandler):
                     self.classroom.cooling[self.key] = time.monotonic() + COOL_DOWN
                     for other in list(self.classroom.held.get(self.key, ())):
                         if other is not self and other.ws_connection is not None:
-                            other.closing = True
-                            other.close(1008, "another connection of yours sent too many messages")
-                            other.ws_connection.stream.close()
-                self.close(1008, TOO_MANY.split(";")[0] + "; this connection is closed")
-                # At once, not after the usual 5 s wait for the client's answer, all the while
-                # reading the frames it still sends.
-                if self.ws_connection is not None:
-                    self.ws_connection.stream.close()
+                            other._shut("another connection of yours sent too many messages")
+                self._shut(TOO_MANY.split(";")[0] + "; this connection is closed")
             else:
                 # The number is looked for, not parsed: an honest client's wait ends at once.
                 found = NUMBER_FIELD.search(text[:200]) if isinstance(text, str) else None
@@ -413,10 +468,12 @@ class RoomSocket(websocket.WebSocketHandler):
 
     def reply(self, n: Any, answer: dict[str, Any]) -> None:
         n = n if type(n) is int else None
-        try:
-            self.write_message(json.dumps({"type": "reply", **answer, "n": n}))
-        except websocket.WebSocketClosedError:
-            pass
+        self._send(json.dumps({"type": "reply", **answer, "n": n}))
+
+
+def _looked_at(sent: asyncio.Future) -> None:
+    if not sent.cancelled():
+        sent.exception()  # a client gone: nothing to do, and nothing for asyncio to log
 
 
 def make_app(classroom: Classroom, prefix: str = "/") -> web.Application:
