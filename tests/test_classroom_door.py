@@ -73,3 +73,41 @@ def test_a_late_player_waits_for_the_teacher_or_comes_with_a_second_code(service
     finally:
         for connection in [*seats, desk]:
             connection.close()
+
+
+def test_a_second_code_sent_by_many_at_once_lets_one_in(service):
+    # Forty joins with one second code, all at once: each looked the code up before waiting for
+    # the room, and a helper's attack got 25 into the locked room. One gets in; the rest are told
+    # what anyone who comes with a used code is told.
+    import json
+    import urllib.error
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    url, teacher, _, _ = service
+    desk = Desk.open(token=teacher, url=url, seed=3)
+    try:
+        assert desk.lock()["ok"]
+        second = desk.second_code()["code"]
+
+        def join(k: int) -> tuple[int, str]:
+            request = urllib.request.Request(
+                f"{url}api/rooms/{second}/join",
+                json.dumps({"name": f"Late {chr(65 + k // 26)}{chr(97 + k % 26)}"}).encode(),
+                method="POST",
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return answer.status, json.loads(answer.read())["message"]
+            except urllib.error.HTTPError as refused:
+                return refused.code, json.loads(refused.read())["message"]
+
+        with ThreadPoolExecutor(40) as pool:
+            answers = list(pool.map(join, range(40)))
+        assert [status for status, _ in answers].count(201) == 1, answers
+        assert {(status, said.split(";")[0]) for status, said in answers if status != 201} == {
+            (404, f"there is no room {second!r}")
+        }, answers
+        assert len(desk.view["players"]) == 1 and desk.view["locked"]
+    finally:
+        desk.close()

@@ -207,6 +207,10 @@ class JoinHandler(BaseHandler):
         self, room: Room, found: Identity | None, name: str, team: str, ticket: Any, second: str | None
     ) -> None:
         doors = self.classroom.doors
+        if second is not None and doors.room_of(second) != room.code:
+            # Used by another join while this one waited for the room (the code was looked up
+            # before the wait): it lets nobody else in, as to anyone who comes with it later.
+            self.room(second)  # never a room's code: "there is no room ..."
         if found is not None and found.name in room.members and found.code in (None, room.code):
             if room.members[found.name].removed:
                 raise web.HTTPError(403, f"the teacher took you out of room {room.code}")
