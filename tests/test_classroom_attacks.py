@@ -564,6 +564,7 @@ def test_the_log_never_holds_a_token(service):
         ("Ana\u3164B", "name holds letters, digits and spaces"),
         ("\u00a0", "name holds letters"),  # a no-break space alone
         ("A\u200bna", "name holds letters"),  # a zero-width space
+        ("Ana\ufe0f", "name may hold only accents that show"),  # a variation selector: shows as "Ana"
         ("e" + "\u0301" * 39, "name may carry at most 4 accents on one letter"),
         ("\u0301\u0301\u0301", "name must begin each word with a letter"),
         (
@@ -713,6 +714,29 @@ def test_the_game_itself_refuses_look_alikes_and_blanks_by_the_same_policy():
         Game(players=["Ana", "\u3164"], seed=1)
     persian, sinhala = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0dc1\u0dca\u200d\u0dbb\u0dd3"
     assert [p.name for p in Game(players=[persian, sinhala], seed=1).players] == [persian, sinhala]
+
+
+@pytest.mark.parametrize(
+    "mark", ["\u034f", "\ufe0f", "\ufe00", "\U000e0100", "\u180b", "\u180f", "\u17b4", "\u17b5"], ids=ascii
+)
+def test_a_mark_that_draws_nothing_is_refused_in_a_name(mark):
+    # "Ben" with one of these shows as "Ben", beside the seated Ben (a hostile client's find).
+    from setwidgets.game import GameError
+    from setwidgets.game.inputs import player_name
+
+    for name in ("Ben" + mark, "B" + mark + "en"):
+        with pytest.raises(
+            GameError, match=rf"may hold only accents that show; got .*, which holds U\+{ord(mark):04X} \("
+        ):
+            player_name(name)
+    # Accents that show still do, in any script.
+    for name in (
+        "Zoe\u0308",
+        "\u0928\u092e\u0938\u094d\u0924\u0947",
+        "\u0e2a\u0e21\u0e0a\u0e32\u0e22",
+        "Nguye\u0302\u0303n",
+    ):
+        assert player_name(name)
 
 
 def test_bots_from_many_addresses_fill_a_room_to_its_limit_and_no_further(service):

@@ -70,6 +70,16 @@ Devanagari or Sinhala syllable 3; 39 make a smear over the names around it."""
 _NAME_PUNCTUATION = frozenset("'\u2019-\u2010\u2011.\u00b7\u30fb_@")
 # Letters (by their category) that draw nothing: the Hangul fillers.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+# The marks that draw nothing (Unicode's Default_Ignorable_Code_Point among the marks): the
+# combining grapheme joiner, Khmer's inherent vowels, Mongolian's free variation selectors and the
+# variation selectors. "Ben" with one of them is another name that shows as "Ben".
+_INVISIBLE_MARKS = (
+    (0x034F, 0x034F),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0xFE00, 0xFE0F),
+    (0xE0100, 0xE01EF),
+)
 # The zero-width joiner and non-joiner: Persian (ZWNJ) and Sinhala (ZWJ) spell words with them.
 _JOINERS = frozenset("\u200c\u200d")
 _SAYS = "a name holds letters, digits and spaces, with ' - . between them"
@@ -86,8 +96,9 @@ def player_name(
     Allowed: letters of any script (with their accents: at most :data:`MAX_MARKS` on one letter),
     digits, single spaces, and ``' - . ·`` between them; a zero-width joiner or non-joiner only
     inside a word, where Persian or Sinhala needs one. Refused, with the character named: what
-    renders as nothing (U+3164, U+2800, other blanks), accents with no letter under them, and
-    separators that make one name read as several (``"Ben, Cleo, Dan"``).
+    renders as nothing (U+3164, U+2800, other blanks, marks such as variation selectors), accents
+    with no letter under them, and separators that make one name read as several
+    (``"Ben, Cleo, Dan"``).
 
     >>> player_name(" Zoë ")
     'Zoë'
@@ -109,6 +120,8 @@ def player_name(
             marks += 1
             if k == 0 or text[k - 1] == " ":
                 _refuse_char(value, char, f"{what} must begin each word with a letter", error)
+            if any(low <= ord(char) <= high for low, high in _INVISIBLE_MARKS):
+                _refuse_char(value, char, f"{what} may hold only accents that show", error)
             if marks > MAX_MARKS:
                 raise error(
                     f"{what} may carry at most {MAX_MARKS} accents on one letter; got {_inputs.short(value)}"
