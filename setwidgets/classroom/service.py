@@ -130,19 +130,11 @@ class Classroom:
 
     def may_send(self, identity: Identity) -> bool:
         """True when ``identity`` may have one more message served now (over all its sockets)."""
-        key = identity_key(identity)
-        bucket = self.messages.get(key)
-        if bucket is None:
-            bucket = self.messages[key] = _Bucket(*RATE)
-        return bucket.take()
+        return _take(self.messages, identity, RATE)
 
     def may_control(self, identity: Identity) -> bool:
         """True when ``identity`` may send one more ping or pong frame now (over all its sockets)."""
-        key = identity_key(identity)
-        bucket = self.controls.get(key)
-        if bucket is None:
-            bucket = self.controls[key] = _Bucket(*CONTROL_RATE)
-        return bucket.take()
+        return _take(self.controls, identity, CONTROL_RATE)
 
     def start(self) -> None:
         """Set the timers of calls pending when the service last stopped, and the rooms' expiry."""
@@ -469,6 +461,15 @@ class RoomSocket(websocket.WebSocketHandler):
     def reply(self, n: Any, answer: dict[str, Any]) -> None:
         n = n if type(n) is int else None
         self._send(json.dumps({"type": "reply", **answer, "n": n}))
+
+
+def _take(buckets: dict[str, _Bucket], identity: Identity, rate: tuple[float, int]) -> bool:
+    """Take one from ``identity``'s bucket in ``buckets`` (made full, at ``rate``, when first needed)."""
+    key = identity_key(identity)
+    bucket = buckets.get(key)
+    if bucket is None:
+        bucket = buckets[key] = _Bucket(*rate)
+    return bucket.take()
 
 
 def _looked_at(sent: asyncio.Future) -> None:
