@@ -381,6 +381,22 @@ def test_a_student_who_lost_points_with_no_kept_cases_is_other_saying_why(booked
 
 
 @pytest.mark.nbgrader
+def test_an_assignment_the_gradebook_does_not_hold_says_what_to_do_first(tmp_path):
+    import nbgrader.api
+    from nbgrader.api import Gradebook
+
+    with pytest.MonkeyPatch.context() as patch:  # alembic's version, asked in a process of its own
+        patch.setattr(nbgrader.api, "get_alembic_version", lambda: "e43177bfe90b")
+        Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}").close()
+    with pytest.raises(ValueError) as refused:
+        gather(tmp_path, ASSIGNMENT, progress=False)
+    assert str(refused.value) == (
+        f"the gradebook has no assignment {ASSIGNMENT!r} yet: generate, release, collect and autograde it "
+        "first (exercises/README.md, sections 3 to 6)"
+    )
+
+
+@pytest.mark.nbgrader
 def test_a_student_submitted_and_never_graded_is_other_saying_so(booked):
     # An autograde that crashed or never ran leaves scores of None and no kept cases: the page
     # says so, as it would of points lost, instead of reading that student as nothing wrong.

@@ -96,7 +96,10 @@ def _gradebook(root: Path, assignment: str) -> tuple[list[str], dict, dict, dict
         try:
             found = gradebook.find_assignment(assignment)
         except MissingEntry:
-            raise ValueError(f"the gradebook has no assignment {assignment!r}") from None
+            raise ValueError(
+                f"the gradebook has no assignment {assignment!r} yet: generate, release, collect and "
+                "autograde it first (exercises/README.md, sections 3 to 6)"
+            ) from None
         answers = {cell.name for notebook in found.notebooks for cell in notebook.solution_cells}
         for notebook in found.notebooks:
             for cell in notebook.grade_cells:
