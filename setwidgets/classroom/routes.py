@@ -21,7 +21,12 @@ from setwidgets.classroom.rooms import Room, RoomError
 from setwidgets.classroom.store import StoreError
 from setwidgets.game.inputs import player_name
 
-__all__ = ["BaseHandler", "DoorHandler", "JoinHandler", "RoomHandler", "RoomsHandler"]
+__all__ = ["BaseHandler", "DoorHandler", "JoinHandler", "RoomHandler", "RoomsHandler", "no_room"]
+
+
+def no_room(code: str) -> web.HTTPError:
+    """The refusal of a code that opens no room (none by that code, or a second code used up)."""
+    return web.HTTPError(404, f"there is no room {_inputs.short(code)}; check the code on the board")
 
 
 @web.stream_request_body
@@ -85,7 +90,7 @@ class BaseHandler(web.RequestHandler):
     def room(self, code: str) -> Room:
         room = self.classroom.rooms.get(code.upper())
         if room is None:
-            raise web.HTTPError(404, f"there is no room {_inputs.short(code)}; check the code on the board")
+            raise no_room(code)
         return room
 
     def body(self) -> dict[str, Any]:
@@ -210,7 +215,7 @@ class JoinHandler(BaseHandler):
         if second is not None and doors.room_of(second) != room.code:
             # Used by another join while this one waited for the room (the code was looked up
             # before the wait): it lets nobody else in, as to anyone who comes with it later.
-            self.room(second)  # never a room's code: "there is no room ..."
+            raise no_room(second)
         if found is not None and found.name in room.members and found.code in (None, room.code):
             if room.members[found.name].removed:
                 raise web.HTTPError(403, f"the teacher took you out of room {room.code}")

@@ -79,7 +79,14 @@ from setwidgets.classroom.limits import (
 )
 from setwidgets.classroom.limits import Bucket as _Bucket
 from setwidgets.classroom.rooms import Room
-from setwidgets.classroom.routes import BaseHandler, DoorHandler, JoinHandler, RoomHandler, RoomsHandler
+from setwidgets.classroom.routes import (
+    BaseHandler,
+    DoorHandler,
+    JoinHandler,
+    RoomHandler,
+    RoomsHandler,
+    no_room,
+)
 from setwidgets.classroom.store import Store, StoreError
 
 __all__ = ["LETTERS", "MAX_ROOMS", "Classroom", "Identity", "LocalTokens", "make_app"]
@@ -303,7 +310,7 @@ class RoomSocket(websocket.WebSocketHandler):
             raise web.HTTPError(403, f"you have not joined room {_inputs.short(code)[1:-1]}")
         room = self.classroom.rooms.get(code)
         if room is None:
-            raise web.HTTPError(404, f"there is no room {_inputs.short(self.path_args[0])}")
+            raise no_room(self.path_args[0])
         # A player the teacher took out may still watch the table (every move of theirs is refused,
         # within the same budgets): the projector shows them the same anyway.
         if not found.teacher and found.name not in room.members:

@@ -242,8 +242,9 @@ def is_missing(case: Case) -> bool:
 
 def read_test(test: str, record: TestRecord, oracles: dict[str, Callable[..., Any]]) -> list[Case]:
     """The cases of one failed test: the missing function's case when its sentence says the
-    function is not in the notebook (cases the judge kept then belong to an earlier call of another
-    function, which did not fail it), else the kept cases that decode (:func:`case_of`)."""
+    function is not in the notebook (the judge keeps no case then; a file it wrote before it forgot
+    its last call may hold an earlier call's cases of another function, which did not fail it),
+    else the kept cases that decode (:func:`case_of`)."""
     found = missing_case(test, record)
     if found is not None:
         return [found]
